@@ -14,8 +14,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import time
+
 from . import report, tei, validate
-from .intake import intake_witness, normalizer_for
+from .apparatus import collate
+from .intake import Witness, intake_witness, normalizer_for
+from .sections import sections as find_sections
 from .sources import Sources
 
 Progress = Callable[[str], None]
@@ -36,37 +40,80 @@ class Staging:
         return path
 
     def commit(self) -> None:
+        """Move each product into place. `reports/` is merged file by file, so that a step that
+        writes only some reports leaves the others."""
         for name in sorted(self.products):
-            target = self.out / name
+            staged, target = self.root / name, self.out / name
+            if name == "reports" and target.is_dir():
+                for path in staged.iterdir():
+                    os.replace(path, target / path.name)
+                continue
             if target.exists():
-                retired = self.root / f".retired-{name}"
-                os.replace(target, retired)
-            os.replace(self.root / name, target)
+                os.replace(target, self.root / f".retired-{name}")
+            os.replace(staged, target)
         shutil.rmtree(self.root)
 
     def discard(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
+def intake_all(sources: Sources, progress: Progress) -> list[Witness]:
+    normalizer = normalizer_for(sources)
+    witnesses = []
+    for meta in sources.witnesses:
+        progress(f"intake {meta.siglum} {meta.file}")
+        witnesses.append(intake_witness(sources, meta, normalizer))
+    return witnesses
+
+
+def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
+    for witness in witnesses:
+        document = tei.witness_document(sources, witness)
+        relative = f"witnesses/{witness.meta.siglum}.xml"
+        progress(f"validate {relative}")
+        validate.check(document, staging.out / relative)
+        staging.write(relative, tei.serialize(document))
+    summary = report.witnesses_report(witnesses)
+    staging.write("reports/witnesses.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+    staging.write("reports/witnesses.md", report.summary_markdown(summary))
+
+
+def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
+    config = sources.config
+    progress(f"collate {len(witnesses)} witnesses against base {config.base}")
+    started = time.perf_counter()
+    apparatus = collate(witnesses, config.base, config.min_quality, config.include_witnesses, config.exclude_witnesses)
+    found = find_sections(apparatus)
+    seconds = time.perf_counter() - started
+    for siglum, status in apparatus.statuses.items():
+        progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
+    progress(f"  {len(apparatus.units)} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
+    document = tei.edition_document(sources, apparatus, found)
+    progress("validate edition.xml")
+    validate.check(document, staging.out / "edition.xml")
+    staging.write("edition.xml", tei.serialize(document))
+    summary = report.collation_report(apparatus, found, seconds)
+    staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+    staging.write("reports/collation.md", report.collation_markdown(summary))
+
+
+def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message: None) -> None:
+    """Run the given staging steps on the sources; commit their products only if all succeed."""
     sources = Sources.load(sources_dir)
     staging = Staging(out)
     try:
-        normalizer = normalizer_for(sources)
-        witnesses = []
-        for meta in sources.witnesses:
-            progress(f"intake {meta.siglum} {meta.file}")
-            witness = intake_witness(sources, meta, normalizer)
-            witnesses.append(witness)
-            document = tei.witness_document(sources, witness)
-            relative = f"witnesses/{meta.siglum}.xml"
-            progress(f"validate {relative}")
-            validate.check(document, out / relative)
-            staging.write(relative, tei.serialize(document))
-        summary = report.witnesses_report(witnesses)
-        staging.write("reports/witnesses.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
-        staging.write("reports/witnesses.md", report.summary_markdown(summary))
+        witnesses = intake_all(sources, progress)
+        for step in steps:
+            step(sources, witnesses, staging, progress)
         staging.commit()
     except BaseException:
         staging.discard()
         raise
+
+
+def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
+    run(sources_dir, out, (stage_witnesses, stage_edition), progress)
+
+
+def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
+    run(sources_dir, out, (stage_edition,), progress)

@@ -8,13 +8,26 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import build
+from .build import build, collate_only
 from .errors import EditionError
 
 
-def fail(error: EditionError) -> None:
-    click.echo(f"edition: error: {error}", err=True)
-    sys.exit(1)
+def paths_and_verbosity(command):
+    """The options every build command takes."""
+    command = click.option("--quiet", is_flag=True, help="Print nothing but errors.")(command)
+    command = click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True)(command)
+    return click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)(command)
+
+
+def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None:
+    progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
+    try:
+        step(sources_dir, out, progress)
+    except EditionError as error:
+        click.echo(f"edition: error: {error}", err=True)
+        sys.exit(1)
+    if not quiet:
+        click.echo(f"edition: {done} {out}/", err=True)
 
 
 @click.group()
@@ -24,15 +37,14 @@ def main() -> None:
 
 
 @main.command("build")
-@click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
-@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True)
-@click.option("--quiet", is_flag=True, help="Print nothing but errors.")
+@paths_and_verbosity
 def build_command(sources_dir: Path, out: Path, quiet: bool) -> None:
-    """Build the edition from SOURCES into OUT."""
-    progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
-    try:
-        build(sources_dir, out, progress)
-    except EditionError as error:
-        fail(error)
-    if not quiet:
-        click.echo(f"edition: built {out}/", err=True)
+    """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports."""
+    run_step(build, sources_dir, out, quiet, "built")
+
+
+@main.command("collate")
+@paths_and_verbosity
+def collate_command(sources_dir: Path, out: Path, quiet: bool) -> None:
+    """Collate the witnesses into OUT/edition.xml and the collation report."""
+    run_step(collate_only, sources_dir, out, quiet, "collated into")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .layers import Segment, split_layers
 from .normalize import TEXT_LAYERS, Normalizer, Stream
@@ -17,12 +18,19 @@ class Witness:
     segments: list[Segment]
     stream: Stream  # the comparison stream of every text layer
 
-    @property
+    @cached_property
     def classic(self) -> Stream:
         return self.stream.only(("classic",))
 
+    @cached_property
+    def _by_layer(self) -> dict[str, list[Segment]]:
+        by_layer: dict[str, list[Segment]] = {}
+        for segment in self.segments:
+            by_layer.setdefault(segment.layer, []).append(segment)
+        return by_layer
+
     def segments_of(self, layer: str) -> list[Segment]:
-        return [s for s in self.segments if s.layer == layer]
+        return self._by_layer.get(layer, [])
 
 
 def normalizer_for(sources: Sources) -> Normalizer:

@@ -29,6 +29,9 @@ class EditionConfig:
     title_en: str = ""
     chapter: str = ""
     editors: tuple[str, ...] = ()
+    min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
+    include_witnesses: tuple[str, ...] = ()  # forced into the apparatus whatever their quality
+    exclude_witnesses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,5 +120,6 @@ def load_config(path: Path) -> EditionConfig:
     if unknown:
         raise EditionError(path, f"unknown setting(s) {', '.join(sorted(unknown))}")
     doc["base"] = str(doc["base"])
-    doc["editors"] = tuple(doc.get("editors", ()))
+    for key in ("editors", "include_witnesses", "exclude_witnesses"):
+        doc[key] = tuple(str(v) for v in doc.get(key, ()))
     return EditionConfig(**doc)

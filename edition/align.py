@@ -1,0 +1,366 @@
+"""Alignment of one witness's comparison stream against the base, character by character.
+
+Unique k-grams shared by both texts are anchors. The longest chain of anchors in the order of
+both texts is the witness's text in place; between chained anchors the texts are aligned locally
+(rapidfuzz's Levenshtein opcodes). Runs of anchors that fall outside the chain are blocks the
+witness has moved: each is aligned to its place in the base and recorded as a transposition.
+Stretches of the base with no witness text at the start, the end or inside (longer than
+`lacuna_length`) are where the witness is not extant. The work is near-linear in the length of
+the texts: only the short stretches between anchors are aligned by dynamic programming.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from rapidfuzz.distance import Levenshtein
+
+WILDCARDS = "▯\ufffc"
+
+
+@dataclass(frozen=True)
+class Op:
+    """One step of an alignment: base[b0:b1] against witness[w0:w1]."""
+
+    tag: str  # "equal", "replace", "delete" (base only), "insert" (witness only)
+    b0: int
+    b1: int
+    w0: int
+    w1: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """A block the witness reads at w0:w1, which the base reads at b0:b1; the witness places it
+    at base gap `at` (before base token `at`)."""
+
+    b0: int
+    b1: int
+    w0: int
+    w1: int
+    at: int
+    ops: tuple[Op, ...]
+
+
+@dataclass
+class Alignment:
+    base_length: int
+    witness_length: int
+    ops: list[Op]  # in base order; covers the witness's extant stretches
+    moves: list[Move] = field(default_factory=list)
+    extant: list[tuple[int, int]] = field(default_factory=list)  # base ranges where the witness is extant
+
+    @property
+    def in_order(self) -> int:
+        """Witness characters matched in the order of the base."""
+        return sum(op.w1 - op.w0 for op in self.ops if op.tag == "equal")
+
+    @property
+    def quality(self) -> float:
+        return self.in_order / self.witness_length if self.witness_length else 0.0
+
+
+def unique_kgrams(text: str, k: int) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    for i in range(len(text) - k + 1):
+        gram = text[i : i + k]
+        seen[gram] = -1 if gram in seen else i
+    return {g: i for g, i in seen.items() if i >= 0 and not any(c in WILDCARDS for c in g)}
+
+
+def anchors(base: str, witness: str, k: int) -> list[tuple[int, int]]:
+    """(witness position, base position) of k-grams unique in both, in witness order."""
+    in_base = unique_kgrams(base, k)
+    return sorted((w, in_base[g]) for g, w in unique_kgrams(witness, k).items() if g in in_base)
+
+
+def longest_chain(points: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Indices of a longest chain increasing in both coordinates (points sorted by the first),
+    and the indices left out."""
+    tails: list[int] = []
+    tail_index: list[int] = []
+    previous = [-1] * len(points)
+    for i, (_, b) in enumerate(points):
+        j = bisect_left(tails, b)
+        if j == len(tails):
+            tails.append(b)
+            tail_index.append(i)
+        else:
+            tails[j] = b
+            tail_index[j] = i
+        previous[i] = tail_index[j - 1] if j else -1
+    chain = []
+    i = tail_index[-1] if tail_index else -1
+    while i >= 0:
+        chain.append(i)
+        i = previous[i]
+    chain.reverse()
+    chosen = set(chain)
+    return chain, [i for i in range(len(points)) if i not in chosen]
+
+
+def runs(points: list[tuple[int, int]], k: int) -> list[tuple[int, int, int, int]]:
+    """Merge anchors on one diagonal into matched runs (w0, w1, b0, b1)."""
+    out: list[list[int]] = []
+    for w, b in points:
+        if out and w - out[-1][0] == b - out[-1][2] and w <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], w + k)
+            out[-1][3] = max(out[-1][3], b + k)
+        else:
+            out.append([w, w + k, b, b + k])
+    return [tuple(r) for r in out]
+
+
+def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
+    ops = []
+    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(base, witness):
+        ops.append(Op(tag, b0 + i1, b0 + i2, w0 + j1, w0 + j2))
+    return ops
+
+
+def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: int = 4, lacuna_length: int = 40) -> Alignment:
+    points = anchors(base, witness, k)
+    chain_idx, rest_idx = longest_chain(points)
+    chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
+    if not chain:
+        return Alignment(len(base), len(witness), [])
+    moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
+    moved = merge_blocks(extend_moves(moved, base, witness))
+    ops = chain_ops(base, witness, chain, moved, lacuna_length)
+    placed = place_insertions(ops, base, witness, moved, min_placed)
+    if placed:
+        moved = merge_blocks(moved + placed)
+        ops = coalesce([part for op in ops for part in without_blocks(op, moved)])
+    moves = [
+        Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
+        for w0, w1, b0, b1 in sorted(moved)
+    ]
+    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, lacuna_length))
+
+
+def off_chain_blocks(points, chain, k: int, min_move: int):
+    """Anchor runs outside the chain, long enough, on base text the chain does not use."""
+    out = []
+    for w0, w1, b0, b1 in runs(points, k):
+        if w1 - w0 < min_move:
+            continue
+        if any(b0 < cb1 and cb0 < b1 for _, _, cb0, cb1 in chain):
+            continue
+        if any(w0 < cw1 and cw0 < w1 for cw0, cw1, _, _ in chain):
+            continue
+        out.append((w0, w1, b0, b1))
+    return out
+
+
+def merge_blocks(blocks, slack: int = 2):
+    """Merge blocks that follow each other in both texts with at most `slack` characters between
+    them (a substitution inside a moved clause); where blocks overlap in the witness only, the
+    later one gives up the overlap."""
+    out: list[tuple[int, int, int, int]] = []
+    for w0, w1, b0, b1 in sorted(set(blocks)):
+        if out:
+            lw0, lw1, lb0, lb1 = out[-1]
+            if -slack <= w0 - lw1 <= slack and -slack <= b0 - lb1 <= slack:
+                out[-1] = (lw0, max(lw1, w1), lb0, max(lb1, b1))
+                continue
+            if w0 < lw1:
+                b0 += lw1 - w0
+                w0 = lw1
+                if w0 >= w1:
+                    continue
+        out.append((w0, w1, b0, b1))
+    return out
+
+
+def chain_ops(base, witness, chain, moved, lacuna_length) -> list[Op]:
+    first = chain[0]
+    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved)
+    ops.append(Op("equal", first[2], first[3], first[0], first[1]))
+    previous = first
+    for current in chain[1:]:
+        ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length)
+        ops.append(Op("equal", current[2], current[3], current[0], current[1]))
+        previous = current
+    ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved)
+    return coalesce(ops)
+
+
+def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: int):
+    """Text the witness adds that the base reads elsewhere, where the witness does not read it in
+    place: short moved clauses the anchors were too coarse to catch. Each added stretch is looked
+    up by its `min_length`-grams in the base text no alignment uses yet, which must hold them once."""
+    used = [False] * len(base)
+    for op in ops:
+        if op.tag in ("equal", "replace"):
+            used[op.b0 : op.b1] = [True] * (op.b1 - op.b0)
+    for _, _, b0, b1 in moved:
+        used[b0:b1] = [True] * (b1 - b0)
+    index: dict[str, list[int]] = {}
+    for i in range(len(base) - min_length + 1):
+        if not any(used[i : i + min_length]):
+            index.setdefault(base[i : i + min_length], []).append(i)
+    placed = []
+    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length]
+    while pending:
+        w0, w1 = pending.pop()
+        block = best_free_run(base, witness, w0, w1, index, used, min_length)
+        if block is None:
+            continue
+        placed.append(block)
+        used[block[2] : block[3]] = [True] * (block[3] - block[2])
+        pending += [(a, c) for a, c in ((w0, block[0]), (block[1], w1)) if c - a >= min_length]
+    return placed
+
+
+def best_free_run(base, witness, w0, w1, index, used, size):
+    """The longest run of witness[w0:w1] that stands once in the unused base text."""
+    best = None
+    for w in range(w0, w1 - size + 1):
+        hits = index.get(witness[w : w + size], ())
+        if len(hits) != 1 or any(used[hits[0] : hits[0] + size]):
+            continue
+        b = hits[0]
+        start_w, start_b = w, b
+        while start_w > w0 and start_b > 0 and not used[start_b - 1] and witness[start_w - 1] == base[start_b - 1]:
+            start_w, start_b = start_w - 1, start_b - 1
+        end_w, end_b = w + size, b + size
+        while end_w < w1 and end_b < len(base) and not used[end_b] and witness[end_w] == base[end_b]:
+            end_w, end_b = end_w + 1, end_b + 1
+        if best is None or end_w - start_w > best[1] - best[0]:
+            best = (start_w, end_w, start_b, end_b)
+    return best
+
+
+def without_blocks(op: Op, blocks) -> list[Op]:
+    """An insert op with the witness ranges of placed blocks cut out of it."""
+    if op.tag != "insert":
+        return [op]
+    return [Op("insert", op.b0, op.b1, a, b) for a, b in split_by_moves(op.w0, op.w1, blocks)]
+
+
+def extend_moves(moved, base: str, witness: str, confirm: int = 3):
+    """Grow each moved block over matching neighbours, across single substitutions that the next
+    `confirm` characters confirm."""
+
+    def agree(w: int, b: int, step: int) -> bool:
+        for i in range(confirm):
+            wi, bi = w + step * i, b + step * i
+            if not (0 <= wi < len(witness) and 0 <= bi < len(base)) or witness[wi] != base[bi]:
+                return False
+        return True
+
+    out = []
+    for w0, w1, b0, b1 in moved:
+        while w0 > 0 and b0 > 0 and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
+            w0, b0 = w0 - 1, b0 - 1
+        while w1 < len(witness) and b1 < len(base) and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
+            w1, b1 = w1 + 1, b1 + 1
+        out.append((w0, w1, b0, b1))
+    return out
+
+
+def split_by_moves(w0: int, w1: int, moved) -> list[tuple[int, int]]:
+    """The parts of witness[w0:w1] outside moved blocks."""
+    parts, position = [], w0
+    for mw0, mw1, _, _ in sorted(moved):
+        if mw1 <= w0 or mw0 >= w1:
+            continue
+        if mw0 > position:
+            parts.append((position, mw0))
+        position = max(position, mw1)
+    if position < w1:
+        parts.append((position, w1))
+    return parts
+
+
+def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length) -> list[Op]:
+    """Align the stretch between two chained anchors, leaving moved blocks out of it."""
+    if b0 > b1:  # overlapping runs on the base side: trim the witness side instead
+        w0 += b0 - b1
+        b1 = b0
+    if w0 > w1:
+        b0 += w0 - w1
+        w1 = w0
+    parts = split_by_moves(w0, w1, moved)
+    text = "".join(witness[a:b] for a, b in parts)
+    offsets = [i for a, b in parts for i in range(a, b)]
+    if b1 - b0 > lacuna_length and b1 - b0 > 3 * len(text):
+        # The witness lacks a long stretch: its few characters stand at the start.
+        out = [Op("insert", b0, b0, a, b) for a, b in parts]
+        return out + [Op("delete", b0, b1, parts[-1][1] if parts else w1, parts[-1][1] if parts else w1)]
+    local = local_ops(base[b0:b1], text, b0, 0)
+    return [remap(op, offsets, w0) for op in local]
+
+
+def remap(op: Op, offsets: list[int], fallback: int) -> Op:
+    """Map positions in the concatenated gap text back to witness positions."""
+    def at(i: int) -> int:
+        if i < len(offsets):
+            return offsets[i]
+        return offsets[-1] + 1 if offsets else fallback
+
+    return Op(op.tag, op.b0, op.b1, at(op.w0), at(op.w1 - 1) + 1 if op.w1 > op.w0 else at(op.w0))
+
+
+def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved) -> list[Op]:
+    """The witness's text before its first anchor or after its last, against as much base."""
+    parts = split_by_moves(w0, w1, moved)
+    text = "".join(witness[a:b] for a, b in parts)
+    if not text:
+        return []
+    offsets = [i for a, b in parts for i in range(a, b)]
+    span = len(text) + max(4, len(text) // 2)
+    if before:
+        b0, b1 = max(0, b_edge - span), b_edge
+    else:
+        b0, b1 = b_edge, min(len(base), b_edge + span)
+    local = [remap(op, offsets, w0) for op in local_ops(base[b0:b1], text, b0, 0)]
+    # The base beyond the witness's edge is not a deletion: the witness simply is not extant there.
+    if before:
+        while local and local[0].tag == "delete":
+            local.pop(0)
+    else:
+        while local and local[-1].tag == "delete":
+            local.pop()
+    return local
+
+
+def coalesce(ops: list[Op]) -> list[Op]:
+    out: list[Op] = []
+    for op in ops:
+        if op.b0 == op.b1 and op.w0 == op.w1:
+            continue
+        if out and out[-1].tag == op.tag and out[-1].b1 == op.b0 and out[-1].w1 == op.w0:
+            last = out.pop()
+            op = Op(op.tag, last.b0, op.b1, last.w0, op.w1)
+        out.append(op)
+    return out
+
+
+def base_gap_at(ops: list[Op], w: int) -> int:
+    """The base gap at which witness position w stands, by the ops around it."""
+    for op in ops:
+        if op.w0 <= w < op.w1 or (op.w0 == op.w1 == w):
+            return op.b0 if op.tag != "equal" else op.b0 + (w - op.w0)
+        if op.w0 >= w:
+            return op.b0
+    return ops[-1].b1 if ops else 0
+
+
+def extant_ranges(ops: list[Op], lacuna_length: int) -> list[tuple[int, int]]:
+    """Base ranges where the witness has text; long deletions are lacunae, not omissions."""
+    ranges: list[list[int]] = []
+    for op in ops:
+        if op.tag == "delete" and op.b1 - op.b0 > lacuna_length:
+            continue
+        if op.b1 == op.b0:
+            if ranges and ranges[-1][1] >= op.b0:
+                continue
+            ranges.append([op.b0, op.b0])
+            continue
+        if ranges and ranges[-1][1] >= op.b0:
+            ranges[-1][1] = max(ranges[-1][1], op.b1)
+        else:
+            ranges.append([op.b0, op.b1])
+    return [tuple(r) for r in ranges]

@@ -1,0 +1,424 @@
+"""Apparatus: the variation units of every included witness against the base, with typed readings
+and the edited text (the lemma).
+
+Each witness's alignment yields marks on a doubled axis of the base (base token i is 2i+1, the gap
+before it is 2i): its substitutions and omissions, its additions and the blocks it moves, its
+orthographic differences, and where its text starts and stops. Marks of all witnesses that touch
+are merged into variation units. In each unit every extant witness has one reading; readings with
+the same comparison text form one substantive reading, their display forms its orthographic
+variants. The base reading is the lemma unless intake flagged it as an intrusion, or the base
+stands alone against every other witness extant there: then the others' reading is the lemma,
+marked as an automatic emendation.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .align import Alignment, align
+from .intake import Witness
+from .normalize import Token
+from .sections import section_cuts
+
+AUTO_RESP = "edition-auto"
+TYPES = ("orthographic", "substantive", "lacuna", "gaiji", "transposition", "intrusion")
+UNMAPPED = "\ufffc"
+
+
+@dataclass
+class Reading:
+    sigla: list[str]
+    tokens: list[Token]  # of the first witness; the others read the same characters
+    display: str  # as printed: the witness's own characters (the base's with its punctuation)
+    norm: str  # the comparison text
+    type: str | None = None  # None for the lemma
+    subtype: str | None = None
+    moves: list[int] = field(default_factory=list)  # transpositions this reading takes part in
+    moved_away: bool = False
+    intrusion: bool = False
+    xml_id: str = ""
+    source: str = ""  # the witness's own characters without punctuation: what readings are compared by
+
+    def __post_init__(self):
+        self.source = self.source or self.display
+
+
+@dataclass
+class Unit:
+    index: int
+    t0: int  # base tokens t0:t1
+    t1: int
+    lemma: Reading
+    readings: list[Reading]
+    emended: bool = False
+    markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
+
+    @property
+    def all_readings(self) -> list[Reading]:
+        return [self.lemma, *self.readings]
+
+    def reading_of(self, siglum: str) -> Reading | None:
+        return next((r for r in self.all_readings if siglum in r.sigla), None)
+
+    @property
+    def types(self) -> set[str]:
+        return {r.type for r in self.readings if r.type}
+
+
+@dataclass
+class WitnessStatus:
+    siglum: str
+    quality: float
+    included: bool
+    reason: str
+    extant: list[tuple[int, int]]
+    alignment: Alignment | None = None
+
+
+@dataclass
+class Transposition:
+    id: int
+    siglum: str
+    b0: int
+    b1: int
+    at: int  # base gap where the witness reads the block
+    display: str
+    differences: int  # characters in which the moved block differs from the base's text
+
+
+@dataclass
+class Apparatus:
+    base: Witness
+    witnesses: dict[str, Witness]  # included, base first
+    statuses: dict[str, WitnessStatus]
+    units: list[Unit]
+    transpositions: list[Transposition]
+    maps: dict[str, "WitnessMap"]
+    section_cuts: list[int]
+    section_titles: dict[int, tuple[str, str]]
+
+
+class WitnessMap:
+    """Where a witness's tokens stand against the base tokens and gaps."""
+
+    def __init__(self, witness: Witness, alignment: Alignment, base_length: int):
+        self.witness = witness
+        self.alignment = alignment
+        self.start: list[int | None] = [None] * base_length
+        self.end: list[int | None] = [None] * base_length
+        self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        self.moved_in: dict[int, list[int]] = defaultdict(list)  # gap -> move ids
+        self.moved_away: dict[int, int] = {}  # base token -> move id
+        for op in alignment.ops:
+            if op.tag == "equal":
+                for k in range(op.b1 - op.b0):
+                    self.start[op.b0 + k], self.end[op.b0 + k] = op.w0 + k, op.w0 + k + 1
+            elif op.tag in ("replace", "delete"):
+                for i in range(op.b0, op.b1):
+                    self.start[i], self.end[i] = op.w0, op.w1
+            else:
+                self.inserted[op.b0].append((op.w0, op.w1))
+        self.extant = [False] * base_length
+        for b0, b1 in alignment.extant:
+            for i in range(b0, b1):
+                self.extant[i] = True
+
+    def add_move(self, move_id: int, b0: int, b1: int, w0: int, w1: int, at: int) -> None:
+        self.inserted[at].append((w0, w1))
+        self.moved_in[at].append(move_id)
+        for i in range(b0, b1):
+            if not self.extant[i] or self.start[i] is None or self.start[i] == self.end[i]:
+                self.moved_away[i] = move_id
+
+    def gap_of(self, position: int) -> int:
+        """The base gap at which the witness's token `position` stands (or would stand)."""
+        for i, start in enumerate(self.start):
+            if start is not None and start >= position and self.extant[i]:
+                return i
+        return len(self.start)
+
+    def gap_inside(self, gap: int) -> bool:
+        return 0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]
+
+    def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
+        found: set[int] = set()
+        for i in range(t0, t1):
+            if self.extant[i] and self.start[i] is not None:
+                found.update(range(self.start[i], self.end[i]))
+        for gap in gaps:
+            for w0, w1 in self.inserted.get(gap, ()):
+                found.update(range(w0, w1))
+        return sorted(found)
+
+
+def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
+    display = "".join(t.source(witness.raw) for t in tokens)
+    norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
+    return display, norm
+
+
+def wildcard_equal(reading: str, lemma: str) -> bool:
+    return len(reading) == len(lemma) and all(r == l or r in "▯" + UNMAPPED for r, l in zip(reading, lemma))
+
+
+def classify(reading: Reading, lemma: Reading) -> tuple[str, str | None]:
+    if reading.intrusion:
+        return "intrusion", None
+    if reading.moves or reading.moved_away:
+        return "transposition", None
+    r, l = reading.norm, lemma.norm
+    if r == l:
+        special = any(t.kind == "gaiji" for t in reading.tokens + lemma.tokens)
+        return ("gaiji" if special else "orthographic"), None
+    if "▯" in r and (wildcard_equal(r, l) or set(r) == {"▯"}):
+        return "lacuna", None
+    if UNMAPPED in r and wildcard_equal(r, l):
+        return "gaiji", None
+    if len(r) >= 2 and sorted(r) == sorted(l):
+        return "transposition", None
+    if "▯" in r:
+        return "lacuna", None
+    if not r:
+        return "substantive", "omission"
+    if not l:
+        return "substantive", "addition"
+    return "substantive", "substitution"
+
+
+def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Merge marks that overlap, or touch (a deletion next to an addition is one substitution);
+    `loose` marks (where a moved block comes in) merge only with marks they overlap."""
+    merged: list[list] = []
+    for a, b in sorted(set(marks)):
+        touching = merged and a == merged[-1][1] + 1 and not merged[-1][2] and (a, b) not in loose
+        if merged and (a <= merged[-1][1] or touching):
+            merged[-1][1] = max(merged[-1][1], b)
+            merged[-1][2] = merged[-1][2] and (a, b) in loose
+        else:
+            merged.append([a, b, (a, b) in loose])
+    return [(a, b) for a, b, _ in merged]
+
+
+def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
+    """(number of classic tokens before it, text) for each intrusion inside the classic text."""
+    starts = [t.start for t in witness.classic.tokens]
+    out = []
+    for segment in witness.segments_of("intrusion"):
+        position = bisect_left(starts, segment.start)
+        if 0 < position < len(starts):
+            out.append((position, segment.text(witness.raw).strip()))
+    return out
+
+
+def collate(
+    witnesses: list[Witness],
+    base_siglum: str,
+    min_quality: float = 0.5,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> Apparatus:
+    by_siglum = {w.meta.siglum: w for w in witnesses}
+    base = by_siglum[base_siglum]
+    base_tokens = base.classic.tokens
+    n = len(base_tokens)
+    base_text = base.classic.text
+    statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", [(0, n)])}
+    maps: dict[str, WitnessMap] = {}
+    for w in witnesses:
+        siglum = w.meta.siglum
+        if siglum == base_siglum:
+            continue
+        alignment = align(base_text, w.classic.text)
+        quality = alignment.quality
+        if siglum in exclude:
+            included, reason = False, "excluded by the edition config"
+        elif siglum in include:
+            included, reason = True, "included by the edition config"
+        elif quality < min_quality:
+            included, reason = False, f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): scrambled or unrelated"
+        else:
+            included, reason = True, f"{quality:.0%} of its characters align in order"
+        statuses[siglum] = WitnessStatus(siglum, quality, included, reason, alignment.extant, alignment)
+        if included:
+            maps[siglum] = WitnessMap(w, alignment, n)
+
+    marks: list[tuple[int, int]] = []
+    loose: set[tuple[int, int]] = set()
+    transpositions: list[Transposition] = []
+    markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
+    for siglum, wmap in maps.items():
+        w = wmap.witness
+        for op in wmap.alignment.ops:
+            if op.tag in ("replace", "delete"):
+                marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
+            elif op.tag == "insert":
+                marks.append((2 * op.b0, 2 * op.b0))
+            else:
+                for k in range(op.b1 - op.b0):
+                    wt, bt = w.classic.tokens[op.w0 + k], base_tokens[op.b0 + k]
+                    if wt.source(w.raw) != bt.source(base.raw) or wt.kind != "char" or bt.kind != "char":
+                        marks.append((2 * (op.b0 + k) + 1,) * 2)
+        for move in wmap.alignment.moves:
+            move_id = len(transpositions)
+            wmap.add_move(move_id, move.b0, move.b1, move.w0, move.w1, move.at)
+            display, norm = reading_text(w, w.classic.tokens[move.w0 : move.w1])
+            differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
+            transpositions.append(Transposition(move_id, siglum, move.b0, move.b1, move.at, display, differences))
+            marks.append((2 * move.at, 2 * move.at))
+            loose.add((2 * move.at, 2 * move.at))
+        for number, (b0, b1) in enumerate(wmap.alignment.extant):
+            if b1 <= b0:
+                continue
+            markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
+            markers[b1 - 1][siglum].append("witEnd" if number == len(wmap.alignment.extant) - 1 else "lacunaStart")
+        for position, _ in intrusion_gaps(w):
+            marks.append((2 * wmap.gap_of(position),) * 2)
+    base_intrusions = dict(intrusion_gaps(base))
+    for gap in base_intrusions:
+        marks.append((2 * gap, 2 * gap))
+    for token in markers:
+        marks.append((2 * token + 1, 2 * token + 1))
+    included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
+    cuts, titles = section_cuts(included, maps, statuses, n)
+    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers, n)
+    units = cover_moved_away(units, base, maps, n, cuts)
+    for index, unit in enumerate(units):
+        unit.index = index
+    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles)
+
+
+def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, n: int) -> list[Unit]:
+    units = []
+    for a, b in spans:
+        t0, t1 = a // 2, (b + 1) // 2
+        gaps = range((a + 1) // 2, b // 2 + 1)
+        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers))
+    return units
+
+
+def cover_moved_away(units: list[Unit], base: Witness, maps: dict[str, WitnessMap], n: int, cuts: list[int]) -> list[Unit]:
+    """A witness that reads a stretch of the base elsewhere must be attested in it: stretches of a
+    moved-away block that no unit covers become units of their own, cut where sections end."""
+    cut_set = set(cuts)
+    covered = [False] * n
+    for unit in units:
+        for i in range(unit.t0, unit.t1):
+            covered[i] = True
+    extra = []
+    for siglum, wmap in maps.items():
+        run_start = None
+        for i in range(n + 1):
+            inside = i < n and i in wmap.moved_away and not covered[i]
+            if inside and run_start is not None and i in cut_set:
+                extra.append((run_start, i))
+                run_start = None
+            if inside and run_start is None:
+                run_start = i
+            elif not inside and run_start is not None:
+                extra.append((run_start, i))
+                run_start = None
+        for t0, t1 in extra:
+            for k in range(t0, t1):
+                covered[k] = True
+    for t0, t1 in extra:
+        units.append(make_unit(t0, t1, range(t0 + 1, t1), base, maps, {}, {}))
+    return sorted(units, key=lambda u: (u.t0, u.t1))
+
+
+def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers) -> Unit:
+    base_siglum = base.meta.siglum
+    base_tokens = base.classic.tokens[t0:t1]
+    source, norm = reading_text(base, base_tokens)
+    base_reading = Reading([base_siglum], base_tokens, base_display(base, base_tokens), norm, source=source)
+    readings: dict[str, Reading] = {base_siglum: base_reading}
+    unit_markers: dict[str, list[str]] = defaultdict(list)
+    for i in range(t0, t1):
+        for siglum, names in markers.get(i, {}).items():
+            unit_markers[siglum] += names
+    partial_agreement = []
+    for siglum, wmap in maps.items():
+        extant_tokens = [i for i in range(t0, t1) if wmap.extant[i]]
+        moved_away = sorted({wmap.moved_away[i] for i in range(t0, t1) if i in wmap.moved_away})
+        moved_in = [m for g in gaps for m in wmap.moved_in.get(g, ())]
+        if not extant_tokens and not moved_away and not moved_in and not any(wmap.gap_inside(g) for g in gaps):
+            continue
+        positions = wmap.positions(t0, t1, gaps)
+        tokens = [wmap.witness.classic.tokens[p] for p in positions]
+        display, w_norm = reading_text(wmap.witness, tokens)
+        reading = Reading([siglum], tokens, display, w_norm, moves=moved_in + moved_away, moved_away=bool(moved_away))
+        if len(extant_tokens) < t1 - t0 and not moved_away and not moved_in:
+            # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant
+            part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.extant[i])
+            if w_norm == part:
+                partial_agreement.append(siglum)
+                continue
+        readings[siglum] = reading
+    intrusion = "".join(base_intrusions.get(g, "") for g in gaps)
+    if intrusion:
+        gap = next(g for g in gaps if g in base_intrusions)
+        before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
+        base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
+        base_reading.intrusion = True
+    lemma, others, emended = choose_lemma(readings, base_siglum, base_display(base, base_tokens), source)
+    lemma.sigla += partial_agreement
+    return Unit(0, t0, t1, lemma, others, emended, dict(unit_markers))
+
+
+def base_display(base: Witness, tokens: list[Token]) -> str:
+    """The base's own text over its tokens, with its punctuation but without line ends or other layers."""
+    if not tokens:
+        return ""
+    text = base.raw.text
+    first, last = tokens[0].start, tokens[-1].end
+    segments = base.segments_of("classic")
+    i = bisect_right([s.end for s in segments], first)
+    out = []
+    while i < len(segments) and segments[i].start < last:
+        out.append(text[max(segments[i].start, first) : min(segments[i].end, last)])
+        i += 1
+    return "".join(out)
+
+
+def emendable(base_reading: Reading, voters: list[Reading]) -> bool:
+    """The base stands alone against every other witness extant in place, which all agree."""
+    if not voters or any(v.norm != voters[0].norm for v in voters) or voters[0].norm == base_reading.norm:
+        return False
+    if "▯" in voters[0].norm or UNMAPPED in voters[0].norm:
+        return False
+    return classify(base_reading, voters[0])[0] == "substantive"
+
+
+def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str) -> tuple[Reading, list[Reading], bool]:
+    base_reading = readings[base_siglum]
+    voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
+    if not base_reading.intrusion and emendable(base_reading, voters):
+        model, emended = voters[0], True
+    else:
+        model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source)
+        emended = False
+    lemma = Reading([], model.tokens, model.display, model.norm, source=model.source)
+    others = []
+    for siglum, reading in readings.items():
+        if reading.source == lemma.source and reading.norm == lemma.norm and not reading.moves and not reading.intrusion:
+            lemma.sigla.append(siglum)
+            continue
+        reading.type, reading.subtype = classify(reading, lemma)
+        others.append(reading)
+    return lemma, merge_same(others), emended
+
+
+def merge_same(readings: list[Reading]) -> list[Reading]:
+    """Witnesses with the same display and type share one reading."""
+    out: list[Reading] = []
+    for reading in readings:
+        same = next(
+            (r for r in out if r.source == reading.source and r.norm == reading.norm and r.type == reading.type and r.moves == reading.moves and r.moved_away == reading.moved_away),
+            None,
+        )
+        if same:
+            same.sigla += reading.sigla
+        else:
+            out.append(reading)
+    return out

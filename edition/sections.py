@@ -1,0 +1,100 @@
+"""Sections: the ritual's sections, taken from the labels the witnesses carry and mapped onto the base.
+
+A label whose profile rule says `section = "closes"` ends the section it names (右献大夫, 蕙田案以上旅酬);
+its `title` pattern takes the name out of it. A witness's first label can only vouch for the part
+of its section that the witness itself covers, so where a witness's text starts a section starts
+too. Stretches no label names are titled by their first words.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+
+import regex
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .apparatus import Apparatus, WitnessMap, WitnessStatus
+    from .intake import Witness
+
+INCIPIT = 8
+
+
+@dataclass
+class Section:
+    xml_id: str
+    title: str
+    source: str  # the siglum whose label names it, or "incipit"
+    t0: int
+    t1: int
+
+
+def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"]) -> dict[int, tuple[str, str]]:
+    """base gap -> (title, siglum) for every section-closing label of an included witness."""
+    found: dict[int, tuple[str, str]] = {}
+    for siglum, witness in witnesses.items():
+        starts = [t.start for t in witness.classic.tokens]
+        wmap = maps.get(siglum)
+        for segment in witness.segments_of("label"):
+            if segment.attrs.get("section") != "closes":
+                continue
+            match = regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw))
+            if not match:
+                continue
+            position = bisect_left(starts, segment.start)
+            gap = wmap.gap_of(position) if wmap else position
+            found.setdefault(gap, (match.group(1), siglum))
+    return found
+
+
+def section_cuts(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"], statuses: dict[str, "WitnessStatus"], n: int):
+    """The base gaps where sections end, and the titles of those a label closes."""
+    closes = label_boundaries(witnesses, maps)
+    cuts = set(closes) | {0, n}
+    for siglum, status in statuses.items():
+        if status.included and siglum in maps and status.extant:
+            cuts.add(status.extant[0][0])
+            cuts.add(status.extant[-1][1])
+    return sorted(c for c in cuts if 0 <= c <= n), closes
+
+
+def sections(apparatus: "Apparatus") -> list[Section]:
+    closes = apparatus.section_titles
+    cuts = snap_to_units(apparatus.section_cuts, apparatus)
+    tokens = apparatus.base.classic.tokens
+    out: list[Section] = []
+    used: set[str] = set()
+    for t0, t1 in zip(cuts, cuts[1:]):
+        if t1 <= t0:
+            continue
+        if t1 in closes:
+            title, source = closes[t1]
+        else:
+            title = "".join(t.source(apparatus.base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
+            source = "incipit"
+        xml_id = unique_id("s-" + regex.sub(r"[^\p{L}\p{N}]", "", title)[:12], used)
+        out.append(Section(xml_id, title, source, t0, t1))
+    return out
+
+
+def snap_to_units(cuts: list[int], apparatus: "Apparatus") -> list[int]:
+    """A cut inside a variation unit moves to the unit's end."""
+    out = []
+    for cut in cuts:
+        for unit in apparatus.units:
+            if unit.t0 < cut < unit.t1:
+                cut = unit.t1
+                break
+        out.append(cut)
+    return sorted(set(out))
+
+
+def unique_id(candidate: str, used: set[str]) -> str:
+    xml_id, number = candidate, 2
+    while xml_id in used:
+        xml_id = f"{candidate}-{number}"
+        number += 1
+    used.add(xml_id)
+    return xml_id

@@ -1,0 +1,234 @@
+"""Collation of the seed witnesses into build/edition.xml: the apparatus, its types and links,
+fragments, transpositions, emendations, sections; measured against a hand-checked gold apparatus."""
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from edition import validate
+from edition.align import align
+from edition.apparatus import classify, collate
+from edition.tei import TEI_NS
+
+NS = {"t": TEI_NS}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def edition(built):
+    return etree.parse(str(built / "edition.xml"))
+
+
+@pytest.fixture(scope="module")
+def report(built):
+    return json.loads((built / "reports" / "collation.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def apparatus(witnesses, sources):
+    return collate(list(witnesses.values()), sources.config.base, sources.config.min_quality)
+
+
+def text_of(node) -> str:
+    return "".join(node.itertext())
+
+
+def test_edition_is_valid_against_tei_all_and_the_project_schema(edition):
+    assert validate.problems(edition) == []
+
+
+def test_schematron_catches_a_witness_attested_twice_and_a_dangling_wit(edition):
+    doc = etree.fromstring(etree.tostring(edition))
+    rdg = doc.find(".//t:rdg", NS)
+    rdg.set("wit", rdg.get("wit") + " #w002 #nobody")
+    messages = [p.message for p in validate.problems(etree.ElementTree(doc))]
+    assert any("w002 is attested exactly once" in m for m in messages)
+    assert any("points at a witness of listWit" in m for m in messages)
+
+
+def test_header(edition):
+    assert edition.xpath("//t:variantEncoding[@method='parallel-segmentation'][@location='internal']", namespaces=NS)
+    assert edition.xpath("//t:appInfo/t:application[@ident='edition']/@version", namespaces=NS)
+    witnesses = edition.xpath("//t:listWit/t:witness", namespaces=NS)
+    assert [w.get(XML_ID) for w in witnesses] == ["w001", "w000", "w002", "w003", "w004"]
+    for w in witnesses:
+        assert w.xpath("t:note[@type='quality']", namespaces=NS) and w.xpath("t:note[@type='extent']", namespaces=NS)
+    assert edition.xpath("//t:charDecl/t:char[@xml:id='g-EB8E']", namespaces=NS), "gaiji read in the apparatus are declared"
+
+
+def test_every_app_has_ids_and_typed_readings(edition):
+    apps = edition.xpath("//t:app", namespaces=NS)
+    assert len(apps) > 100
+    ids = [n.get(XML_ID) for n in edition.xpath("//t:app | //t:lem | //t:rdg", namespaces=NS)]
+    assert all(ids) and len(ids) == len(set(ids))
+    types = {r.get("type") for r in edition.xpath("//t:rdg", namespaces=NS)}
+    assert types == {"orthographic", "substantive", "lacuna", "gaiji", "transposition", "intrusion"}
+
+
+def test_scrambled_004_is_excluded_with_its_score(report, edition):
+    w004 = next(w for w in report["witnesses"] if w["siglum"] == "004")
+    assert not w004["included"] and w004["quality"] < 0.3 and "scrambled" in w004["reason"]
+    assert not edition.xpath("//*[contains(@wit, '#w004')]", namespaces=NS)
+    included = {w["siglum"]: w["quality"] for w in report["witnesses"] if w["included"]}
+    assert set(included) == {"000", "001", "002", "003"} and min(included.values()) > 0.85
+
+
+def test_fragments_start_and_stop_instead_of_omitting(edition, report):
+    for wit in ("w000", "w002", "w003"):
+        assert len(edition.xpath(f"//t:witStart[@wit='#{wit}']", namespaces=NS)) == 1
+        assert len(edition.xpath(f"//t:witEnd[@wit='#{wit}']", namespaces=NS)) == 1
+    assert not edition.xpath("//t:witStart[@wit='#w001']", namespaces=NS)
+    omissions = edition.xpath("//t:rdg[@subtype='omission']", namespaces=NS)
+    assert len(omissions) < 10, "no flood of omissions outside a fragment"
+    extents = {w["siglum"]: w["extant"] for w in report["witnesses"]}
+    assert extents["002"][0]["incipit"].startswith("司正升立于序端")
+    assert extents["000"][0]["explicit"].endswith("三耦以反位")
+
+
+JI_CLAUSES = ["若有诸公则如", "三笙一和而成声", "司正既举觯而荐诸其位", "楅长如笴博三寸", "获者之俎折脊胁肺", "主人亦饮于西阶上", "命负侯者由其位"]
+
+
+def test_moved_ji_clauses_of_000_are_transpositions_tied_to_both_places(edition, report):
+    moved = [t["text"] for t in report["transpositions"] if t["siglum"] == "000"]
+    for clause in JI_CLAUSES:
+        assert any(clause in text for text in moved), clause
+    by_id = {n.get(XML_ID): n for n in edition.xpath("//t:rdg", namespaces=NS)}
+    here = [r for r in edition.xpath("//t:rdg[@type='transposition'][@wit='#w000']", namespaces=NS) if "三笙一和而成声" in text_of(r)]
+    assert len(here) == 1
+    targets = [by_id[ref.lstrip("#")] for ref in here[0].get("corresp").split()]
+    assert targets and all(t.get("type") == "transposition" and text_of(t) == "" for t in targets)
+    assert all(f"#{here[0].get(XML_ID)}" in t.get("corresp").split() for t in targets)
+    base_text = "".join(text_of(t.getparent().find("t:lem", NS) if t.getparent().tag.endswith("app") else t.getparent().getparent().find(".//t:lem", NS)) for t in targets)
+    assert "三笙一和而成声" in base_text
+
+
+def test_order_difference_inside_a_clause_is_a_transposition():
+    from edition.apparatus import Reading
+
+    base, witness = "主人坐取爵于上篚以降宾降", "主人坐取爵于篚上以降宾降"
+    a = align(base, witness)
+    changed = [op for op in a.ops if op.tag != "equal"]
+    b0, b1 = min(op.b0 for op in changed), max(op.b1 for op in changed)
+    w0, w1 = min(op.w0 for op in changed), max(op.w1 for op in changed)
+    lemma = Reading(["b"], [], base[b0:b1], base[b0:b1])
+    reading = Reading(["w"], [], witness[w0:w1], witness[w0:w1])
+    assert classify(reading, lemma) == ("transposition", None)
+
+
+@pytest.mark.parametrize("wrong,right", [("常", "堂"), ("座", "卒"), ("家", "賔"), ("斛", "觯")])
+def test_evident_errors_of_the_base_are_emended(edition, wrong, right):
+    lemmas = edition.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS)
+    hits = [lem for lem in lemmas if text_of(lem) == right and any(text_of(r) == wrong and "#w001" in r.get("wit") for r in lem.getparent().iter(f"{{{TEI_NS}}}rdg"))]
+    assert len(hits) == 1, (wrong, right)
+
+
+def edited_text(edition) -> str:
+    body = etree.fromstring(etree.tostring(edition.find(".//t:body", NS)))
+    for rdg in body.xpath("//t:rdg | //t:head", namespaces=NS):
+        rdg.getparent().remove(rdg)
+    return "".join(body.itertext())
+
+
+def test_intrusions_are_readings_and_never_in_the_edited_text(edition):
+    intrusions = {text_of(r) for r in edition.xpath("//t:rdg[@type='intrusion']", namespaces=NS)}
+    assert intrusions == {"摧", "蜂蜜英语"}
+    text = edited_text(edition)
+    assert "摧" not in text and "蜂蜜" not in text
+    assert "主人取爵于上篚" in text and "上射升堂，少左" in text
+    assert "升堂，揖;豫则钩楹内" in text, "the emended 升常 reads 升堂 in the edited text"
+
+
+def test_orthographic_variants_are_grouped_under_their_reading(edition):
+    groups = edition.xpath("//t:rdgGrp[t:lem = '宾'][t:rdg[@type='orthographic'] = '賔']", namespaces=NS)
+    assert len(groups) > 40
+
+
+def test_sections_come_from_the_witnesses_labels(edition, report):
+    heads = edition.xpath("//t:div[@type='section']/t:head/text()", namespaces=NS)
+    for title in ("献大夫", "乐賔", "诱射", "饮不胜者", "旅酬", "彻俎", "记宾", "记侯"):
+        assert title in heads, title
+    divs = edition.xpath("//t:div[@type='section']", namespaces=NS)
+    assert all(d.get(XML_ID) and d.find("t:p", NS).get(XML_ID) for d in divs)
+    assert edition.xpath("//t:div[t:head='献大夫']/t:head/@source", namespaces=NS) == ["#w000"]
+
+
+def test_teiphy_converts_the_edition_to_nexus(built, tmp_path):
+    out = tmp_path / "edition.nex"
+    command = Path(sys.executable).parent / "teiphy"
+    result = subprocess.run(
+        [str(command), "-t", "orthographic", "-t", "gaiji", "-m", "lacuna", str(built / "edition.xml"), str(out)],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    nexus = out.read_text()
+    assert nexus.startswith("#NEXUS") and "ntax=5" in nexus
+    assert "Matrix" in nexus or "MATRIX" in nexus
+
+
+def minimal_difference(lemma: str, reading: str) -> tuple[int, str, str]:
+    prefix = 0
+    while prefix < min(len(lemma), len(reading)) and lemma[prefix] == reading[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(lemma), len(reading)) - prefix and lemma[-1 - suffix] == reading[-1 - suffix]:
+        suffix += 1
+    return prefix, lemma[prefix : len(lemma) - suffix], reading[prefix : len(reading) - suffix]
+
+
+def tool_variants(apparatus, start: int, end: int, sigla) -> set[tuple[str, int, str, str]]:
+    """(witness, base position, base characters, witness characters) of every substantive
+    difference from the base, whichever reading is the lemma."""
+    base_siglum = apparatus.base.meta.siglum
+    found = set()
+    for unit in apparatus.units:
+        if unit.t1 < start or unit.t0 > end:
+            continue
+        base_reading = unit.reading_of(base_siglum)
+        for reading in unit.all_readings:
+            for siglum in reading.sigla:
+                if siglum not in sigla or reading.moves:
+                    continue
+                if classify(reading, base_reading)[0] != "substantive":
+                    continue
+                offset, base_chars, witness_chars = minimal_difference(base_reading.norm, reading.norm)
+                found.add((siglum, unit.t0 + offset, base_chars, witness_chars))
+    return found
+
+
+def gold_variants(passage, base_text: str, normalizer) -> set[tuple[str, int, str, str]]:
+    gold = set()
+    for variant in passage["variant"]:
+        context = variant["base"]
+        plain = context.replace("[", "").replace("]", "")
+        at = base_text.index(plain)
+        assert base_text.count(plain) == 1, plain
+        offset = at + context.index("[")
+        chars = context[context.index("[") + 1 : context.index("]")]
+        reading = "".join(normalizer.fold(c)[0] for c in variant["reading"])
+        gold.add((variant["witness"], offset, chars, reading))
+    return gold
+
+
+def test_substantive_variants_match_the_gold_apparatus(apparatus, sources):
+    from edition.intake import normalizer_for
+
+    normalizer = normalizer_for(sources)
+    base_text = apparatus.base.classic.text
+    passages = tomllib.loads((FIXTURES / "gold_apparatus.toml").read_text())["passage"]
+    true_positive = found_total = gold_total = 0
+    for passage in passages:
+        start = base_text.index(passage["start"])
+        end = base_text.index(passage["end"]) + len(passage["end"])
+        gold = gold_variants(passage, base_text, normalizer)
+        found = tool_variants(apparatus, start, end, set(passage["witnesses"]))
+        true_positive += len(gold & found)
+        found_total += len(found)
+        gold_total += len(gold)
+    precision, recall = true_positive / found_total, true_positive / gold_total
+    assert precision >= 0.95 and recall >= 0.95, (precision, recall)
