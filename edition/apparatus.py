@@ -13,8 +13,11 @@ marked as an automatic emendation.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .align import Alignment, align
@@ -54,6 +57,7 @@ class Unit:
     readings: list[Reading]
     emended: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
+    reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -98,6 +102,25 @@ class Apparatus:
     maps: dict[str, "WitnessMap"]
     section_cuts: list[int]
     section_titles: dict[int, tuple[str, str]]
+    make_unit: Callable[[int, int, range], Unit]
+
+    def unit_over(self, t0: int, t1: int) -> Unit:
+        """The unit covering base tokens t0:t1: an existing one, or one made by merging those it
+        overlaps, or a new one. Units stay in order and keep their readings."""
+        overlapping = [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
+        if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
+            return overlapping[0]
+        if overlapping:
+            t0, t1 = min(t0, *(u.t0 for u in overlapping)), max(t1, *(u.t1 for u in overlapping))
+        unit = self.make_unit(t0, t1, range(t0 + 1, t1))
+        for old in overlapping:
+            unit.reported += old.reported
+            self.units.remove(old)
+        self.units.append(unit)
+        self.units.sort(key=lambda u: (u.t0, u.t1))
+        for index, u in enumerate(self.units):
+            u.index = index
+        return unit
 
 
 class WitnessMap:
@@ -124,6 +147,18 @@ class WitnessMap:
         for b0, b1 in alignment.extant:
             for i in range(b0, b1):
                 self.extant[i] = True
+
+    def base_of(self) -> dict[int, int]:
+        """Witness token -> base token, for tokens aligned in place or in a moved block."""
+        mapping: dict[int, int] = {}
+        for op in (*self.alignment.ops, *(op for move in self.alignment.moves for op in move.ops)):
+            if op.tag == "equal":
+                for k in range(op.b1 - op.b0):
+                    mapping[op.w0 + k] = op.b0 + k
+            elif op.tag == "replace":
+                for k in range(op.w1 - op.w0):
+                    mapping[op.w0 + k] = min(op.b0 + k, op.b1 - 1)
+        return mapping
 
     def add_move(self, move_id: int, b0: int, b1: int, w0: int, w1: int, at: int) -> None:
         self.inserted[at].append((w0, w1))
@@ -212,7 +247,31 @@ def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     return out
 
 
+@contextmanager
+def cyclic_gc_paused():
+    """Collation allocates millions of small objects and no reference cycles; the cyclic
+    collector's passes over them made the time grow faster than the input."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def collate(
+    witnesses: list[Witness],
+    base_siglum: str,
+    min_quality: float = 0.5,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> Apparatus:
+    with cyclic_gc_paused():
+        return _collate(witnesses, base_siglum, min_quality, include, exclude)
+
+
+def _collate(
     witnesses: list[Witness],
     base_siglum: str,
     min_quality: float = 0.5,
@@ -286,7 +345,11 @@ def collate(
     units = cover_moved_away(units, base, maps, n, cuts)
     for index, unit in enumerate(units):
         unit.index = index
-    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles)
+
+    def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
+        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers)
+
+    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker)
 
 
 def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, n: int) -> list[Unit]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import time
 
-from . import report, tei, validate
+from . import jinguwen, report, tei, validate
 from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
@@ -83,8 +83,12 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     apparatus = collate(witnesses, config.base, config.min_quality, config.include_witnesses, config.exclude_witnesses)
+    notes, anchors = jinguwen.collect(apparatus, normalizer_for(sources))
+    jinguwen.apply(apparatus, anchors)
     found = find_sections(apparatus)
     seconds = time.perf_counter() - started
+    placed = sum(1 for a in anchors if a.confidence != "none")
+    progress(f"  今文/古文: {len(notes)} notes, {len(anchors)} readings, {placed} anchored")
     for siglum, status in apparatus.statuses.items():
         progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
     progress(f"  {len(apparatus.units)} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
@@ -95,6 +99,9 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     summary = report.collation_report(apparatus, found, seconds)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/collation.md", report.collation_markdown(summary))
+    notes_summary = jinguwen.report(apparatus, notes, anchors, found)
+    staging.write("reports/jinguwen.json", json.dumps(notes_summary, ensure_ascii=False, indent=1) + "\n")
+    staging.write("reports/jinguwen.md", jinguwen.markdown(notes_summary))
 
 
 def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message: None) -> None:

@@ -29,7 +29,7 @@ DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s]")
 TEXT_LAYERS = ("classic", "commentary", "subcommentary", "scholia")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     char: str
     kind: str  # "char", "gap" or "gaiji"

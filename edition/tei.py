@@ -223,6 +223,10 @@ def serialize(document: etree._ElementTree) -> bytes:
 # --- The edition: edited text and apparatus in parallel segmentation ------------------------------
 
 MARKER_AT_START = ("witStart", "lacunaEnd")
+TRADITION_WITNESSES = (
+    ("jinwen", "今文", "the New Text tradition of the 仪礼, as Zheng Xuan reports it"),
+    ("guwen", "古文", "the Old Text tradition of the 仪礼, as Zheng Xuan reports it"),
+)
 
 
 class EditionWriter:
@@ -330,6 +334,17 @@ class EditionWriter:
         for readings in groups.values():
             for reading in readings:
                 app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading), False))
+        for number, reported in enumerate(unit.reported, 1):
+            xml_id = f"app-{unit.index + 1}-{reported.tradition}{number}"
+            attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "cert": reported.confidence}
+            el("rdg", attrib, reported.reading, parent=app)
+            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": "#zheng-xuan"}, parent=app)
+            for number_in_note, source in enumerate(reported.notes):
+                if number_in_note:
+                    append_text(note, " ")
+                el("quote", {"source": f"#{self.apparatus.witnesses[source.siglum].meta.xml_id}"}, source.text, parent=note)
+        if unit.reported and not types:
+            app.set("type", "jinguwen")
         return app
 
     def source_raw(self, reading):
@@ -407,6 +422,11 @@ def list_wit(writer: EditionWriter, sources: Sources):
                 if b > a
             )
             el("note", {"type": "extent"}, (meta.extent + " " if meta.extent else "") + f"Extant against the base: {ranges or 'nowhere'}.", parent=witness)
+        for xml_id, name, description in TRADITION_WITNESSES:
+            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
+            el("abbr", {"type": "siglum"}, name, parent=witness)
+            append_text(witness, " " + description)
+            el("note", {"type": "status"}, "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it", parent=witness)
 
     return build
 

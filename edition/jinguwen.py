@@ -1,0 +1,456 @@
+"""今文/古文: Zheng Xuan's notes on where the New Text (今文) and Old Text (古文) traditions of the
+仪礼 read differently, found in the 注 layer of every witness, parsed, anchored on the base text
+through the collation, and added to the apparatus as readings of two hypothetical witnesses.
+
+The formulas (`parse`): X为Y, X作Y, X皆作Y, X皆为Y, 改X为Y, 或作Y (a substitution); 无X (the
+tradition lacks X); 曰… or 作“…” (a whole phrase as the tradition reads it); a phrase followed by
+无X; and chains of these, after one 今文/古文 or with the other tradition following. A note is
+anchored in the clause it follows in the witness that carries it (or the clause before), mapped
+onto the base through the alignment. Nothing found is dropped: a note that cannot be parsed or
+anchored is reported with the reason.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+import regex
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from .apparatus import Apparatus
+from .intake import Witness
+from .normalize import DROPPED, Normalizer
+
+TRADITIONS = {"今文": "jinwen", "古文": "guwen"}
+TRADITION = regex.compile(r"今文|古文")
+QUOTED = r"“([^”]+)”"
+ATOM = r"(?:\{[^{}]+\}|<[^<>]+>|纟舀|▯|[\p{Han}\uE000-\uF8FF\u3100-\u312F\u2500-\u257F])"
+WINDOW = 60  # the longest clause, in tokens, that a note is taken to follow
+
+
+@dataclass
+class Parsed:
+    tradition: str  # "jinwen" or "guwen"
+    kind: str  # substitution, omission, phrase, addition (in effect)
+    lemma: str  # the base's characters the note is about (X), or "" for a phrase
+    reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
+    scope: str = "one"  # "all" for 皆: every occurrence in the passage
+    words: str = ""  # the part of the note this reading comes from
+
+
+@dataclass
+class Note:
+    siglum: str
+    line: int
+    start: int  # raw offset of the note's tradition word
+    text: str  # the note sentence as the witness writes it
+    commentary: str  # the whole 注 segment
+    parsed: list[Parsed] = field(default_factory=list)
+    problem: str = ""
+
+
+@dataclass
+class Reported:
+    """One tradition's reading in one app, with the notes that report it."""
+
+    tradition: str
+    kind: str
+    reading: str
+    notes: list[Note]
+    confidence: str
+
+
+@dataclass
+class Anchor:
+    note: Note
+    parsed: Parsed
+    t0: int
+    t1: int
+    confidence: str
+    reason: str = ""
+    reading_norm: str = ""
+
+
+# --- finding and parsing ---------------------------------------------------------------------------------
+
+
+def sentences(commentary: str) -> list[tuple[int, str]]:
+    """The parts of a 注 segment that begin with 今文 or 古文 (or 或作 after one), to the end of
+    their sentence; a chain of notes stays together."""
+    out = []
+    for match in TRADITION.finditer(commentary):
+        if out and match.start() < out[-1][0] + len(out[-1][1]):
+            continue
+        end = commentary.find("。", match.start())
+        end = len(commentary) if end < 0 else end
+        out.append((match.start(), commentary[match.start() : end]))
+    return out
+
+
+def atoms(text: str) -> list[str]:
+    return regex.findall(ATOM, text)
+
+
+def parse(text: str) -> tuple[list[Parsed], str]:
+    """Parse a note sentence into readings; the second value explains a failure."""
+    out: list[Parsed] = []
+    position = 0
+    tradition = None
+    last_lemma = ""
+    fresh = False
+    while position < len(text):
+        rest = text[position:]
+        head = TRADITION.match(rest)
+        if head:
+            tradition = TRADITIONS[head.group()]
+            position += head.end()
+            fresh = True
+            continue
+        skip = regex.match(r"[，、；\s]+|又(?=曰)|及", rest)
+        if skip:
+            position += skip.end()
+            continue
+        if tradition is None:
+            return out, f"no 今文/古文 before {rest[:6]!r}"
+        parsed, used = parse_clause(rest, last_lemma, fresh)
+        fresh = False
+        if parsed is None:
+            if out:
+                break  # the rest is Zheng's own comment on the reading (序乃夏后氏之学亦非也)
+            return out, f"no formula recognised in {rest[:12]!r}"
+        for p in parsed:
+            p.tradition = tradition
+            p.words = text[position : position + used]
+            last_lemma = p.lemma or last_lemma
+        out += parsed
+        position += used
+    return out, ""
+
+
+def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] | None, int]:
+    """One reading (or a list X、X) at the start of `rest`; a bare phrase only right after the
+    tradition's name (`fresh`), since after a reading it is Zheng's own comment."""
+    m = regex.match(rf"曰：?(?:{QUOTED}|([^，。；]+))", rest)
+    if m:
+        return [Parsed("", "phrase", "", m.group(1) or m.group(2))], m.end()
+    m = regex.match(rf"作{QUOTED}", rest)
+    if m:
+        return [Parsed("", "phrase", "", m.group(1))], m.end()
+    m = regex.match(rf"无(?:{QUOTED}|((?:{ATOM}){{1,6}}?)(?=[，。；]|及|又|$))", rest)
+    if m:
+        return [Parsed("", "omission", m.group(1) or m.group(2), "")], m.end()
+    m = regex.match(rf"或作((?:{ATOM}))", rest)
+    if m and last_lemma:
+        return [Parsed("", "substitution", last_lemma, m.group(1))], m.end()
+    m = regex.match(rf"改((?:{ATOM}){{1,4}}?)为", rest)
+    if m:
+        return substitution(m.group(1), rest, m.end(), "one")
+    m = regex.match(rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?[为作]", rest)
+    if m:
+        return substitution(m.group(1) or m.group(2), rest, m.end(), "all" if m.group(3) else "one")
+    m = regex.match(rf"((?:{ATOM}){{1,8}}?)无((?:{ATOM}){{1,3}}?)(?=[，。；]|又|$)", rest)
+    if m:
+        return [Parsed("", "omission", m.group(2), "")], m.end()
+    m = regex.match(rf"((?:{ATOM}){{2,12}})(?=[，。；]|$)", rest)
+    if m and fresh:
+        return [Parsed("", "phrase", "", m.group(1))], m.end()
+    return None, 0
+
+
+def substitution(lemma_text: str, rest: str, offset: int, scope: str) -> tuple[list[Parsed], int]:
+    """X为Y: the reading Y is quoted, or as long as X (one character for a list X、X)."""
+    quoted = regex.match(QUOTED, rest[offset:])
+    lemmas = [x for x in lemma_text.split("、") if x]
+    if quoted:
+        reading, used = quoted.group(1), offset + quoted.end()
+    else:
+        length = 1 if len(lemmas) > 1 else len(atoms(lemmas[0]))
+        found = regex.match(rf"(?:{ATOM}){{1,{length}}}", rest[offset:])
+        if not found:
+            return None, 0
+        reading, used = found.group(), offset + found.end()
+    return [Parsed("", "substitution", x, reading, scope if len(lemmas) == 1 else "all") for x in lemmas], used
+
+
+def find_notes(witness: Witness) -> list[Note]:
+    notes = []
+    for segment in witness.segments_of("commentary"):
+        commentary = segment.text(witness.raw)
+        for offset, text in sentences(commentary):
+            note = Note(witness.meta.siglum, witness.raw.line_of(segment.start + offset), segment.start + offset, text, commentary)
+            note.parsed, note.problem = parse(text)
+            if not note.parsed and not note.problem:
+                note.problem = "nothing parsed"
+            notes.append(note)
+    return notes
+
+
+# --- anchoring ---------------------------------------------------------------------------------------------
+
+
+class Anchoring:
+    """Places a parsed reading on base tokens: first in the witness's own words of the clause the
+    note follows (or the clause before), mapped onto the base through the alignment; failing that,
+    in the base text around that place."""
+
+    def __init__(self, apparatus: Apparatus, normalizer: Normalizer):
+        self.apparatus = apparatus
+        self.normalizer = normalizer
+        self.base_text = apparatus.base.classic.text
+        self.maps = {s: m.base_of() for s, m in apparatus.maps.items()}
+
+    def norm(self, text: str) -> str:
+        out = []
+        for atom in regex.findall(rf"{ATOM}|.", text):
+            if DROPPED.match(atom):
+                continue
+            entry = self.normalizer.gaiji.entries.get(atom)
+            if entry is not None:
+                out.append(self.normalizer.fold(entry.mapping)[0] if entry.mapping else "\ufffc")
+            else:
+                out.append("".join(c if c == "▯" else self.normalizer.fold(c)[0] for c in atom))
+        return "".join(out)
+
+    def to_base(self, siglum: str, position: int) -> int | None:
+        if siglum == self.apparatus.base.meta.siglum:
+            return position
+        return self.maps.get(siglum, {}).get(position)
+
+    def clauses(self, witness: Witness, note: Note) -> list[tuple[int, int]]:
+        """Witness token ranges of the clause the note follows and of the clause before it."""
+        starts = [t.start for t in witness.classic.tokens]
+        end = bisect_left(starts, note.start)
+        notes_before = [bisect_left(starts, s.start) for s in witness.segments_of("commentary") if s.start < note.start]
+        cuts = sorted({c for c in notes_before if c < end})
+        here = cuts[-1] if cuts else max(0, end - WINDOW)
+        before = cuts[-2] if len(cuts) > 1 else max(0, here - WINDOW)
+        return [(max(here, end - WINDOW), end), (max(before, here - WINDOW), here)]
+
+    def base_window(self, witness: Witness, w0: int, w1: int) -> tuple[int, int] | None:
+        """The base tokens a witness range stands against: around the base position of its last
+        aligned token, as long as the range (a clause moved as a block maps with it)."""
+        for p in range(w1 - 1, w0 - 1, -1):
+            b = self.to_base(witness.meta.siglum, p)
+            if b is not None:
+                return max(0, b - (p - w0) - 3), b + (w1 - p) + 3
+        return None
+
+    def anchor(self, note: Note, parsed: Parsed, witness: Witness) -> list[Anchor]:
+        clauses = self.clauses(witness, note)
+        if parsed.kind == "phrase":
+            return [self.anchor_phrase(note, parsed, witness, clauses)]
+        lemma = self.norm(parsed.lemma)
+        text = witness.classic.text
+        for number, (w0, w1) in enumerate(clauses):
+            found = [m.start() for m in regex.compile(regex.escape(lemma)).finditer(text, w0, w1, overlapped=True)]
+            mapped = [(self.to_base(witness.meta.siglum, p), self.to_base(witness.meta.siglum, p + len(lemma) - 1)) for p in found]
+            mapped = [(a, b + 1) for a, b in mapped if a is not None and b is not None and b >= a]
+            if mapped:
+                confidence = "high" if len(mapped) == 1 and number == 0 else "medium"
+                if parsed.scope == "all":
+                    return [Anchor(note, parsed, a, b, "high" if number == 0 else "medium") for a, b in mapped]
+                a, b = mapped[-1]
+                return [Anchor(note, parsed, a, b, confidence)]
+        window = self.base_window(witness, clauses[1][0], clauses[0][1])
+        if window is None:
+            return [Anchor(note, parsed, 0, 0, "none", "the clause the note follows has no counterpart in the base")]
+        start, end = window
+        pattern = regex.compile(regex.escape(lemma).replace("▯", "."))
+        found = [m.start() for m in pattern.finditer(self.base_text, max(0, start - WINDOW), end, overlapped=True)]
+        if not found:
+            return [Anchor(note, parsed, 0, 0, "none", f"{parsed.lemma} is neither in the clause the note follows nor in the base there")]
+        if parsed.scope == "all":
+            return [Anchor(note, parsed, a, a + len(lemma), "low") for a in found]
+        return [Anchor(note, parsed, found[-1], found[-1] + len(lemma), "low")]
+
+    def anchor_phrase(self, note: Note, parsed: Parsed, witness: Witness, clauses) -> Anchor:
+        phrase = self.norm(parsed.reading)
+        window = self.base_window(witness, clauses[1][0], clauses[0][1])
+        if window is None or not phrase:
+            return Anchor(note, parsed, 0, 0, "none", "the clause the note follows has no counterpart in the base")
+        b0, b1 = window
+        best = fuzz.partial_ratio_alignment(phrase, self.base_text[b0:b1])
+        start, end = b0 + best.dest_start, b0 + best.dest_end
+        # trim base characters at the edges that the phrase does not share
+        local = self.base_text[start:end]
+        matched = [(i1, i2) for tag, i1, i2, _, _ in Levenshtein.opcodes(local, phrase) if tag == "equal"]
+        if not matched or best.score < 50:
+            return Anchor(note, parsed, 0, 0, "none", f"phrase {parsed.reading} matches nothing in the clause it follows")
+        start, end = start + matched[0][0], start + matched[-1][1]
+        if self.base_text[start:end] == phrase and end < b1:
+            end += 1  # a phrase that reads like the base is about the character next to it (君射则为下[射])
+        confidence = "high" if best.score >= 75 else "medium" if best.score >= 60 else "low"
+        return Anchor(note, parsed, start, end, confidence)
+
+
+def collect(apparatus: Apparatus, normalizer: Normalizer) -> tuple[list[Note], list[Anchor]]:
+    notes: list[Note] = []
+    anchors: list[Anchor] = []
+    anchoring = Anchoring(apparatus, normalizer)
+    for siglum, witness in apparatus.witnesses.items():
+        for note in find_notes(witness):
+            notes.append(note)
+            for parsed in note.parsed:
+                for anchor in anchoring.anchor(note, parsed, witness):
+                    anchor.reading_norm = anchoring.norm(parsed.reading)
+                    anchors.append(anchor)
+    return notes, anchors
+
+
+def effect(base: str, reading: str) -> str:
+    """What a tradition's reading does to the base: substitution, omission, addition, transposition."""
+    if not reading:
+        return "omission"
+    if len(reading) > 1 and sorted(reading) == sorted(base) and reading != base:
+        return "transposition"
+    if base in reading or (len(reading) > len(base) and all(c in reading for c in base)):
+        return "addition"
+    if reading in base or (len(reading) < len(base) and all(c in base for c in reading)):
+        return "omission"
+    return "substitution"
+
+
+def tradition_reading(apparatus: Apparatus, unit, anchor: Anchor) -> str:
+    """The unit's base text with the anchored characters replaced by the tradition's reading."""
+    base = apparatus.base
+    tokens = base.classic.tokens
+    before = "".join(t.source(base.raw) for t in tokens[unit.t0 : anchor.t0])
+    after = "".join(t.source(base.raw) for t in tokens[anchor.t1 : unit.t1])
+    return before + anchor.parsed.reading + after
+
+
+def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
+    """Add each anchored reading to the app over its characters, merging notes that report the same
+    reading of the same tradition at the same place."""
+    for anchor in anchors:
+        if anchor.confidence == "none":
+            continue
+        unit = apparatus.unit_over(anchor.t0, anchor.t1)
+        reading = tradition_reading(apparatus, unit, anchor)
+        same = next((r for r in unit.reported if r.tradition == anchor.parsed.tradition and r.reading == reading), None)
+        if same:
+            if anchor.note not in same.notes:
+                same.notes.append(anchor.note)
+            continue
+        kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
+        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence))
+
+
+def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:
+    """Every note found, what it says, where it is anchored (or why not), and where witnesses
+    disagree about it or leave it out."""
+    base = apparatus.base
+    text = base.classic.text
+    by_note: dict[int, list[Anchor]] = {}
+    for anchor in anchors:
+        by_note.setdefault(id(anchor.note), []).append(anchor)
+    unit_of = {}
+    for unit in apparatus.units:
+        for reported in unit.reported:
+            for note in reported.notes:
+                unit_of.setdefault(id(note), []).append(unit)
+
+    def section_at(t: int) -> str:
+        return next((s.xml_id for s in sections if s.t0 <= t < s.t1), sections[-1].xml_id if sections else "")
+
+    rows = []
+    for note in notes:
+        readings = []
+        for parsed in note.parsed:
+            placed = [a for a in by_note.get(id(note), []) if a.parsed is parsed]
+            readings.append(
+                {
+                    "tradition": parsed.tradition,
+                    "formula": parsed.kind,
+                    "lemma": parsed.lemma,
+                    "reading": parsed.reading,
+                    "scope": parsed.scope,
+                    "words": parsed.words,
+                    "anchors": [
+                        {
+                            "base_from": a.t0 + 1,
+                            "base_to": a.t1,
+                            "section": section_at(a.t0),
+                            "context": text[max(0, a.t0 - 6) : a.t0] + "[" + text[a.t0 : a.t1] + "]" + text[a.t1 : a.t1 + 6],
+                            "confidence": a.confidence,
+                            "reason": a.reason,
+                        }
+                        for a in placed
+                    ],
+                }
+            )
+        rows.append(
+            {
+                "witness": note.siglum,
+                "line": note.line,
+                "note": note.text,
+                "problem": note.problem,
+                "readings": readings,
+                "apps": sorted({f"app-{u.index + 1}" for u in unit_of.get(id(note), [])}),
+            }
+        )
+    return {"notes": rows, "disagreements": disagreements(apparatus), "left_out": left_out(apparatus, anchors)}
+
+
+def disagreements(apparatus: Apparatus) -> list[dict]:
+    """Places where witnesses report the same reading for different traditions."""
+    out = []
+    for unit in apparatus.units:
+        by_reading: dict[str, list[Reported]] = {}
+        for reported in unit.reported:
+            by_reading.setdefault(reported.reading, []).append(reported)
+        for reading, reports in by_reading.items():
+            traditions = {r.tradition for r in reports}
+            if len(traditions) > 1:
+                out.append(
+                    {
+                        "app": f"app-{unit.index + 1}",
+                        "reading": reading,
+                        "reports": [{"tradition": r.tradition, "witnesses": sorted({n.siglum for n in r.notes}), "notes": [n.text for n in r.notes]} for r in reports],
+                    }
+                )
+    return out
+
+
+def left_out(apparatus: Apparatus, anchors: list[Anchor]) -> list[dict]:
+    """Notes a witness with commentary does not have where it is extant and another has one."""
+    out = []
+    carriers = {s: w for s, w in apparatus.witnesses.items() if w.segments_of("commentary")}
+    for anchor in anchors:
+        if anchor.confidence == "none":
+            continue
+        for siglum, witness in carriers.items():
+            if siglum == anchor.note.siglum:
+                continue
+            status = apparatus.statuses[siglum]
+            if not any(a <= anchor.t0 < b for a, b in status.extant):
+                continue
+            has = any(a.note.siglum == siglum and a.t0 == anchor.t0 for a in anchors)
+            item = {"witness": siglum, "note": anchor.note.text, "carried_by": anchor.note.siglum, "base_from": anchor.t0 + 1}
+            if not has and not any(o["witness"] == siglum and o["note"] == item["note"] for o in out):
+                out.append(item)
+    return out
+
+
+def markdown(summary: dict) -> str:
+    lines = ["# 今文/古文 notes", "", "Every note of Zheng Xuan on the 今文 and 古文 traditions found in the 注 of the witnesses.", ""]
+    lines += ["| witness | line | note | reading | anchored on | confidence |", "|---|---:|---|---|---|---|"]
+    for row in summary["notes"]:
+        if not row["readings"]:
+            lines.append(f"| {row['witness']} | {row['line']} | {row['note']} | not parsed: {row['problem']} | – | none |")
+        for reading in row["readings"]:
+            tradition = "今文" if reading["tradition"] == "jinwen" else "古文"
+            said = f"{tradition} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (" (皆)" if reading["scope"] == "all" else "")
+            for anchor in reading["anchors"] or [{"context": "–", "confidence": "none", "reason": "not anchored"}]:
+                where = anchor["context"] if anchor["confidence"] != "none" else f"not anchored: {anchor['reason']}"
+                lines.append(f"| {row['witness']} | {row['line']} | {row['note']} | {said} | {where} | {anchor['confidence']} |")
+    lines += ["", f"## Disagreements between witnesses ({len(summary['disagreements'])})", ""]
+    for d in summary["disagreements"]:
+        parts = "; ".join(f"{'今文' if r['tradition'] == 'jinwen' else '古文'} in {', '.join(r['witnesses'])} ({' / '.join(r['notes'])})" for r in d["reports"])
+        lines.append(f"- {d['app']}: reading 「{d['reading']}」 is {parts}")
+    lines += ["", f"## Notes a witness leaves out ({len(summary['left_out'])})", ""]
+    for item in summary["left_out"]:
+        lines.append(f"- {item['witness']} has no note where {item['carried_by']} reads 「{item['note']}」 (base {item['base_from']})")
+    return "\n".join(lines) + "\n"

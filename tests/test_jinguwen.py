@@ -1,0 +1,131 @@
+"""今文/古文: every note of Zheng Xuan in the 注 of 000 and 002 found, parsed, anchored on the right
+characters of the base, and encoded in build/edition.xml."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from edition import jinguwen
+from edition.apparatus import collate
+from edition.intake import normalizer_for
+from edition.tei import TEI_NS
+
+NS = {"t": TEI_NS}
+GOLD = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "jinguwen_gold.toml").read_text())["note"]
+
+
+@pytest.fixture(scope="module")
+def found(witnesses, sources):
+    apparatus = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality)
+    notes, anchors = jinguwen.collect(apparatus, normalizer_for(sources))
+    return apparatus, notes, anchors
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("今文揖为升", [("jinwen", "substitution", "揖", "升", "one")]),
+        ("古文贯作闗", [("guwen", "substitution", "贯", "闗", "one")]),
+        ("古文挟皆作接", [("guwen", "substitution", "挟", "接", "all")]),
+        ("古文缩皆为蹙", [("guwen", "substitution", "缩", "蹙", "all")]),
+        ("今文改弓为肱也", [("jinwen", "substitution", "弓", "肱", "one")]),
+        ("古文▯只为▯，今文或作植", [("guwen", "substitution", "▯只", "▯", "one"), ("jinwen", "substitution", "▯只", "植", "one")]),
+        ("今文无南", [("jinwen", "omission", "南", "", "one")]),
+        ("古文曰少退立", [("guwen", "phrase", "", "少退立", "one")]),
+        ("古文曰：遂命获者倚旌", [("guwen", "phrase", "", "遂命获者倚旌", "one")]),
+        ("今文糅为缩韬为翿", [("jinwen", "substitution", "糅", "缩", "one"), ("jinwen", "substitution", "韬", "翿", "one")]),
+        ("今文坐取觯无进又曰坐奠之拜", [("jinwen", "omission", "进", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")]),
+        ("古文“有”作“又”，今文无“其馀否”", [("guwen", "substitution", "有", "又", "one"), ("jinwen", "omission", "其馀否", "", "one")]),
+        ("今文无执觯及宾觯、大夫之觯，皆为爵", [("jinwen", "omission", "执觯", "", "one"), ("jinwen", "substitution", "宾觯", "爵", "all"), ("jinwen", "substitution", "大夫之觯", "爵", "all")]),
+        ("今文豫为序序乃夏后氏之学亦非也", [("jinwen", "substitution", "豫", "序", "one")]),
+        ("今文君射则为下", [("jinwen", "phrase", "", "君射则为下", "one")]),
+        ("今文糅为纟舀", [("jinwen", "substitution", "糅", "纟舀", "one")]),
+    ],
+)
+def test_formulas_are_parsed(text, expected):
+    parsed, problem = jinguwen.parse(text)
+    assert problem == ""
+    assert [(p.tradition, p.kind, p.lemma, p.reading, p.scope) for p in parsed] == expected
+
+
+def test_every_note_of_000_and_002_is_found_and_look_alikes_are_not(found):
+    _, notes, _ = found
+    seen = {(n.siglum, n.text) for n in notes}
+    assert seen == {(g["witness"], g["words"]) for g in GOLD}
+    for look_alike in ("刋本一作肤", "奉本作拳", "周礼作序", "古者与人饮食"):
+        assert not any(look_alike in n.text for n in notes)
+    assert not any(n.siglum == "003" for n in notes), "五礼通考 drops the 今古文 sentences"
+
+
+def test_translation_and_subcommentary_are_not_searched(witnesses, found):
+    _, notes, _ = found
+    w = witnesses["002"]
+    translated = "".join(s.text(w.raw) for s in w.segments_of("translation"))
+    shu = "".join(s.text(w.raw) for s in w.segments_of("subcommentary"))
+    assert "今文" in translated and "今文" in shu
+    assert all(n.start in range(len(w.raw.text)) and w.raw.text[n.start : n.start + 2] in ("今文", "古文") for n in notes if n.siglum == "002")
+    assert not any("解释" in n.commentary or "释曰" in n.commentary for n in notes)
+
+
+def context_span(base_text: str, context: str) -> tuple[int, int]:
+    plain = context.replace("[", "").replace("]", "")
+    assert base_text.count(plain) == 1, plain
+    start = base_text.index(plain) + context.index("[")
+    return start, start + context.index("]") - context.index("[") - 1
+
+
+def test_at_least_ninety_percent_are_anchored_on_exactly_the_right_characters(found):
+    apparatus, notes, anchors = found
+    base_text = apparatus.base.classic.text
+    right = total = 0
+    misses = []
+    for gold in GOLD:
+        for expected in gold["readings"]:
+            total += 1
+            span = context_span(base_text, expected["base"])
+            placed = [
+                (a.t0, a.t1)
+                for a in anchors
+                if a.note.siglum == gold["witness"] and a.note.text == gold["words"]
+                and (a.parsed.tradition, a.parsed.lemma, a.parsed.reading) == (expected["tradition"], expected["lemma"], expected["reading"])
+            ]
+            if span in placed:
+                right += 1
+            else:
+                misses.append((gold["words"], expected["base"], placed))
+    assert total == 42
+    print(f"anchored exactly: {right}/{total}", misses)
+    assert right / total >= 0.9, misses
+
+
+def test_disagreement_and_left_out_notes_are_reported(built):
+    report = json.loads((built / "reports" / "jinguwen.json").read_text())
+    assert len(report["notes"]) == len(GOLD)
+    disagreement = [d for d in report["disagreements"] if {r["tradition"] for r in d["reports"]} == {"jinwen", "guwen"}]
+    assert any({tuple(r["witnesses"]) for r in d["reports"]} == {("000",), ("002",)} and "豫" in d["reading"] for d in disagreement)
+    assert any(item["witness"] == "003" and item["note"] == "今文无与笙" for item in report["left_out"])
+    for row in report["notes"]:
+        for reading in row["readings"]:
+            for anchor in reading["anchors"]:
+                assert anchor["section"] and anchor["confidence"] in ("high", "medium", "low")
+    assert "今文无射" in (built / "reports" / "jinguwen.md").read_text()
+
+
+def test_notes_are_apparatus_entries_of_two_hypothetical_witnesses(built):
+    doc = etree.parse(str(built / "edition.xml"))
+    assert doc.xpath("//t:listWit/t:witness[@xml:id='jinwen']", namespaces=NS) and doc.xpath("//t:listWit/t:witness[@xml:id='guwen']", namespaces=NS)
+    shengs = [r for r in doc.xpath("//t:rdg[@wit='#jinwen']", namespaces=NS) if r.text == "升"]
+    assert len(shengs) == 1
+    app = shengs[0].getparent()
+    assert app.find("t:lem", NS).text == "揖" and shengs[0].get("resp") == "#zheng-xuan"
+    quote = app.find("t:note[@type='jinguwen']/t:quote", NS)
+    assert quote.text == "今文揖为升" and quote.get("source") == "#w000"
+    both = [a for a in doc.xpath("//t:app[t:rdg[@wit='#jinwen'] and t:rdg[@wit='#guwen']]", namespaces=NS)]
+    assert any("豫" in "".join(r.itertext()) for a in both for r in a.iter(f"{{{TEI_NS}}}rdg")), "今文与为豫 (000) and 古文与为豫 (002) in one app"
+    shared = [a for a in doc.xpath("//t:app[t:rdg[@type='jinguwen']]", namespaces=NS) if a.xpath("t:rdg[not(@type='jinguwen')] | t:rdgGrp", namespaces=NS)]
+    assert shared, "a 今古文 reading and a manuscript variant share one app"
+    omitted = [r for r in doc.xpath("//t:rdg[@wit='#jinwen'][@subtype='omission']", namespaces=NS)]
+    assert any(r.getparent().find("t:lem", NS) is not None and "".join(r.getparent().find("t:lem", NS).itertext()) == "南" for r in omitted)
