@@ -336,7 +336,7 @@ class EditionWriter:
                 app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading), False))
         for number, reported in enumerate(unit.reported, 1):
             xml_id = f"app-{unit.index + 1}-{reported.tradition}{number}"
-            attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "cert": reported.confidence}
+            attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "source": "#zheng-xuan", "cert": reported.confidence}
             el("rdg", attrib, reported.reading, parent=app)
             note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": "#zheng-xuan"}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
