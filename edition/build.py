@@ -16,7 +16,7 @@ from pathlib import Path
 
 import time
 
-from . import jinguwen, report, tei, validate
+from . import jinguwen, pdf, render, report, tei, validate
 from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
@@ -104,6 +104,22 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     staging.write("reports/jinguwen.md", jinguwen.markdown(notes_summary))
 
 
+def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
+    """The printed edition, from the staged edition.xml only."""
+    progress("typeset edition.pdf (XeLaTeX, reledmac)")
+    started = time.perf_counter()
+    edition = render.read(staging.root / "edition.xml")
+    workdir = staging.root / "pdf"
+    compiled = pdf.compile_pdf(pdf.latex(edition, sources.config.pdf_orthographic), workdir)
+    staging.products.add("pdf")
+    staging.write("edition.pdf", compiled.read_bytes())
+    progress(f"  {counts_line(pdf.counts(edition, sources.config.pdf_orthographic))} in {time.perf_counter() - started:.1f} s")
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} notes in series {series}" for series, n in counts.items())
+
+
 def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message: None) -> None:
     """Run the given staging steps on the sources; commit their products only if all succeed."""
     sources = Sources.load(sources_dir)
@@ -119,7 +135,7 @@ def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message
 
 
 def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
-    run(sources_dir, out, (stage_witnesses, stage_edition), progress)
+    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf), progress)
 
 
 def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:

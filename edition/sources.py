@@ -32,6 +32,7 @@ class EditionConfig:
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
     include_witnesses: tuple[str, ...] = ()  # forced into the apparatus whatever their quality
     exclude_witnesses: tuple[str, ...] = ()
+    pdf_orthographic: bool = True  # series C of the printed apparatus: orthographic variants and stand-ins
 
 
 @dataclass(frozen=True)

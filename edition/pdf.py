@@ -1,0 +1,179 @@
+"""The printed edition: the TEI rendered through a Jinja template into XeLaTeX (ctex for Chinese,
+reledmac for the line-numbered text and its apparatus in three series) and compiled by latexmk.
+
+Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
+emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the orthographic
+variants and stand-ins (switched off by `pdf_orthographic = false`). A character missing from
+the fonts fails the build with the character named.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+import regex
+
+from .errors import EditionError
+from .render import SERIES_A, SERIES_C, App, Edition
+
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "%": r"\%",
+    "#": r"\#",
+    "$": r"\$",
+    "&": r"\&",
+    "_": r"\_",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+}
+MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
+TYPE_LABELS = {"lacuna": "lac.", "intrusion": "interp.", "transposition": "transp.", "substantive": ""}
+TRADITION_LABELS = {"#jinwen": "今文", "#guwen": "古文"}
+
+
+def escape(text: str) -> str:
+    return "".join(LATEX_SPECIAL.get(c, c) for c in text).replace("\n", " ")
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resources.files("edition") / "templates")),
+        block_start_string=r"\BLOCK{",
+        block_end_string="}",
+        variable_start_string=r"\VAR{",
+        variable_end_string="}",
+        comment_start_string=r"\#{",
+        comment_end_string="}",
+        line_statement_prefix="%%",
+        line_comment_prefix="%#",
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["tex"] = escape
+    return env
+
+
+class Notes:
+    """The apparatus notes of one app, series by series, as LaTeX."""
+
+    def __init__(self, edition: Edition, orthographic: bool):
+        self.edition = edition
+        self.orthographic = orthographic
+
+    def sigla(self, wit) -> str:
+        return escape(self.edition.sigla(wit))
+
+    def reading(self, text: str, wit, label: str = "") -> str:
+        shown = escape(text) if text else r"\textit{om.}"
+        return shown + r"\ " + self.sigla(wit) + (rf" \textit{{{label}}}" if label else "")
+
+    def series_a(self, app: App) -> str:
+        parts = []
+        if app.emended:
+            parts.append(self.sigla(app.lemma.wit) + r" \textit{emend.}")
+        for r in app.of_types(SERIES_A):
+            parts.append(self.reading(r.text, r.wit, TYPE_LABELS.get(r.type, "")))
+        return "; ".join(parts)
+
+    def series_b(self, app: App) -> str:
+        parts = []
+        for r in app.of_types(("jinguwen",)):
+            words = "，".join(f"{escape(text)} {escape(self.edition.sigla([source]))}" for source, text in r.quotes)
+            shown = escape(r.text) if r.text else r"\textit{om.}"
+            parts.append(f"{TRADITION_LABELS.get(r.wit[0], '')}{shown}（{words}）")
+        return "; ".join(parts)
+
+    def series_c(self, app: App) -> str:
+        if not self.orthographic:
+            return ""
+        return "; ".join(self.reading(r.text, r.wit) for r in app.of_types(SERIES_C))
+
+    def edtext(self, app: App) -> str:
+        notes = []
+        for series, text in (("A", self.series_a(app)), ("B", self.series_b(app)), ("C", self.series_c(app))):
+            if text:
+                notes.append(rf"\{series}footnote{{{text}\appno{{{app.number}}}}}")
+        lemma = escape(app.lemma.text)
+        label = rf"\edlabel{{{app.id}}}"
+        if not notes:
+            return label + lemma
+        if not lemma:
+            return rf"\edtext{{{label}}}{{\lemma{{+}}{''.join(notes)}}}"
+        return rf"\edtext{{{label}{lemma}}}{{{''.join(notes)}}}"
+
+
+CLOSING = "，。、；：？！”’」』）》〉】…"
+
+
+def paragraph(section, notes: Notes) -> str:
+    """A section's text with its apparatus; no line may start with closing punctuation after a
+    lemma, so the lemma and the punctuation are tied."""
+    out = []
+    for item in section.items:
+        if isinstance(item, str):
+            if out and out[-1].endswith("}") and item[:1] in CLOSING:
+                out.append(r"\nobreak{}")
+            out.append(escape(item))
+        else:
+            out.append(notes.edtext(item))
+    return "".join(out)
+
+
+def counts(edition: Edition, orthographic: bool) -> dict[str, int]:
+    notes = Notes(edition, orthographic)
+    return {
+        "A": sum(1 for app in edition.apps if notes.series_a(app)),
+        "B": sum(1 for app in edition.apps if notes.series_b(app)),
+        "C": sum(1 for app in edition.apps if notes.series_c(app)),
+    }
+
+
+def latex(edition: Edition, orthographic: bool = True) -> str:
+    notes = Notes(edition, orthographic)
+    types = Counter(r.type for app in edition.apps for r in app.readings)
+    jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
+    return environment().get_template("edition.tex.j2").render(
+        edition=edition,
+        notes=notes,
+        paragraph=paragraph,
+        types=types,
+        emendations=sum(1 for app in edition.apps if app.emended),
+        jinguwen=jinguwen,
+        tradition_labels=TRADITION_LABELS,
+        counts=counts(edition, orthographic),
+        orthographic=orthographic,
+        manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
+    )
+
+
+def compile_pdf(tex: str, workdir: Path) -> Path:
+    """Typeset `tex` in `workdir` with latexmk and XeLaTeX; return the PDF."""
+    if shutil.which("latexmk") is None or shutil.which("xelatex") is None:
+        raise EditionError(None, "latexmk and xelatex are not installed: run `make edition`, which installs them")
+    workdir.mkdir(parents=True, exist_ok=True)
+    source = workdir / "edition.tex"
+    source.write_text(tex, encoding="utf-8")
+    result = subprocess.run(
+        ["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+    )
+    log = (workdir / "edition.log").read_text(encoding="utf-8", errors="replace") if (workdir / "edition.log").exists() else ""
+    if result.returncode != 0:
+        error = next((line for line in log.splitlines() if line.startswith("./edition.tex:") or line.startswith("!")), result.stdout[-300:])
+        raise EditionError(source, f"XeLaTeX failed: {error.strip()}")
+    missing = sorted({(m.group(1), m.group(2), m.group(3).strip()) for m in MISSING.finditer(log)})
+    if missing:
+        listed = ", ".join(f"{char} ({code}) in {font}" for char, code, font in missing[:5])
+        raise EditionError(source, f"{len(missing)} character(s) missing from the fonts: {listed}")
+    return workdir / "edition.pdf"

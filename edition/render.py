@@ -1,0 +1,161 @@
+"""Rendering: the edition as read back from its TEI (build/edition.xml), for the PDF and HTML views.
+
+Renderers never reach into the pipeline: everything they show comes from the TEI file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+TEI = "http://www.tei-c.org/ns/1.0"
+NS = {"t": TEI}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+MARKERS = {"witStart", "witEnd", "lacunaStart", "lacunaEnd"}
+SERIES_A = ("substantive", "lacuna", "intrusion", "transposition")
+SERIES_C = ("orthographic", "gaiji")
+
+
+@dataclass
+class Witness:
+    id: str
+    siglum: str
+    title: str
+    quality: str
+    status: str
+    extent: str
+
+    @property
+    def included(self) -> bool:
+        return self.status.startswith("included")
+
+    @property
+    def hypothetical(self) -> bool:
+        return self.status.startswith("hypothetical")
+
+
+@dataclass
+class Reading:
+    id: str
+    wit: list[str]
+    text: str
+    type: str = ""
+    subtype: str = ""
+    resp: str = ""
+    cert: str = ""
+    quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
+
+
+@dataclass
+class App:
+    id: str
+    number: int
+    lemma: Reading
+    readings: list[Reading]
+
+    @property
+    def emended(self) -> bool:
+        return self.lemma.resp == "#edition-auto"
+
+    def of_types(self, types) -> list[Reading]:
+        return [r for r in self.readings if r.type in types]
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    source: str
+    paragraph_id: str
+    items: list = field(default_factory=list)  # str or App
+
+
+@dataclass
+class Edition:
+    title: str
+    tool: str
+    witnesses: dict[str, Witness]
+    sections: list[Section]
+    apps: list[App]
+    gaiji: dict[str, tuple[str, str]]  # id -> (mapping, description)
+
+    @property
+    def base(self) -> Witness | None:
+        return next((w for w in self.witnesses.values() if "base text" in w.status), None)
+
+    def sigla(self, ids: list[str]) -> str:
+        return " ".join(self.witnesses[i.lstrip("#")].siglum for i in ids if i.lstrip("#") in self.witnesses)
+
+
+def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
+    """A reading's characters: stand-ins as their mapped character or a described placeholder,
+    lost characters as ▯, fragment markers left out."""
+    out = [node.text or ""]
+    for child in node:
+        name = etree.QName(child).localname
+        if name == "g":
+            mapping, description = gaiji.get(child.get("ref", "").lstrip("#"), ("", ""))
+            out.append(mapping or f"〔{description or ''.join(child.itertext())}〕")
+        elif name == "gap":
+            out.append("▯" * int(child.get("quantity", "1")))
+        elif name not in MARKERS:
+            out.append(text_of(child, gaiji))
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def reading(node, gaiji) -> Reading:
+    wit = node.get("wit", "").split()
+    return Reading(
+        node.get(XML_ID, ""), wit, text_of(node, gaiji), node.get("type", ""), node.get("subtype", ""), node.get("resp", ""), node.get("cert", "")
+    )
+
+
+def read_app(node, number: int, gaiji) -> App:
+    lem = node.find(".//t:lem", NS)
+    readings = [reading(r, gaiji) for r in node.iterfind(".//t:rdg", NS)]
+    by_id = {r.id: r for r in readings}
+    for note in node.iterfind("t:note[@type='jinguwen']", NS):
+        target = by_id.get(note.get("target", "").lstrip("#"))
+        if target is not None:
+            target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
+    return App(node.get(XML_ID, ""), number, reading(lem, gaiji), readings)
+
+
+def read(path: Path) -> Edition:
+    doc = etree.parse(str(path))
+    gaiji = {}
+    for char in doc.iterfind(".//t:charDecl/t:char", NS):
+        mapping = char.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
+        name = char.find("t:localProp[@name='name']", NS)
+        gaiji[char.get(XML_ID)] = (mapping, name.get("value") if name is not None else "")
+    witnesses = {}
+    for node in doc.iterfind(".//t:listWit/t:witness", NS):
+        witnesses[node.get(XML_ID)] = Witness(
+            node.get(XML_ID),
+            node.get("n", node.get(XML_ID)),
+            node.findtext("t:title", default="", namespaces=NS) or (node.find("t:abbr", NS).tail or "").strip(),
+            node.findtext("t:note[@type='quality']", default="", namespaces=NS),
+            node.findtext("t:note[@type='status']", default="", namespaces=NS),
+            node.findtext("t:note[@type='extent']", default="", namespaces=NS),
+        )
+    sections, apps = [], []
+    for div in doc.iterfind(".//t:body/t:div", NS):
+        head = div.find("t:head", NS)
+        p = div.find("t:p", NS)
+        section = Section(div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID))
+        if p.text:
+            section.items.append(p.text)
+        for child in p:
+            if etree.QName(child).localname == "app":
+                app = read_app(child, int(child.get(XML_ID).rsplit("-", 1)[1]), gaiji)
+                apps.append(app)
+                section.items.append(app)
+            if child.tail:
+                section.items.append(child.tail)
+        sections.append(section)
+    application = doc.find(".//t:appInfo/t:application", NS)
+    tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
+    return Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
