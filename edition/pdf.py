@@ -82,6 +82,7 @@ class Notes:
             parts.append(self.sigla(app.lemma.wit) + r" \textit{emend.}")
         for r in app.of_types(SERIES_A):
             parts.append(self.reading(r.text, r.wit, TYPE_LABELS.get(r.type, "")))
+        parts += [r"\textit{ed.} " + escape(text) for text in app.editorial]
         return "; ".join(parts)
 
     def series_b(self, app: App) -> str:

@@ -54,6 +54,7 @@ class App:
     number: int
     lemma: Reading
     readings: list[Reading]
+    editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
 
     @property
     def emended(self) -> bool:
@@ -121,7 +122,8 @@ def read_app(node, number: int, gaiji) -> App:
         target = by_id.get(note.get("target", "").lstrip("#"))
         if target is not None:
             target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
-    return App(node.get(XML_ID, ""), number, reading(lem, gaiji), readings)
+    editorial = ["".join(n.itertext()) for n in node.iterfind("t:note[@type='editorial']", NS)]
+    return App(node.get(XML_ID, ""), number, reading(lem, gaiji), readings, editorial)
 
 
 def read(path: Path) -> Edition:

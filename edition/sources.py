@@ -1,12 +1,15 @@
 """Sources: everything an edition is built from, read and checked together.
 
 `sources/` holds the raw witness files (kept byte for byte), `witnesses.toml` (one stanza each),
-`edition.toml` (title, base witness, comparison script) and the data tables: `variants.tsv`,
-`gaiji.tsv`, `persons.tsv`. Optional `profiles/` adds layout profiles of the edition's own.
+`edition.toml` (title, base witness, comparison script) and the data tables `variants.tsv`,
+`gaiji.tsv`, `persons.tsv`. Optional `profiles/` adds layout profiles of the edition's own. The
+editors' `decisions.toml` is read by `decisions.py`, after collation.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +19,7 @@ from .gaiji import GaijiTable
 from .layers import Profile, Rule, load_profile
 from .normalize import OPENCC_CONFIG, load_variants
 from .tables import read_tsv
-from .witness import WitnessMeta, load_witness_metadata
+from .witness import SCRIPTS, WitnessMeta, load_witness_metadata
 
 WITNESS_SUFFIXES = (".txt",)
 
@@ -30,8 +33,6 @@ class EditionConfig:
     chapter: str = ""
     editors: tuple[str, ...] = ()
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
-    include_witnesses: tuple[str, ...] = ()  # forced into the apparatus whatever their quality
-    exclude_witnesses: tuple[str, ...] = ()
     pdf_orthographic: bool = True  # series C of the printed apparatus: orthographic variants and stand-ins
 
 
@@ -121,6 +122,29 @@ def load_config(path: Path) -> EditionConfig:
     if unknown:
         raise EditionError(path, f"unknown setting(s) {', '.join(sorted(unknown))}")
     doc["base"] = str(doc["base"])
-    for key in ("editors", "include_witnesses", "exclude_witnesses"):
-        doc[key] = tuple(str(v) for v in doc.get(key, ()))
+    doc["editors"] = tuple(str(v) for v in doc.get("editors", ()))
     return EditionConfig(**doc)
+
+
+def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str) -> Path:
+    """Copy a raw witness file into the sources untouched and append its metadata stanza."""
+    if not file.is_file():
+        raise EditionError(file, "no such witness file")
+    meta_path = root / "witnesses.toml"
+    existing = load_witness_metadata(meta_path) if meta_path.is_file() else []
+    if any(w.siglum == siglum for w in existing):
+        raise EditionError(meta_path, f"siglum {siglum!r} is taken")
+    target = root / file.name
+    if target.exists():
+        raise EditionError(target, "a file of that name is already in the sources")
+    if script not in SCRIPTS:
+        raise EditionError(file, f"script must be one of {', '.join(SCRIPTS)}")
+    load_profile(profile, root)
+    shutil.copyfile(file, target)
+    stanza = (
+        f"\n[[witness]]\nsiglum = {json.dumps(siglum, ensure_ascii=False)}\nfile = {json.dumps(file.name, ensure_ascii=False)}\n"
+        f"title = {json.dumps(title, ensure_ascii=False)}\nscript = \"{script}\"\nprofile = \"{profile}\"\nencoding = \"{encoding}\"\n"
+    )
+    with meta_path.open("a", encoding="utf-8") as handle:
+        handle.write(stanza)
+    return target

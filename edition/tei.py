@@ -109,7 +109,8 @@ def transcription_body(sources: Sources, witness: Witness) -> tuple[etree._Eleme
                     line += 1
                     el("lb", {"n": str(line)}, parent=ab)
                 elif piece != "\r":
-                    el("metamark", {"function": metamark_function(piece)}, piece, parent=ab)
+                    function = "marker" if segment.attrs.get("marker") else metamark_function(piece)
+                    el("metamark", {"function": function}, piece, parent=ab)
             continue
         if segment.layer == "classic":
             used |= append_marked_text(ab, text, sources.gaiji)
@@ -285,6 +286,10 @@ class EditionWriter:
             attrib["type"] = "omission"
         if tag == "lem" and unit.emended:
             attrib["resp"] = f"#{AUTO_RESP}"
+        if tag == "lem" and unit.decided is not None:
+            attrib["resp"] = f"#ed-{unit.decided.resp}"
+        if tag == "rdg" and reading.error is not None:
+            attrib["cause"] = "error"
         node = etree.Element(f"{{{TEI_NS}}}{tag}", attrib)
         before: dict[int, list] = {}
         after: dict[int, list] = {}
@@ -345,6 +350,11 @@ class EditionWriter:
                 el("quote", {"source": f"#{self.apparatus.witnesses[source.siglum].meta.xml_id}"}, source.text, parent=note)
         if unit.reported and not types:
             app.set("type", "jinguwen")
+        editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
+        editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
+        editorial += [(d, d.text) for d in unit.editor_notes]
+        for decision, text in editorial:
+            el("note", {"type": "editorial", "resp": f"#ed-{decision.resp}"}, text, parent=app)
         return app
 
     def source_raw(self, reading):
@@ -431,11 +441,17 @@ def list_wit(writer: EditionWriter, sources: Sources):
     return build
 
 
-def edition_document(sources: Sources, apparatus, sections) -> etree._ElementTree:
+def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str]) -> etree._ElementTree:
     writer = EditionWriter(sources, apparatus, sections, [])
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
-    tei.append(header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, variant_encoding=True))
+    tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, variant_encoding=True)
+    title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
+    for ident, name in editors.items():
+        resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
+        el("resp", text="editorial decisions", parent=resp_stmt)
+        el("name", text=name, parent=resp_stmt)
+    tei.append(tei_header)
     text = el("text", parent=tei)
     text.append(body)
     return etree.ElementTree(tei)

@@ -32,7 +32,7 @@ def expected_notes(edition_xml: Path) -> Counter:
     for app in doc.iterfind(".//t:app", NS):
         number = int(app.get("{http://www.w3.org/XML/1998/namespace}id").split("-")[1])
         types = {r.get("type") for r in app.iterfind(".//t:rdg", NS)}
-        expected[number] += bool(types & set(SERIES_A) or app.find(".//t:lem[@resp]", NS) is not None)
+        expected[number] += bool(types & set(SERIES_A) or app.find(".//t:lem[@resp]", NS) is not None or app.find("t:note[@type='editorial']", NS) is not None)
         expected[number] += "jinguwen" in types
         expected[number] += bool(types & set(SERIES_C))
     return +expected

@@ -1,0 +1,232 @@
+"""Editorial decisions (`sources/decisions.toml`): an editor's choices that survive rebuilds.
+
+A decision is anchored by the text it concerns, never by offsets or generated ids: `context` is
+the base text around the place with the characters of the variation unit in [brackets]
+(punctuation and script do not matter), optionally narrowed by `section`. After every collation
+each decision is looked up again; one whose context is gone, ambiguous, or no longer a variation
+unit of the right kind is reported as stale with the reason and applied nowhere.
+
+Kinds: `lemma` (make `reading` the lemma: an emendation), `reject-emendation` (restore the base
+where the automatic emendation chose another reading), `error` (`witness`'s reading here is an
+error of that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move the
+今文/古文 reading of the note `words` carried by `witness` to this place), and `witness` (force
+`witness` in with `include = true` or out with `include = false`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from .apparatus import Apparatus, Unit, classify
+from .errors import EditionError
+from .jinguwen import Reported
+
+KINDS = ("lemma", "reject-emendation", "error", "note", "jinguwen-anchor", "witness")
+REQUIRED = {
+    "lemma": ("context", "reading", "reason", "resp"),
+    "reject-emendation": ("context", "reason", "resp"),
+    "error": ("context", "witness", "reason", "resp"),
+    "note": ("context", "text", "resp"),
+    "jinguwen-anchor": ("context", "witness", "words", "reason", "resp"),
+    "witness": ("witness", "include", "reason", "resp"),
+}
+
+
+@dataclass
+class Decision:
+    number: int
+    line: int
+    kind: str
+    fields: dict
+    stale: str = ""  # why it could not be applied
+    applied_to: str = ""  # the app it was applied to
+
+    def __getattr__(self, name):
+        try:
+            return self.fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@dataclass
+class Decisions:
+    editors: dict[str, str]
+    items: list[Decision] = field(default_factory=list)
+
+    def witnesses(self, include: bool) -> tuple[str, ...]:
+        return tuple(str(d.witness) for d in self.items if d.kind == "witness" and bool(d.include) == include)
+
+
+def load(path: Path) -> Decisions:
+    if not path.is_file():
+        return Decisions({})
+    source = path.read_text(encoding="utf-8")
+    try:
+        doc = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(path, f"invalid TOML: {exc}") from None
+    editors = {str(k): str(v) for k, v in doc.get("editors", {}).items()}
+    lines = [n for n, text in enumerate(source.splitlines(), 1) if text.strip() == "[[decision]]"]
+    decisions = Decisions(editors)
+    for number, table in enumerate(doc.get("decision", []), 1):
+        line = lines[number - 1] if number - 1 < len(lines) else None
+        kind = table.get("kind")
+        if kind not in KINDS:
+            raise EditionError(path, f"decision {number}: kind must be one of {', '.join(KINDS)}", line)
+        missing = [k for k in REQUIRED[kind] if k not in table]
+        if missing:
+            raise EditionError(path, f"decision {number} ({kind}) lacks {', '.join(missing)}", line)
+        if str(table["resp"]) not in editors:
+            raise EditionError(path, f"decision {number}: resp {table['resp']!r} is not in [editors]", line)
+        if "context" in table and not regex.fullmatch(r"[^\[\]]*\[[^\[\]]*\][^\[\]]*", table["context"]):
+            raise EditionError(path, f"decision {number}: context must mark the characters with one pair of [brackets]", line)
+        decisions.items.append(Decision(number, line, kind, dict(table)))
+    return decisions
+
+
+class Placer:
+    """Finds the base tokens a decision's context designates."""
+
+    def __init__(self, apparatus: Apparatus, fold, sections):
+        self.apparatus = apparatus
+        self.fold = fold
+        self.text = apparatus.base.classic.text
+        self.sections = {s.title: s for s in sections}
+
+    def norm(self, text: str) -> str:
+        return "".join(self.fold(c)[0] for c in text if not regex.match(r"[\p{P}\p{S}\s]", c))
+
+    def place(self, decision: Decision) -> tuple[int, int] | str:
+        before, rest = decision.context.split("[", 1)
+        inside, after = rest.split("]", 1)
+        before, inside, after = self.norm(before), self.norm(inside), self.norm(after)
+        start, end = 0, len(self.text)
+        if "section" in decision.fields:
+            section = self.sections.get(decision.section)
+            if section is None:
+                return f"section {decision.section!r} no longer exists"
+            start, end = section.t0, section.t1
+        hits = [m.start() for m in regex.finditer(regex.escape(before + inside + after), self.text[start:end], overlapped=True)]
+        if not hits:
+            return f"context {decision.context!r} is no longer in the base text"
+        if len(hits) > 1:
+            return f"context {decision.context!r} occurs {len(hits)} times; give more context or a section"
+        t0 = start + hits[0] + len(before)
+        return t0, t0 + len(inside)
+
+
+def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
+    return next((u for u in apparatus.units if u.t0 == t0 and u.t1 == t1), None)
+
+
+def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
+    """Apply every decision that still finds its place; mark the others stale."""
+    placer = Placer(apparatus, fold, sections)
+    for decision in decisions.items:
+        if decision.kind == "witness":
+            status = apparatus.statuses.get(str(decision.witness))
+            if status is None:
+                decision.stale = f"no witness {decision.witness}"
+            else:
+                decision.applied_to = str(decision.witness)
+            continue
+        place = placer.place(decision)
+        if isinstance(place, str):
+            decision.stale = place
+            continue
+        t0, t1 = place
+        if decision.kind == "jinguwen-anchor":
+            decision.stale = move_jinguwen(apparatus, decision, t0, t1)
+            continue
+        unit = unit_at(apparatus, t0, t1)
+        if unit is None:
+            decision.stale = "the bracketed characters are no longer one entry of the apparatus"
+            continue
+        decision.stale = APPLY[decision.kind](unit, decision, placer, apparatus.base.meta.siglum)
+        if not decision.stale:
+            decision.applied_to = f"app-{unit.index + 1}"
+
+
+def choose_lemma(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+    wanted = placer.norm(decision.reading)
+    chosen = next((r for r in unit.readings if r.norm == wanted and not r.moves), None)
+    if chosen is None:
+        return f"no witness reads {decision.reading!r} here any more"
+    make_lemma(unit, chosen, decision)
+    return ""
+
+
+def reject_emendation(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+    if not unit.emended:
+        return "there is no automatic emendation here any more"
+    base = next((r for r in unit.readings if base_siglum in r.sigla), None)
+    if base is None:
+        return "the base's reading is not in this entry"
+    make_lemma(unit, base, decision)
+    return ""
+
+
+def make_lemma(unit: Unit, chosen, decision: Decision) -> None:
+    former = unit.lemma
+    unit.readings.remove(chosen)
+    chosen.type = chosen.subtype = None
+    if former.sigla or former.norm:
+        unit.readings.append(former)
+    unit.lemma = chosen
+    unit.emended = False
+    unit.decided = decision
+    for reading in unit.readings:
+        reading.type, reading.subtype = classify(reading, chosen)
+
+
+def mark_error(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+    reading = next((r for r in unit.readings if str(decision.witness) in r.sigla), None)
+    if reading is None:
+        return f"witness {decision.witness} has no reading of its own here any more"
+    reading.error = decision
+    return ""
+
+
+def add_note(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+    unit.editor_notes.append(decision)
+    return ""
+
+
+APPLY = {"lemma": choose_lemma, "reject-emendation": reject_emendation, "error": mark_error, "note": add_note}
+
+
+def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) -> str:
+    for unit in apparatus.units:
+        for reported in list(unit.reported):
+            if any(n.siglum == str(decision.witness) and n.text == decision.words for n in reported.notes):
+                unit.reported.remove(reported)
+                target = apparatus.unit_over(t0, t1)
+                tokens = apparatus.base.classic.tokens
+                raw = apparatus.base.raw
+                reading = "".join(t.source(raw) for t in tokens[target.t0 : t0]) + reported.core + "".join(t.source(raw) for t in tokens[t1 : target.t1])
+                target.reported.append(Reported(reported.tradition, reported.kind, reading, reported.notes, "high", reported.core))
+                decision.applied_to = f"app-{target.index + 1}"
+                return ""
+    return f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
+
+
+def report(decisions: Decisions) -> dict:
+    return {
+        "editors": decisions.editors,
+        "decisions": [
+            {"number": d.number, "line": d.line, "kind": d.kind, **{k: v for k, v in d.fields.items()}, "applied_to": d.applied_to, "stale": d.stale}
+            for d in decisions.items
+        ],
+    }
+
+
+def markdown(summary: dict) -> str:
+    lines = ["# Editorial decisions", ""]
+    for d in summary["decisions"]:
+        where = f"applied to {d['applied_to']}" if d["applied_to"] else f"STALE: {d['stale']}"
+        lines.append(f"- {d['number']} ({d['kind']}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}")
+    return "\n".join(lines) + "\n"

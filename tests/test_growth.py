@@ -1,0 +1,174 @@
+"""Growth: a new witness added with `edition add-witness`, editorial decisions that survive
+re-collation or are reported stale, `edition check`, and the no-change rebuild."""
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import opencc
+import pytest
+import regex
+from click.testing import CliRunner
+
+from edition import decisions as decisions_module
+from edition.apparatus import classify
+from edition.build import collate_only
+from edition.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"
+# Known changes to the opening of the base text, before it is put into traditional script.
+CHANGES = [("乃张侯", "乃设侯"), ("左玄酒，皆加勺", "皆加勺"), ("水在洗东", "水在洗之东")]
+EXPECTED = {("张", "设"), ("左玄酒", ""), ("", "之")}
+
+
+@pytest.fixture
+def sources(tmp_path) -> Path:
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", root)
+    return root
+
+
+def synthetic_witness(path: Path) -> int:
+    """The opening of the base in traditional script, GB18030, CRLF, page markers, a header."""
+    base = (ROOT / "sources" / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
+    lines = [line for line in base.split("\n")[8:60] if line.strip()]
+    text = "".join(lines)
+    text = text[: text.index("主人坐取爵于上篚")]
+    for old, new in CHANGES:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    traditional = opencc.OpenCC("s2t").convert(text)
+    pages = [traditional[i : i + 120] for i in range(0, len(traditional), 120)]
+    body = "".join(f"[p.{n}]{page}\n" for n, page in enumerate(pages, 1))
+    path.write_bytes((HEADER + body).replace("\n", "\r\n").encode("gb18030"))
+    return len(pages)
+
+
+def add(sources: Path, file: Path, siglum: str = "005"):
+    return CliRunner().invoke(main, ["add-witness", str(file), "--siglum", siglum, "--title", "測試本", "--sources", str(sources)])
+
+
+def substantive_differences(apparatus_xml: Path, siglum: str) -> set[tuple[str, str]]:
+    """Minimal (base characters, witness characters) of each substantive difference between the
+    base and the witness, whichever of them is the lemma."""
+    from edition import render
+
+    edition = render.read(apparatus_xml)
+    base_id, wit_id = "#w001", f"#w{siglum}"
+    found = set()
+    for app in edition.apps:
+        readings = [app.lemma, *app.readings]
+        base = next((r for r in readings if base_id in r.wit), None)
+        other = next((r for r in readings if wit_id in r.wit), None)
+        if base is None or other is None or base is other:
+            continue
+        fold = opencc.OpenCC("t2s").convert
+        a, b = regex.sub(r"[\p{P}\p{S}\s]", "", base.text), regex.sub(r"[\p{P}\p{S}\s]", "", fold(other.text))
+        if a == b:
+            continue
+        prefix = 0
+        while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
+            suffix += 1
+        found.add((a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]))
+    return found
+
+
+def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
+    new = tmp_path / "測試本.txt"
+    pages = synthetic_witness(new)
+    result = add(sources, new)
+    assert result.exit_code == 0, result.output
+    for guessed in ("encoding: gb18030", "CRLF", "script: traditional", f"page markers: {pages}", "header lines: 3", "layout profile: plain"):
+        assert guessed in result.output, guessed
+    assert (sources / new.name).read_bytes() == new.read_bytes(), "copied untouched"
+    stanza = (sources / "witnesses.toml").read_text(encoding="utf-8")
+    assert 'siglum = "005"' in stanza and 'encoding = "gb18030"' in stanza and 'profile = "plain"' in stanza
+    out = tmp_path / "build"
+    collate_only(sources, out)
+    assert substantive_differences(out / "edition.xml", "005") == EXPECTED
+    doc = (out / "edition.xml").read_text(encoding="utf-8")
+    orthographic = re.findall(r'<rdg[^>]*wit="#w005"[^>]*type="orthographic"[^>]*>([^<]*)</rdg>', doc)
+    assert len(orthographic) > 50 and "賓" in orthographic, "script differences are orthographic"
+    report = json.loads((out / "reports" / "collation.json").read_text())
+    w005 = next(w for w in report["witnesses"] if w["siglum"] == "005")
+    assert w005["included"] and w005["extant"][0]["incipit"].startswith("乡射之礼")
+
+
+def test_the_same_witness_added_by_hand_works_the_same(sources, tmp_path):
+    new = sources / "by-hand.txt"
+    synthetic_witness(new)
+    with (sources / "witnesses.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\nscript = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n')
+    out = tmp_path / "build"
+    collate_only(sources, out)
+    assert substantive_differences(out / "edition.xml", "006") == EXPECTED
+
+
+def decisions_report(out: Path) -> list[dict]:
+    return json.loads((out / "reports" / "decisions.json").read_text())["decisions"]
+
+
+def test_decisions_survive_the_addition_of_a_witness(sources, tmp_path):
+    collate_only(sources, tmp_path / "before")
+    before = decisions_report(tmp_path / "before")
+    assert all(d["applied_to"] and not d["stale"] for d in before)
+    new = tmp_path / "new.txt"
+    synthetic_witness(new)
+    assert add(sources, new).exit_code == 0
+    collate_only(sources, tmp_path / "after")
+    after = decisions_report(tmp_path / "after")
+    assert all(d["applied_to"] and not d["stale"] for d in after)
+    doc = (tmp_path / "after" / "edition.xml").read_text(encoding="utf-8")
+    assert re.search(r'<lem[^>]*resp="#ed-ed"[^>]*>决</lem><rdg[^>]*wit="#w000"[^>]*cause="error"[^>]*>次</rdg>', doc)
+
+
+def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
+    base = sources / "001_c77d09b7a3e08e74.txt"
+    text = base.read_text(encoding="utf-8")
+    assert text.count("皆释弓，说决拾，袭") == 1
+    base.write_text(text.replace("皆释弓，说决拾，袭", "皆释弓，说拾，袭"), encoding="utf-8")
+    out = tmp_path / "build"
+    collate_only(sources, out)
+    stale = [d for d in decisions_report(out) if d["stale"]]
+    assert len(stale) == 2 and all("no longer in the base text" in d["stale"] and not d["applied_to"] for d in stale)
+    assert 'resp="#ed-ed"' not in (out / "edition.xml").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2 and all(re.match(r".*decisions\.toml:\d+: decision \d \(.*\) is stale: context", line) for line in lines)
+
+
+def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):
+    assert CliRunner().invoke(main, ["check", "--sources", str(sources)]).exit_code == 0
+    (sources / "002_8a7b21bfc0ea2b9e.txt").write_bytes("乡射礼".encode("big5", errors="ignore") + "鄉射禮之禮".encode("big5"))
+    (sources / "003_8a6b6ef554a3cf1d.txt").write_bytes(b"")
+    result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 2
+    assert "002_8a7b21bfc0ea2b9e.txt" in lines[0] and "003_8a6b6ef554a3cf1d.txt: empty" in lines[1]
+
+
+def test_a_bad_decision_is_named_with_its_line(sources):
+    (sources / "decisions.toml").write_text('[editors]\ned = "x"\n\n[[decision]]\nkind = "guess"\nresp = "ed"\n')
+    result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
+    assert result.exit_code == 1 and re.search(r"decisions\.toml:4: decision 1: kind must be one of", result.output)
+
+
+def test_editorial_decisions_module_documents_every_kind():
+    for kind in decisions_module.KINDS:
+        assert f'kind = "{kind}"' in (ROOT / "sources" / "decisions.toml").read_text(encoding="utf-8") or kind in decisions_module.__doc__
+
+
+def test_a_rebuild_with_nothing_changed_takes_under_a_second():
+    subprocess.run(["make", "-s", "edition"], cwd=ROOT, check=True, capture_output=True)
+    started = time.perf_counter()
+    result = subprocess.run(["make", "edition"], cwd=ROOT, check=True, capture_output=True, text=True)
+    assert time.perf_counter() - started < 1
+    assert "edition build" not in result.stdout
