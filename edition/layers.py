@@ -20,7 +20,7 @@ import regex
 
 from . import intrusion, register
 from .errors import EditionError
-from .witness import BOM, RawText
+from .witness import RawText
 
 LAYERS = (
     "classic",

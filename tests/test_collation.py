@@ -15,6 +15,8 @@ from edition.align import align
 from edition.apparatus import classify, collate
 from edition.tei import TEI_NS
 
+from differences import minimal_difference
+
 NS = {"t": TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -179,16 +181,6 @@ def test_teiphy_converts_the_edition_to_nexus(built, tmp_path):
     nexus = out.read_text()
     assert nexus.startswith("#NEXUS") and "ntax=7" in nexus, "five witnesses and the two traditions"
     assert "Matrix" in nexus or "MATRIX" in nexus
-
-
-def minimal_difference(lemma: str, reading: str) -> tuple[int, str, str]:
-    prefix = 0
-    while prefix < min(len(lemma), len(reading)) and lemma[prefix] == reading[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(lemma), len(reading)) - prefix and lemma[-1 - suffix] == reading[-1 - suffix]:
-        suffix += 1
-    return prefix, lemma[prefix : len(lemma) - suffix], reading[prefix : len(reading) - suffix]
 
 
 def tool_variants(apparatus, start: int, end: int, sigla) -> set[tuple[str, int, str, str]]:

@@ -14,9 +14,10 @@ import regex
 from click.testing import CliRunner
 
 from edition import decisions as decisions_module
-from edition.apparatus import classify
 from edition.build import collate_only
 from edition.cli import main
+
+from differences import minimal_difference
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"
@@ -68,15 +69,8 @@ def substantive_differences(apparatus_xml: Path, siglum: str) -> set[tuple[str, 
             continue
         fold = opencc.OpenCC("t2s").convert
         a, b = regex.sub(r"[\p{P}\p{S}\s]", "", base.text), regex.sub(r"[\p{P}\p{S}\s]", "", fold(other.text))
-        if a == b:
-            continue
-        prefix = 0
-        while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
-            prefix += 1
-        suffix = 0
-        while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
-            suffix += 1
-        found.add((a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]))
+        if a != b:
+            found.add(minimal_difference(a, b)[1:])
     return found
 
 
