@@ -295,9 +295,9 @@ def _collate(
         alignment = align(base_text, w.classic.text)
         quality = alignment.quality
         if siglum in exclude:
-            included, reason = False, "excluded by the edition config"
+            included, reason = False, "excluded by an editorial decision"
         elif siglum in include:
-            included, reason = True, "included by the edition config"
+            included, reason = True, "included by an editorial decision"
         elif quality < min_quality:
             included, reason = False, f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): scrambled or unrelated"
         else:

@@ -142,7 +142,8 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
         if decision.kind == "jinguwen-anchor":
             decision.stale = move_jinguwen(apparatus, decision, t0, t1)
             continue
-        unit = unit_at(apparatus, t0, t1)
+        # a note may stand where the witnesses agree: it makes an entry of its own
+        unit = apparatus.unit_over(t0, t1) if decision.kind == "note" else unit_at(apparatus, t0, t1)
         if unit is None:
             decision.stale = "the bracketed characters are no longer one entry of the apparatus"
             continue

@@ -85,7 +85,7 @@ def test_scrambled_004_is_excluded_with_its_score(report, edition):
 
 def test_the_config_can_force_a_witness_in(witnesses, sources):
     forced = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, include=("004",))
-    assert forced.statuses["004"].included and "included by the edition config" in forced.statuses["004"].reason
+    assert forced.statuses["004"].included and "included by an editorial decision" in forced.statuses["004"].reason
     assert any("004" in r.sigla for u in forced.units for r in u.all_readings)
     kept_out = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, exclude=("003",))
     assert not kept_out.statuses["003"].included

@@ -166,3 +166,50 @@ def test_a_rebuild_with_nothing_changed_takes_under_a_second():
     result = subprocess.run(["make", "edition"], cwd=ROOT, check=True, capture_output=True, text=True)
     assert time.perf_counter() - started < 1
     assert "edition build" not in result.stdout
+
+
+def test_every_kind_of_decision_is_applied(sources, tmp_path):
+    with (sources / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write(
+            """
+[[decision]]
+kind = "lemma"
+context = "揖及阶揖升[常]揖豫则钩楹内"
+reading = "常"
+reason = "keep the base to show the choice"
+resp = "ed"
+
+[[decision]]
+kind = "note"
+context = "揖如升射上射降三等[下]射少右"
+text = "compare 大射"
+resp = "ed"
+
+[[decision]]
+kind = "jinguwen-anchor"
+witness = "000"
+words = "今文俟为立"
+context = "获者适侯执旌负侯而[俟]"
+reason = "checked"
+resp = "ed"
+"""
+        )
+    out = tmp_path / "build"
+    collate_only(sources, out)
+    report = decisions_report(out)
+    assert all(d["applied_to"] and not d["stale"] for d in report), [d["stale"] for d in report if d["stale"]]
+    doc = (out / "edition.xml").read_text(encoding="utf-8")
+    assert re.search(r'<lem[^>]*resp="#ed-ed"[^>]*>常</lem><rdg[^>]*wit="#w000"[^>]*>堂</rdg>', doc)
+    assert '<note type="editorial" resp="#ed-ed">compare 大射</note>' in doc
+    assert re.search(r'<rdg[^>]*wit="#jinwen"[^>]*>立</rdg>', doc)
+
+
+def test_a_decision_forces_a_witness_out(sources, tmp_path):
+    with (sources / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[decision]]\nkind = "witness"\nwitness = "003"\ninclude = false\nreason = "checking"\nresp = "ed"\n')
+    out = tmp_path / "build"
+    collate_only(sources, out)
+    report = json.loads((out / "reports" / "collation.json").read_text())
+    w003 = next(w for w in report["witnesses"] if w["siglum"] == "003")
+    assert not w003["included"] and "excluded by" in w003["reason"]
+    assert "#w003" not in (out / "edition.xml").read_text(encoding="utf-8").split("</teiHeader>")[1]
