@@ -26,7 +26,6 @@ from .normalize import Token
 from .sections import section_cuts
 
 AUTO_RESP = "edition-auto"
-TYPES = ("orthographic", "substantive", "lacuna", "gaiji", "transposition", "intrusion")
 UNMAPPED = "\ufffc"
 
 

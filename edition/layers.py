@@ -117,7 +117,7 @@ def load_profile(name: str, sources: Path | None = None) -> Profile:
                 raise EditionError(path, f"invalid TOML: {exc}") from None
             rules = tuple(Rule.from_table(t, str(path)) for t in doc.get("rule", []))
             return Profile(name, doc.get("description", ""), rules)
-    raise EditionError(None, f"unknown layout profile {name!r}")
+    raise EditionError(None, f"unknown layout profile {name!r} (known: {', '.join(available_profiles(sources))})")
 
 
 def available_profiles(sources: Path | None = None) -> list[str]:
