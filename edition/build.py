@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import decisions, jinguwen, pdf, render, report, tei, validate
+from . import decisions, jinguwen, pdf, render, report, site, tei, validate
 from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
@@ -138,6 +138,13 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     progress(f"  {counts_line(pdf.counts(edition, sources.config.pdf_orthographic))} in {time.perf_counter() - started:.1f} s")
 
 
+def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
+    """The static HTML edition, from the staged TEI, reports and PDF only."""
+    progress("write site/ (HTML)")
+    site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
+    staging.products.add("site")
+
+
 def counts_line(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} notes in series {series}" for series, n in counts.items())
 
@@ -157,7 +164,7 @@ def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message
 
 
 def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
-    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf), progress)
+    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf, stage_site), progress)
 
 
 def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:

@@ -72,7 +72,7 @@ def test_the_sample_builds(sources, tmp_path):
     result = run(sources, out)
     assert result.exit_code == 0, result.output
     assert (out / "witnesses" / "A.xml").is_file()
-    assert sorted(p.name for p in out.iterdir()) == ["edition.pdf", "edition.xml", "pdf", "reports", "witnesses"]
+    assert sorted(p.name for p in out.iterdir()) == ["edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
 
 
 def test_gb18030_without_encoding_is_named(sources, tmp_path):

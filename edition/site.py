@@ -1,0 +1,460 @@
+"""The static HTML edition: reading view, witness views, synopsis, reference pages and search.
+
+Like the PDF, the site is written from the build's outputs alone: `edition.xml` (read through
+`render.read`), the JSON reports and the witnesses' TEI (for Zheng Xuan's 注). It works from
+file:// with no server and no network: scripts, styles and data are local files, and the text is
+set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters the site uses.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from io import BytesIO
+from pathlib import Path
+
+import jinja2
+import opencc
+import regex
+from fontTools import subset
+from fontTools.ttLib import TTCollection, TTFont
+from lxml import etree
+
+from .errors import EditionError
+from .render import NS, SERIES_A, App, Edition, Section, read
+
+NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
+NOTO_FAMILY = "Noto Serif CJK SC"
+HANAMIN = (Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"), Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"))
+HAN = regex.compile(r"[\p{Han}▯]")
+SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
+CUE_LENGTHS = (10, 6, 4)  # characters of classic text before a note tried, longest first
+TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
+# Reading types, most telling first: a marker is coloured by the first its entry has.
+KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "gaiji", "orthographic")
+TYPE_LABELS = {
+    "orthographic": "异体 orth.",
+    "gaiji": "造字 gaiji",
+    "substantive": "异文",
+    "lacuna": "阙 lac.",
+    "transposition": "移位 transp.",
+    "intrusion": "窜入 interp.",
+    "jinguwen": "郑注",
+}
+SUBTYPE_LABELS = {"substitution": "subst.", "omission": "om.", "addition": "add.", "transposition": "transp."}
+TEXT_LAYERS = {"label", "fw", "metamark", "lb", "seg", "note"}  # elements that are not the classic text
+
+
+@dataclass
+class Segment:
+    """A section's text up to and including one apparatus entry: the row of the synopsis.
+    `start` counts the base characters before the text, `app_start` those before the entry."""
+
+    text: str
+    start: int
+    app: App | None
+    app_start: int
+
+
+@dataclass
+class Piece:
+    """A stretch of a witness's text: `same` as the edition, `absent` (not extant), or the type
+    of the witness's own reading."""
+
+    text: str
+    kind: str = "same"
+    app: App | None = None
+
+
+@dataclass
+class Note:
+    """A note of Zheng Xuan's 注 in one witness, placed after the section whose text precedes it."""
+
+    id: str
+    witness: str
+    text: str
+    cue: str  # the witness's classic text just before the note
+    section: str = ""
+    position: int = 0
+    problem: str = ""
+
+
+@dataclass
+class Site:
+    """Everything the templates show, computed once."""
+
+    edition: Edition
+    reports: dict
+    segments: dict[str, list[Segment]]
+    extant: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters
+    notes: list[Note]
+    length: int = 0  # base characters in the chapter
+    manuscripts: list = field(default_factory=list)  # the witnesses in the apparatus
+    by_siglum: dict = field(default_factory=dict)
+    collated: dict = field(default_factory=dict)  # siglum -> its entry in the collation report
+
+    def attested(self, tradition_id: str) -> list[int]:
+        """Base positions of the entries where a hypothetical tradition has a reading."""
+        return [s.app_start for runs in self.segments.values() for s in runs if s.app and any("#" + tradition_id in r.wit for r in s.app.readings)]
+
+    def section_span(self, section: Section) -> tuple[int, int]:
+        runs = self.segments[section.id]
+        end = runs[-1].app_start + (base_length(runs[-1].app, self.edition) if runs[-1].app else 0)
+        return runs[0].start + 1, max(end, runs[0].start + 1)
+
+    def tags(self, app: App) -> str:
+        """The classes the filters read: reading types, traditions, witnesses with a reading."""
+        types = {r.type for r in app.readings}
+        tags = set(types) | {f"w-{self.edition.witnesses[w.lstrip('#')].siglum}" for r in app.readings for w in r.wit if w not in TRADITIONS}
+        tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in TRADITIONS}
+        if types <= {"orthographic", "gaiji"}:
+            tags.add("minor")
+        if app.emended:
+            tags |= {"emended", "substantive"}
+        return " ".join(sorted(tags))
+
+    def kind(self, app: App) -> str:
+        types = {r.type for r in app.readings} | ({"substantive"} if app.emended else set())
+        return next((k for k in KINDS if k in types), "orthographic")
+
+    def sigla(self, wit: list[str]) -> str:
+        return " ".join(TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].siglum for w in wit if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses)
+
+    def pieces(self, segment: Segment, witness_id: str) -> list[Piece]:
+        """The segment as the witness reads it."""
+        pieces = text_pieces(segment.text, segment.start, self.extant.get(witness_id, []))
+        app = segment.app
+        if app is not None:
+            wit = "#" + witness_id
+            own = next((r for r in app.readings if wit in r.wit), None)
+            if wit in app.lemma.wit:
+                pieces.append(Piece(app.lemma.text, "same", app))
+            elif own is not None:
+                pieces.append(Piece(own.text, own.type, app))
+            else:
+                pieces.append(Piece(app.lemma.text, "absent", app))
+        return merged(pieces)
+
+    def witness_text(self, section: Section, witness_id: str) -> list[Piece]:
+        """A section as the witness reads it."""
+        return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id)])
+
+    def density(self, section: Section) -> tuple[int, float]:
+        """Entries with readings of series A (substantive, lacuna, intrusion, transposition) or
+        an emendation, and their number per 100 characters of the section."""
+        count = sum(1 for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A)))
+        first, last = self.section_span(section)
+        return count, 100 * count / max(1, last - first + 1)
+
+    def notes_of(self, section: Section) -> dict[str, list[Note]]:
+        grouped: dict[str, list[Note]] = {}
+        for note in sorted((n for n in self.notes if n.section == section.id), key=lambda n: (n.witness, n.position)):
+            grouped.setdefault(note.witness, []).append(note)
+        return grouped
+
+
+def merged(pieces: list[Piece]) -> list[Piece]:
+    """Adjacent absent pieces as one; empty pieces that show nothing dropped."""
+    out: list[Piece] = []
+    for piece in pieces:
+        if out and piece.kind == out[-1].kind == "absent":
+            out[-1] = Piece(out[-1].text + piece.text, "absent")
+        elif piece.text or piece.kind != "same":
+            out.append(piece)
+    return out
+
+
+def base_length(app: App, edition: Edition) -> int:
+    """The base characters an entry covers: the base's reading, intrusions not counted."""
+    base = "#" + edition.base.id
+    reading = app.lemma if base in app.lemma.wit else next((r for r in app.readings if base in r.wit), None)
+    return 0 if reading is None or reading.type == "intrusion" else len(HAN.findall(reading.text))
+
+
+def segments_of(edition: Edition) -> dict[str, list[Segment]]:
+    """Each section cut at its apparatus entries, with the base position of every piece; the
+    positions are those of the collation report (base characters, from 1)."""
+    position, out = 0, {}
+    for section in edition.sections:
+        runs, text, start = [], "", position
+        for item in section.items:
+            if isinstance(item, str):
+                text += item
+                position += len(HAN.findall(item))
+            else:
+                runs.append(Segment(text, start, item, position))
+                position += base_length(item, edition)
+                text, start = "", position
+        if text or not runs:
+            runs.append(Segment(text, start, None, position))
+        out[section.id] = runs
+    return out
+
+
+def text_pieces(text: str, start: int, ranges: list[tuple[int, int]]) -> list[Piece]:
+    """Plain edited text split where the witness begins or ceases to be extant; punctuation goes
+    with the character before it."""
+    pieces: list[Piece] = []
+    position = start
+    for char in text:
+        if HAN.match(char):
+            position += 1
+        kind = "same" if any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
+        if pieces and pieces[-1].kind == kind:
+            pieces[-1].text += char
+        else:
+            pieces.append(Piece(char, kind))
+    return pieces
+
+
+class Folds:
+    """Variant forms folded together for search and for placing notes: the orthographic and
+    gaiji readings of the apparatus against their lemma, and OpenCC's simplified and traditional
+    form of every character."""
+
+    def __init__(self, edition: Edition, characters: set[str]):
+        self.parent: dict[str, str] = {}
+        for app in edition.apps:
+            for r in app.of_types(("orthographic", "gaiji")):
+                if len(r.text) == len(app.lemma.text):
+                    for a, b in zip(app.lemma.text, r.text):
+                        self.join(a, b)
+        in_text = Counter(c for section in edition.sections for item in section.items if isinstance(item, str) for c in item)
+        for converter in (opencc.OpenCC("t2s"), opencc.OpenCC("s2t")):
+            for char in {c for c in characters if HAN.match(c)}:
+                converted = converter.convert(char)
+                if len(converted) == 1:
+                    self.join(char, converted)
+        groups: dict[str, list[str]] = {}
+        for char in self.parent:
+            groups.setdefault(self.find(char), []).append(char)
+        # Each group is written as the form the edited text uses most.
+        self.table = {}
+        for members in groups.values():
+            shown = max(members, key=lambda c: (in_text[c], -ord(c)))
+            self.table.update({c: shown for c in members if c != shown})
+
+    def find(self, char: str) -> str:
+        while self.parent.get(char, char) != char:
+            char = self.parent[char]
+        return char
+
+    def join(self, a: str, b: str) -> None:
+        self.parent.setdefault(a, a)
+        self.parent.setdefault(b, b)
+        self.parent[self.find(a)] = self.find(b)
+
+    def normalize(self, text: str) -> str:
+        return "".join(self.table.get(c, c) for c in text if HAN.match(c))
+
+
+def witness_notes(path: Path, siglum: str, gaiji: dict[str, tuple[str, str]]) -> list[Note]:
+    """The 注 of one witness's TEI, each with the classic text before it as its cue."""
+    doc = etree.parse(str(path))
+    ab = doc.find(".//t:body/t:ab", NS)
+    if ab is None:
+        return []
+    notes, classic = [], [ab.text or ""]
+    for child in ab:
+        name = etree.QName(child).localname
+        if name == "note" and child.get("type") == "commentary":
+            notes.append(Note(f"n{siglum}-{len(notes) + 1}", siglum, character_text(child, gaiji), "".join(classic)))
+        elif name == "seg" and child.get("type") == "other-chapter":
+            classic = []  # what follows belongs to another chapter until the classic text resumes
+        elif name == "g":
+            classic.append(character_text(child, gaiji))
+        elif name == "gap":
+            classic.append("▯" * int(child.get("quantity", "1")))
+        elif name not in TEXT_LAYERS:
+            classic.append("".join(child.itertext()))
+        classic.append(child.tail or "")
+    return notes
+
+
+def character_text(node, gaiji) -> str:
+    """A node's characters, stand-ins as their standard character and lost ones as ▯."""
+    out = [node.text or ""] if etree.QName(node).localname not in ("g", "gap") else []
+    if etree.QName(node).localname == "g":
+        return gaiji.get(node.get("ref", "").lstrip("#"), ("〓", ""))[0] or "〓"
+    for child in node:
+        name = etree.QName(child).localname
+        out.append("▯" * int(child.get("quantity", "1")) if name == "gap" else character_text(child, gaiji))
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def place_notes(notes: list[Note], site_text: list[tuple[str, int]], folds: Folds) -> None:
+    """Place each note after the edited text that matches the end of its cue (folded), trying
+    shorter cues when longer ones do not match; among several matches the first after the
+    witness's previous note wins."""
+    stream = "".join(c for c, _ in site_text)
+    previous, witness = 0, None
+    for note in notes:
+        if note.witness != witness:
+            previous, witness = 0, note.witness
+        cue = folds.normalize(note.cue)
+        if not cue:
+            note.problem = "no classic text before it in the witness"
+            continue
+        for length in CUE_LENGTHS:
+            pattern = "".join("." if c == "▯" else regex.escape(c) for c in cue[-length:])  # a lost character matches any
+            found = [m.end() for m in regex.finditer(pattern, stream, overlapped=True)] if len(cue) >= length else []
+            if found:
+                end = next((e for e in found if e >= previous), found[0])
+                note.section, note.position = site_text[end - 1][1], end
+                previous = end
+                break
+        else:
+            note.problem = f"its cue …{note.cue[-CUE_LENGTHS[-1]:]} is not found in the edited text"
+
+
+def edited_stream(edition: Edition, folds: Folds) -> list[tuple[str, str]]:
+    """The edited text folded, one (character, section id) per base character or lemma character."""
+    out = []
+    for section in edition.sections:
+        for item in section.items:
+            text = item if isinstance(item, str) else item.lemma.text
+            out.extend((c, section.id) for c in folds.normalize(text))
+    return out
+
+
+def search_entries(site: Site) -> list[dict]:
+    """What the search looks in: the edited text by section, every reading, every note."""
+    entries = []
+    for number, section in enumerate(site.edition.sections, 1):
+        text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.items)
+        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}"})
+        for segment in site.segments[section.id]:
+            app = segment.app
+            for r in app.readings if app else ():
+                words = "；".join(f"{quote}（{site.sigla(['#' + source])}）" for source, quote in r.quotes)
+                entries.append({"k": "reading", "t": r.text + (f"　{words}" if words else ""), "h": f"index.html#{app.id}", "s": f"§{number} {app.number}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}"})
+    for note in site.notes:
+        if note.section:
+            number = next(i for i, s in enumerate(site.edition.sections, 1) if s.id == note.section)
+            entries.append({"k": "note", "t": note.text, "h": f"index.html?commentary=on#{note.id}", "s": f"§{number} 注 {note.witness}"})
+    return entries
+
+
+def heat_colour(density: float) -> str:
+    """A cream-to-madder ramp for variants per 100 characters (saturating at 4)."""
+    share = min(density / 4, 1.0)
+    start, end = (250, 244, 232), (160, 40, 30)
+    return "#" + "".join(f"{round(a + (b - a) * share):02x}" for a, b in zip(start, end))
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resources.files("edition") / "templates" / "site")),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["han_count"] = lambda text: len(HAN.findall(text))
+    env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
+    return env
+
+
+def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
+    font = TTFont(str(source), fontNumber=number)
+    options = subset.Options()
+    options.layout_features = []
+    options.hinting = False
+    options.desubroutinize = True
+    options.notdef_outline = True
+    options.drop_tables += ["FFTM"]
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[ord(c) for c in characters])
+    subsetter.subset(font)
+    font.flavor = "woff2"
+    data = BytesIO()
+    font.save(data)
+    return data.getvalue()
+
+
+def write_fonts(characters: set[str], out: Path) -> None:
+    """fonts/*.woff2 and fonts/fonts.css: Noto Serif CJK SC for what it has, HanaMin A then B for
+    the rest. A character none of them has fails the build, as it does for the PDF."""
+    noto_number = next(i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY)
+    wanted = {c for c in characters if c.isprintable() and not c.isspace()}
+    plan, rest = [], wanted
+    for family, source, number in (("Edition Serif", NOTO, noto_number), ("Edition HanaMin A", HANAMIN[0], 0), ("Edition HanaMin B", HANAMIN[1], 0)):
+        cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
+        covered = {c for c in rest if ord(c) in cmap}
+        if covered:
+            plan.append((family, source, number, covered))
+        rest -= covered
+    if rest:
+        listed = ", ".join(f"{c} (U+{ord(c):04X})" for c in sorted(rest)[:5])
+        raise EditionError(None, f"{len(rest)} character(s) of the site missing from the fonts: {listed}")
+    (out / "fonts").mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor() as pool:
+        data = list(pool.map(lambda p: subset_font(p[1], p[2], p[3]), plan))
+    css = []
+    for (family, source, _, _), woff2 in zip(plan, data):
+        name = f"{source.stem}-subset.woff2"
+        (out / "fonts" / name).write_bytes(woff2)
+        css.append(f'@font-face {{ font-family: "{family}"; src: url("{name}") format("woff2"); font-display: block; }}')
+    (out / "fonts" / "fonts.css").write_text("\n".join(css) + "\n", encoding="utf-8")
+
+
+def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[str, str, int]]:
+    """The TEI, the PDF, the witnesses' TEI and the reports, copied under downloads/."""
+    sources = [edition_xml, build_dir / "edition.pdf", *sorted((build_dir / "witnesses").glob("*.xml")), *sorted((build_dir / "reports").glob("*"))]
+    listed = []
+    for path in (p for p in sources if p.is_file()):
+        relative = Path("downloads") / path.relative_to(build_dir if path.is_relative_to(build_dir) else path.parent)
+        (out / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, out / relative)
+        listed.append((relative.as_posix(), path.name, path.stat().st_size))
+    return listed
+
+
+def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
+    """Write the static site for the edition in `edition_xml` and the reports and witnesses'
+    TEI in `build_dir` into `out`."""
+    edition = read(edition_xml)
+    reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
+    by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
+    extant = {by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]] for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
+    notes = [n for path in sorted((build_dir / "witnesses").glob("*.xml")) for n in witness_notes(path, path.stem, edition.gaiji)]
+    characters = {c for s in edition.sections for i in s.items for c in (i if isinstance(i, str) else i.lemma.text)}
+    characters |= {c for a in edition.apps for r in a.readings for c in r.text} | {c for n in notes for c in n.text + n.cue}
+    folds = Folds(edition, characters)
+    place_notes(notes, edited_stream(edition, folds), folds)
+    site = Site(edition, reports, segments_of(edition), extant, notes)
+    site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
+    site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
+    site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}
+    site.collated = {w["siglum"]: w for w in reports["collation"]["witnesses"]}
+
+    out.mkdir(parents=True, exist_ok=True)
+    downloads = copy_downloads(edition_xml, build_dir, out)
+    for asset in (resources.files("edition") / "static").iterdir():
+        (out / asset.name).write_bytes(asset.read_bytes())
+    env = environment()
+    pages = {
+        "index.html": ("index.html.j2", {}),
+        "synopsis.html": ("synopsis.html.j2", {}),
+        "witnesses.html": ("witnesses.html.j2", {}),
+        "jinguwen.html": ("jinguwen.html.j2", {}),
+        "intake.html": ("intake.html.j2", {}),
+        "collation.html": ("collation.html.j2", {}),
+        "search.html": ("search.html.j2", {}),
+        "downloads.html": ("downloads.html.j2", {"downloads": downloads}),
+    }
+    pages |= {f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w}) for w in site.manuscripts}
+    written = []
+    for name, (template, context) in pages.items():
+        html = env.get_template(template).render(site=site, edition=edition, page=name, **context)
+        (out / name).write_text(html, encoding="utf-8")
+        written.append(html)
+    data = {"folds": folds.table, "entries": search_entries(site)}
+    script = "window.EDITION_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
+    (out / "search-data.js").write_text(script, encoding="utf-8")
+    write_fonts({c for text in (*written, script) for c in text}, out)

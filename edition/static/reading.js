@@ -1,0 +1,130 @@
+// The reading view: apparatus popovers, filters kept in the URL, Zheng Xuan's commentary on demand.
+(function () {
+  "use strict";
+  const popover = document.getElementById("popover");
+  const popoverBody = document.getElementById("popover-body");
+  const popoverTitle = document.getElementById("popover-title");
+  const popoverLink = document.getElementById("popover-link");
+  const show = document.getElementById("show");
+  const wit = document.getElementById("wit");
+  const commentary = document.getElementById("commentary");
+  const shown = document.getElementById("shown");
+  const markers = Array.from(document.querySelectorAll("button.app"));
+  let opener = null;
+  let refocused = null; // a marker given focus back on closing, not to be reopened by it
+
+  // Which entries each choice of `show` keeps, from the tags an entry carries.
+  const filters = {
+    all: () => true,
+    major: (tags) => !tags.includes("minor"),
+    substantive: (tags) => tags.includes("substantive"),
+    jinguwen: (tags) => tags.includes("jinwen") || tags.includes("guwen"),
+    jinwen: (tags) => tags.includes("jinwen"),
+    guwen: (tags) => tags.includes("guwen"),
+  };
+
+  popover.tabIndex = -1;
+
+  function place(marker) {
+    const box = marker.getBoundingClientRect();
+    const room = document.documentElement.clientWidth - popover.offsetWidth - 8;
+    popover.style.left = window.scrollX + Math.max(8, Math.min(box.left, room)) + "px";
+    popover.style.top = window.scrollY + box.bottom + 6 + "px";
+  }
+
+  function open(marker, moveFocus) {
+    if (opener && opener !== marker) close(false);
+    const entry = document.getElementById(marker.dataset.app);
+    popoverBody.replaceChildren(entry.querySelector(".entry-body").cloneNode(true));
+    popoverTitle.textContent = "Entry " + entry.querySelector(".entry-no").textContent;
+    popoverLink.href = "#" + entry.id;
+    popover.hidden = false;
+    marker.setAttribute("aria-expanded", "true");
+    opener = marker;
+    place(marker);
+    if (moveFocus) popover.focus();
+  }
+
+  function close(returnFocus) {
+    if (!opener) return;
+    const marker = opener;
+    opener = null;
+    popover.hidden = true;
+    marker.setAttribute("aria-expanded", "false");
+    if (returnFocus) {
+      refocused = marker;
+      marker.focus();
+      refocused = null;
+    }
+  }
+
+  for (const marker of markers) {
+    marker.addEventListener("click", () => open(marker, true));
+  }
+  // Focusing a marker shows its entry; focus elsewhere (outside the popover) hides it.
+  document.addEventListener("focusin", (event) => {
+    if (event.target === refocused) return;
+    if (event.target.matches("button.app")) open(event.target, false);
+    else if (!popover.contains(event.target)) close(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && opener) close(true);
+  });
+  document.addEventListener("click", (event) => {
+    if (opener && !popover.contains(event.target) && !event.target.matches("button.app")) close(false);
+  });
+  popover.querySelector(".popover-close").addEventListener("click", () => close(true));
+  popoverLink.addEventListener("click", () => close(false));
+  window.addEventListener("resize", () => opener && place(opener));
+
+  function apply() {
+    const keep = filters[show.value] || filters.all;
+    const witness = wit.value;
+    let count = 0;
+    for (const element of document.querySelectorAll("[data-tags]")) {
+      const tags = element.dataset.tags.split(" ");
+      const on = keep(tags) && (!witness || tags.includes("w-" + witness));
+      if (element.tagName === "BUTTON") {
+        element.disabled = !on;
+        count += on ? 1 : 0;
+      } else {
+        element.hidden = !on;
+      }
+    }
+    for (const list of document.querySelectorAll("ol.apparatus")) {
+      list.hidden = !list.querySelector("li:not([hidden])");
+    }
+    for (const aside of document.querySelectorAll("aside.commentary")) aside.hidden = !commentary.checked;
+    shown.textContent = count === markers.length ? markers.length + " entries" : count + " of " + markers.length + " entries";
+    if (opener && opener.disabled) close(false);
+  }
+
+  // The choice lives in the query string, so that a link or a reload keeps it.
+  function save() {
+    const params = new URLSearchParams();
+    if (show.value !== "all") params.set("show", show.value);
+    if (wit.value) params.set("wit", wit.value);
+    if (commentary.checked) params.set("commentary", "on");
+    const query = params.toString();
+    history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
+  }
+
+  function restore() {
+    const params = new URLSearchParams(location.search);
+    if (params.get("show") in filters) show.value = params.get("show");
+    if (Array.from(wit.options).some((o) => o.value === params.get("wit"))) wit.value = params.get("wit");
+    commentary.checked = params.get("commentary") === "on";
+  }
+
+  for (const control of [show, wit, commentary]) {
+    control.addEventListener("change", () => {
+      apply();
+      save();
+    });
+  }
+  restore();
+  apply();
+  // A link into a note that was hidden until now: go there again once it shows.
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
+})();

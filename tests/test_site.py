@@ -1,0 +1,187 @@
+"""The static HTML edition, opened from disk in a real headless Chromium (Debian's `chromium`,
+driven by Playwright) and checked for accessibility with axe-core."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from edition.render import read
+from edition.site import build_site
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PAGES = ["index.html", "witness-000.html", "synopsis.html", "witnesses.html", "jinguwen.html", "intake.html", "collation.html", "search.html", "downloads.html"]
+
+
+@pytest.fixture(scope="module")
+def site(built) -> Path:
+    out = built / "site"
+    if not (out / "index.html").exists():  # until the build writes the site itself
+        build_site(built / "edition.xml", built, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def screenshots(built) -> Path:
+    folder = built / "screenshots"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the Python package playwright is missing: .venv/bin/pip install playwright")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # A request cut short by leaving the page (net::ERR_ABORTED) is no failure of the site.
+    page.on("requestfailed", lambda request: "ERR_ABORTED" in (request.failure or "") or errors.append(f"{request.url}: {request.failure}"))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def url(site: Path, name: str, query: str = "") -> str:
+    return (site / name).as_uri() + query
+
+
+def marker(page, lemma: str, tag: str):
+    return page.locator(f"button.app[data-tags~='{tag}']", has_text=re.compile(f"^{lemma}$")).first
+
+
+def test_pages_are_self_contained(site, built):
+    for name in PAGES:
+        html = (site / name).read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), f"{name} reaches the network"
+    css = (site / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    fonts = re.findall(r'url\("([^"]+)"\)', css)
+    assert fonts and all((site / "fonts" / f).stat().st_size > 0 for f in fonts)
+    assert (site / "downloads" / "edition.xml").read_bytes() == (built / "edition.xml").read_bytes()
+    assert (site / "downloads" / "witnesses" / "000.xml").exists()
+
+
+def test_text_keeps_the_tei_ids(site, built):
+    edition = read(built / "edition.xml")
+    html = (site / "index.html").read_text(encoding="utf-8")
+    for section in edition.sections:
+        assert f'id="{section.id}"' in html and f'id="{section.paragraph_id}"' in html
+    for app in edition.apps:
+        assert f'id="{app.id}"' in html and f'href="#at-{app.id}"' in html
+
+
+def test_marker_opens_its_readings(page, site, screenshots):
+    page.goto(url(site, "index.html"))
+    yi = marker(page, "揖", "jinwen")
+    yi.click()
+    popover = page.locator("#popover")
+    assert popover.is_visible() and yi.get_attribute("aria-expanded") == "true"
+    body = page.locator("#popover-body")
+    assert body.locator(".rdg.type-jinguwen .rdg-text").inner_text() == "升"
+    assert "今文" in body.inner_text() and "今文揖为升" in body.locator("q").inner_text()
+    page.screenshot(path=screenshots / "popover-jinguwen.png")
+    page.keyboard.press("Escape")
+    assert popover.is_hidden() and yi.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.id") == yi.get_attribute("id")
+
+    tang = marker(page, "堂", "emended")
+    tang.focus()  # focusing a marker shows its entry too
+    assert popover.is_visible()
+    reading = body.locator(".rdg.type-substantive")
+    assert reading.locator(".rdg-text").inner_text() == "常" and reading.locator(".sig").inner_text() == "001"
+    assert "emend." in body.inner_text()
+
+
+def test_entry_and_marker_link_both_ways(page, site):
+    page.goto(url(site, "index.html"))
+    first = page.locator("button.app").first
+    entry_id = first.get_attribute("data-app")
+    assert page.locator(f"#{entry_id} a.entry-no").get_attribute("href") == f"#{first.get_attribute('id')}"
+    first.click()
+    assert page.locator("#popover-link").get_attribute("href") == f"#{entry_id}"
+
+
+def test_witness_view(page, site, screenshots):
+    page.goto(url(site, "witness-000.html"))
+    readings = page.locator("a.diff.type-orthographic")
+    assert "賔" in readings.all_inner_texts()
+    first = page.locator("section.section p.text").first
+    assert first.inner_text().startswith("賔及众賔皆降")
+    text = page.locator("main").inner_text()
+    assert "升堂，揖" in text and "升常" not in text  # 001 reads 常 here
+    page.screenshot(path=screenshots / "witness-000.png", full_page=False)
+    page.goto(url(site, "witness-001.html"))
+    assert page.locator("a.diff.type-substantive", has_text="常").count() == 1
+
+
+def test_filters_hide_entries_and_live_in_the_url(page, site, screenshots):
+    page.goto(url(site, "index.html"))
+    enabled = "document.querySelectorAll('button.app:enabled').length"
+    everything = page.evaluate(enabled)
+    page.select_option("#show", "major")
+    without_minor = page.evaluate(enabled)
+    assert 0 < without_minor < everything
+    assert "show=major" in page.url
+    page.select_option("#wit", "000")
+    page.check("#commentary")
+    assert page.locator("aside.commentary").first.is_visible()
+    page.screenshot(path=screenshots / "filtered-with-commentary.png")
+    page.reload()
+    assert page.input_value("#show") == "major" and page.input_value("#wit") == "000" and page.is_checked("#commentary")
+    assert page.evaluate(enabled) < without_minor
+    page.select_option("#show", "jinwen")
+    page.select_option("#wit", "")
+    jinwen = page.evaluate("Array.from(document.querySelectorAll('button.app:enabled')).map(b => b.dataset.tags)")
+    assert jinwen and all("jinwen" in tags.split() for tags in jinwen)
+
+
+def test_search_folds_variant_forms(page, site, screenshots):
+    page.goto(url(site, "search.html", "?q=" + quote("賔")))
+    results = page.locator("#results li")
+    assert results.count() > 0
+    text_hits = page.locator("#results li.result-text")
+    assert text_hits.filter(has_text="献大夫").count() == 1
+    assert "宾及众宾皆降" in text_hits.filter(has_text="献大夫").inner_text()
+    page.screenshot(path=screenshots / "search.png")
+    page.fill("#q", "賓")
+    assert page.locator("#results li.result-text").count() == text_hits.count()
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_accessibility(page, site, screenshots, name):
+    if not AXE.exists():
+        pytest.fail(f"axe-core is missing: npm install --prefix {ROOT / '.cache' / 'axe'} axe-core")
+    page.goto(url(site, name))
+    page.add_script_tag(path=str(AXE))
+    # preload off: axe would fetch the stylesheets again by XHR, which file:// refuses.
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
+    page.screenshot(path=screenshots / f"{name[:-5]}.png")
