@@ -241,7 +241,8 @@ def without_blocks(op: Op, blocks) -> list[Op]:
 
 def extend_moves(moved, base: str, witness: str, confirm: int = 3):
     """Grow each moved block over matching neighbours, across single substitutions that the next
-    `confirm` characters confirm."""
+    `confirm` characters confirm, but never into another block's anchored core."""
+    cores = {w for w0, w1, _, _ in moved for w in range(w0, w1)}
 
     def agree(w: int, b: int, step: int) -> bool:
         for i in range(confirm):
@@ -252,9 +253,9 @@ def extend_moves(moved, base: str, witness: str, confirm: int = 3):
 
     out = []
     for w0, w1, b0, b1 in moved:
-        while w0 > 0 and b0 > 0 and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
+        while w0 > 0 and b0 > 0 and w0 - 1 not in cores and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
             w0, b0 = w0 - 1, b0 - 1
-        while w1 < len(witness) and b1 < len(base) and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
+        while w1 < len(witness) and b1 < len(base) and w1 not in cores and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
             w1, b1 = w1 + 1, b1 + 1
         out.append((w0, w1, b0, b1))
     return out
