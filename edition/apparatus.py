@@ -343,7 +343,7 @@ def _collate(
         marks.append((2 * token + 1, 2 * token + 1))
     included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
     cuts, titles = section_cuts(included, maps, statuses, n)
-    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers, n)
+    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers)
     units = cover_moved_away(units, base, maps, n, cuts)
     for index, unit in enumerate(units):
         unit.index = index
@@ -354,7 +354,7 @@ def _collate(
     return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker)
 
 
-def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, n: int) -> list[Unit]:
+def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers) -> list[Unit]:
     units = []
     for a, b in spans:
         t0, t1 = a // 2, (b + 1) // 2

@@ -233,11 +233,9 @@ TRADITION_WITNESSES = (
 class EditionWriter:
     """Renders an apparatus and its sections as one TEI document (build/edition.xml)."""
 
-    def __init__(self, sources: Sources, apparatus, sections, excluded: list):
-        self.sources = sources
+    def __init__(self, apparatus, sections):
         self.apparatus = apparatus
         self.sections = sections
-        self.excluded = excluded
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.gaiji: set[GaijiEntry] = set()
@@ -442,7 +440,7 @@ def list_wit(writer: EditionWriter, sources: Sources):
 
 
 def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str]) -> etree._ElementTree:
-    writer = EditionWriter(sources, apparatus, sections, [])
+    writer = EditionWriter(apparatus, sections)
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
     tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, variant_encoding=True)
