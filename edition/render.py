@@ -46,6 +46,8 @@ class Reading:
     resp: str = ""
     cert: str = ""
     quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
+    corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
+    elsewhere: list[App] = field(default_factory=list)  # the apps those readings are in
 
 
 @dataclass
@@ -110,7 +112,8 @@ def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
 def reading(node, gaiji) -> Reading:
     wit = node.get("wit", "").split()
     return Reading(
-        node.get(XML_ID, ""), wit, text_of(node, gaiji), node.get("type", ""), node.get("subtype", ""), node.get("resp", ""), node.get("cert", "")
+        node.get(XML_ID, ""), wit, text_of(node, gaiji), node.get("type", ""), node.get("subtype", ""), node.get("resp", ""), node.get("cert", ""),
+        corresp=[ref.lstrip("#") for ref in node.get("corresp", "").split()],
     )
 
 
@@ -158,6 +161,10 @@ def read(path: Path) -> Edition:
             if child.tail:
                 section.items.append(child.tail)
         sections.append(section)
+    app_of = {r.id: app for app in apps for r in app.readings}
+    for app in apps:
+        for r in app.readings:
+            r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
     application = doc.find(".//t:appInfo/t:application", NS)
     tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     return Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
