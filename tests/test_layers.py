@@ -56,7 +56,7 @@ def test_000_commentary_labels_and_jiang_yong(witnesses):
 
 def test_001_halves_and_title_block(witnesses):
     w = witnesses["001"]
-    assert layer_text(w, "label") == ["仪礼", "《仪礼》乡射礼原文及译文", "《仪礼》乡射礼", "原文", "译文"]
+    assert layer_text(w, "label") == ["仪礼", "《仪礼》乡射礼原文及译文", "《仪礼》乡射礼", "原文", "记", "译文"]
     classic = "".join(layer_text(w, "classic"))
     assert classic.startswith("乡射之礼。主人戒宾")
     assert classic.endswith("君在，大夫射，则肉袒。")
@@ -67,7 +67,7 @@ def test_001_halves_and_title_block(witnesses):
 
 def test_002_translation_blocks_and_commentary(witnesses):
     w = witnesses["002"]
-    assert layer_text(w, "label") == ["卷十三乡射礼第五"]
+    assert layer_text(w, "label") == ["卷十三乡射礼第五", "记"]
     classic = "".join(layer_text(w, "classic"))
     assert classic.startswith("司正升，立于序端。宾降席，北面。")
     # modern Chinese never reaches the classic layer
