@@ -101,6 +101,10 @@ class Site:
         """Base positions of the entries where a hypothetical tradition has a reading."""
         return [s.app_start for runs in self.segments.values() for s in runs if s.app and any("#" + tradition_id in r.wit for r in s.app.readings)]
 
+    def transposed(self, witness) -> list[tuple[int, int]]:
+        """Base ranges the witness reads elsewhere (its transposed blocks), from the collation report."""
+        return [(t["base_from"], t["base_to"]) for t in self.reports["collation"]["transpositions"] if t["siglum"] == witness.siglum]
+
     def section_span(self, section: Section) -> tuple[int, int]:
         runs = self.segments[section.id]
         end = runs[-1].app_start + (base_length(runs[-1].app, self.edition) if runs[-1].app else 0)
