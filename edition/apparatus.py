@@ -17,7 +17,7 @@ import gc
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable
-from contextlib import contextmanager
+from functools import wraps
 from dataclasses import dataclass, field
 
 from .align import Alignment, align
@@ -249,31 +249,25 @@ def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     return out
 
 
-@contextmanager
-def cyclic_gc_paused():
+def cyclic_gc_paused(function):
     """Collation allocates millions of small objects and no reference cycles; the cyclic
     collector's passes over them made the time grow faster than the input."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+
+    @wraps(function)
+    def paused(*args, **kwargs):
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return paused
 
 
+@cyclic_gc_paused
 def collate(
-    witnesses: list[Witness],
-    base_siglum: str,
-    min_quality: float = 0.5,
-    include: tuple[str, ...] = (),
-    exclude: tuple[str, ...] = (),
-) -> Apparatus:
-    with cyclic_gc_paused():
-        return _collate(witnesses, base_siglum, min_quality, include, exclude)
-
-
-def _collate(
     witnesses: list[Witness],
     base_siglum: str,
     min_quality: float = 0.5,
