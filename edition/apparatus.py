@@ -14,7 +14,7 @@ marked as an automatic emendation.
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from functools import wraps
@@ -390,7 +390,8 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
     base_siglum = base.meta.siglum
     base_tokens = base.classic.tokens[t0:t1]
     source, norm = reading_text(base, base_tokens)
-    base_reading = Reading([base_siglum], base_tokens, base_display(base, base_tokens), norm, source=source)
+    base_text = base.classic_between(base_tokens[0].start, base_tokens[-1].end) if base_tokens else ""
+    base_reading = Reading([base_siglum], base_tokens, base_text, norm, source=source)
     readings: dict[str, Reading] = {base_siglum: base_reading}
     unit_markers: dict[str, list[str]] = defaultdict(list)
     for i in range(t0, t1):
@@ -420,24 +421,9 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
         base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
         base_reading.intrusion = True
-    lemma, others, emended = choose_lemma(readings, base_siglum, base_display(base, base_tokens), source)
+    lemma, others, emended = choose_lemma(readings, base_siglum, base_text, source)
     lemma.sigla += partial_agreement
     return Unit(0, t0, t1, lemma, others, emended, dict(unit_markers))
-
-
-def base_display(base: Witness, tokens: list[Token]) -> str:
-    """The base's own text over its tokens, with its punctuation but without line ends or other layers."""
-    if not tokens:
-        return ""
-    text = base.raw.text
-    first, last = tokens[0].start, tokens[-1].end
-    segments = base.segments_of("classic")
-    i = bisect_right([s.end for s in segments], first)
-    out = []
-    while i < len(segments) and segments[i].start < last:
-        out.append(text[max(segments[i].start, first) : min(segments[i].end, last)])
-        i += 1
-    return "".join(out)
 
 
 def emendable(base_reading: Reading, voters: list[Reading]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -31,6 +32,21 @@ class Witness:
 
     def segments_of(self, layer: str) -> list[Segment]:
         return self._by_layer.get(layer, [])
+
+    @cached_property
+    def _classic_ends(self) -> list[int]:
+        return [s.end for s in self.segments_of("classic")]
+
+    def classic_between(self, start: int, end: int) -> str:
+        """The witness's classic characters between two raw offsets, with its punctuation but
+        without line ends or any other layer."""
+        segments = self.segments_of("classic")
+        i = bisect_right(self._classic_ends, start)
+        out = []
+        while i < len(segments) and segments[i].start < end:
+            out.append(self.raw.text[max(segments[i].start, start) : min(segments[i].end, end)])
+            i += 1
+        return "".join(out)
 
 
 def normalizer_for(sources: Sources) -> Normalizer:

@@ -246,12 +246,6 @@ class EditionWriter:
         ordered = sorted(set(sigla), key=self.order.index)
         return " ".join(f"#{self.apparatus.witnesses[s].meta.xml_id}" for s in ordered)
 
-    def base_slice(self, start: int, end: int) -> str:
-        """The base's classic characters between two raw offsets, without line ends."""
-        text = self.base.raw.text
-        segments = self.base.segments_of("classic")
-        return "".join(text[max(s.start, start) : min(s.end, end)] for s in segments if s.end > start and s.start < end)
-
     def append_tokens(self, parent, raw, tokens, markers_before=None, markers_after=None, punctuated=False) -> None:
         """Tokens as the witness writes them: gaps as gap, stand-ins as g; with the base's own
         punctuation between tokens when `punctuated`."""
@@ -259,7 +253,7 @@ class EditionWriter:
             for name, siglum in (markers_before or {}).get(index, ()):
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
             if punctuated and index:
-                append_text(parent, self.base_slice(tokens[index - 1].end, token.start))
+                append_text(parent, self.base.classic_between(tokens[index - 1].end, token.start))
             source = token.source(raw)
             if token.kind == "gap":
                 gap = el("gap", {"reason": "lost", "quantity": str(len(source)), "unit": "marks"}, parent=parent)
@@ -400,11 +394,11 @@ class EditionWriter:
             p = el("p", {XML_ID: f"{section.xml_id}-p1"}, parent=div)
             position = offset(section.t0)
             while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
-                append_text(p, self.base_slice(position, offset(unit.t0)))
+                append_text(p, self.base.classic_between(position, offset(unit.t0)))
                 p.append(self.app_element(unit))
                 position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else offset(unit.t0)
                 unit = next(units, None)
-            append_text(p, self.base_slice(position, offset(section.t1)))
+            append_text(p, self.base.classic_between(position, offset(section.t1)))
         self.link_transpositions(body)
         return body
 
