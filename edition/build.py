@@ -19,8 +19,8 @@ from . import decisions, jinguwen, pdf, render, report, site, tei, validate
 from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
-from .errors import EditionError
-from .sources import Sources
+from .errors import EditionError, SourceErrors
+from .sources import Sources, decisions_path
 
 Progress = Callable[[str], None]
 
@@ -94,7 +94,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     config = sources.config
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
-    choices = decisions.load(sources.root / "decisions.toml")
+    choices = decisions.load(decisions_path(sources.root))
     apparatus, notes, anchors, found = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     for decision in choices.items:
@@ -173,13 +173,20 @@ def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda messa
 
 def check(sources_dir: Path) -> list[str]:
     """Every problem of the sources that can be found without building, one line each."""
-    try:
-        sources = Sources.load(sources_dir)
-        choices = decisions.load(sources_dir / "decisions.toml")
-    except EditionError as error:
-        return [str(error)]
+    problems: list[str] = []
+    loaded = []
+    for load in (lambda: Sources.load(sources_dir), lambda: decisions.load(decisions_path(sources_dir))):
+        try:
+            loaded.append(load())
+        except SourceErrors as errors:
+            problems += [str(error) for error in errors.errors]
+        except EditionError as error:
+            problems.append(str(error))
+    if problems:
+        return problems
+    sources, choices = loaded
     normalizer = normalizer_for(sources)
-    witnesses, problems = [], []
+    witnesses = []
     for meta in sources.witnesses:
         try:
             witnesses.append(intake_witness(sources, meta, normalizer))

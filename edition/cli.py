@@ -1,8 +1,14 @@
-"""The `edition` command: parses arguments and calls the library."""
+"""The `edition` command: parses arguments and calls the library.
+
+Whatever goes wrong reaches the user as one line: an `EditionError` names the file and line, an
+`OSError` the path, anything else the step that was running; `--debug` shows the traceback.
+"""
 
 from __future__ import annotations
 
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -21,20 +27,53 @@ def paths_and_verbosity(command):
     return click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)(command)
 
 
-def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None:
-    progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
+def fail(message: str, status: int = 1):
+    click.echo(f"edition: error: {message}", err=True)
+    sys.exit(status)
+
+
+def terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def one_line_errors(step: list[str]):
+    """Turn every failure into one line; `step` holds what was being done when it happened."""
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
     try:
-        step(sources_dir, out, progress)
+        yield
     except EditionError as error:
-        click.echo(f"edition: error: {error}", err=True)
-        sys.exit(1)
+        fail(str(error))
+    except KeyboardInterrupt:
+        fail(f"interrupted during {step[-1]}; nothing was changed", 130)
+    except Exception as error:
+        if click.get_current_context().find_root().params.get("debug"):
+            raise
+        if isinstance(error, OSError):
+            where = f"{error.filename}: " if error.filename else ""
+            fail(f"{where}{error.strerror or error} (during {step[-1]})")
+        fail(f"unexpected {type(error).__name__} during {step[-1]}: {error} (run `edition --debug …` for the traceback)")
+
+
+def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None:
+    doing = [step.__name__]
+
+    def progress(message: str) -> None:
+        doing.append(message.strip())
+        if not quiet:
+            click.echo(f"  {message}", err=True)
+
+    with one_line_errors(doing):
+        step(sources_dir, out, progress)
     if not quiet:
         click.echo(f"edition: {done} {out}/", err=True)
 
 
 @click.group()
 @click.version_option(__version__, prog_name="edition")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected error.")
+def main(debug: bool) -> None:
     """Turn raw witnesses of a classical Chinese text into a critical edition."""
 
 
@@ -62,16 +101,13 @@ def collate_command(sources_dir: Path, out: Path, quiet: bool) -> None:
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
 def add_witness_command(file: Path, siglum: str, title, profile, encoding, script, sources_dir: Path) -> None:
     """Copy FILE into the sources untouched and describe it in witnesses.toml."""
-    try:
+    with one_line_errors(["add-witness"]):
         guessed = guess(file)
-        for line in guessed.lines():
-            click.echo(f"  guessed {line}")
         target = add_witness(
             sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script
         )
-    except (EditionError, OSError) as error:
-        click.echo(f"edition: error: {error}", err=True)
-        sys.exit(1)
+    for line in guessed.lines():
+        click.echo(f"  guessed {line}")
     click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
 
 
@@ -79,7 +115,8 @@ def add_witness_command(file: Path, siglum: str, title, profile, encoding, scrip
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
 def check_command(sources_dir: Path) -> None:
     """Check the sources without building: metadata, encodings, profiles, decisions."""
-    problems = check(sources_dir)
+    with one_line_errors(["check"]):
+        problems = check(sources_dir)
     for problem in problems:
         click.echo(problem)
     sys.exit(1 if problems else 0)

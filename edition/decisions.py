@@ -15,7 +15,6 @@ error of that witness), `note` (an editor's note on the entry), `jinguwen-anchor
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,16 +23,8 @@ import regex
 from .apparatus import Apparatus, Unit, classify
 from .errors import EditionError
 from .jinguwen import Reported
+from .tables import read_toml
 
-KINDS = ("lemma", "reject-emendation", "error", "note", "jinguwen-anchor", "witness")
-REQUIRED = {
-    "lemma": ("context", "reading", "reason", "resp"),
-    "reject-emendation": ("context", "reason", "resp"),
-    "error": ("context", "witness", "reason", "resp"),
-    "note": ("context", "text", "resp"),
-    "jinguwen-anchor": ("context", "witness", "words", "reason", "resp"),
-    "witness": ("witness", "include", "reason", "resp"),
-}
 
 
 @dataclass
@@ -58,33 +49,19 @@ class Decisions:
     items: list[Decision] = field(default_factory=list)
 
     def witnesses(self, include: bool) -> tuple[str, ...]:
-        return tuple(str(d.witness) for d in self.items if d.kind == "witness" and bool(d.include) == include)
+        return tuple(d.witness for d in self.items if d.kind == "witness" and d.include == include)
 
 
 def load(path: Path) -> Decisions:
     if not path.is_file():
         return Decisions({})
-    source = path.read_text(encoding="utf-8")
-    try:
-        doc = tomllib.loads(source)
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(path, f"invalid TOML: {exc}") from None
-    editors = {str(k): str(v) for k, v in doc.get("editors", {}).items()}
-    lines = [n for n, text in enumerate(source.splitlines(), 1) if text.strip() == "[[decision]]"]
-    decisions = Decisions(editors)
+    doc, lines = read_toml(path, "decisions.toml")
+    decisions = Decisions(dict(doc.get("editors", {})))
     for number, table in enumerate(doc.get("decision", []), 1):
-        line = lines[number - 1] if number - 1 < len(lines) else None
-        kind = table.get("kind")
-        if kind not in KINDS:
-            raise EditionError(path, f"decision {number}: kind must be one of {', '.join(KINDS)}", line)
-        missing = [k for k in REQUIRED[kind] if k not in table]
-        if missing:
-            raise EditionError(path, f"decision {number} ({kind}) lacks {', '.join(missing)}", line)
-        if str(table["resp"]) not in editors:
-            raise EditionError(path, f"decision {number}: resp {table['resp']!r} is not in [editors]", line)
-        if "context" in table and not regex.fullmatch(r"[^\[\]]*\[[^\[\]]*\][^\[\]]*", table["context"]):
-            raise EditionError(path, f"decision {number}: context must mark the characters with one pair of [brackets]", line)
-        decisions.items.append(Decision(number, line, kind, dict(table)))
+        line = lines.line(("decision", number - 1))
+        if table["resp"] not in decisions.editors:
+            raise EditionError(path, f"decision {number}: resp {table['resp']!r} is not in [editors]", lines.line(("decision", number - 1, "resp")))
+        decisions.items.append(Decision(number, line, table["kind"], dict(table)))
     return decisions
 
 
@@ -128,11 +105,11 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
     placer = Placer(apparatus, fold, sections)
     for decision in decisions.items:
         if decision.kind == "witness":
-            status = apparatus.statuses.get(str(decision.witness))
+            status = apparatus.statuses.get(decision.witness)
             if status is None:
                 decision.stale = f"no witness {decision.witness}"
             else:
-                decision.applied_to = str(decision.witness)
+                decision.applied_to = decision.witness
             continue
         place = placer.place(decision)
         if isinstance(place, str):
@@ -185,7 +162,7 @@ def make_lemma(unit: Unit, chosen, decision: Decision) -> None:
 
 
 def mark_error(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
-    reading = next((r for r in unit.readings if str(decision.witness) in r.sigla), None)
+    reading = next((r for r in unit.readings if decision.witness in r.sigla), None)
     if reading is None:
         return f"witness {decision.witness} has no reading of its own here any more"
     reading.error = decision
@@ -203,7 +180,7 @@ APPLY = {"lemma": choose_lemma, "reject-emendation": reject_emendation, "error":
 def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) -> str:
     for unit in apparatus.units:
         for reported in list(unit.reported):
-            if any(n.siglum == str(decision.witness) and n.text == decision.words for n in reported.notes):
+            if any(n.siglum == decision.witness and n.text == decision.words for n in reported.notes):
                 unit.reported.remove(reported)
                 target = apparatus.unit_over(t0, t1)
                 tokens = apparatus.base.classic.tokens

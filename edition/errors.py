@@ -15,3 +15,13 @@ class EditionError(Exception):
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}"
+
+
+class SourceErrors(EditionError):
+    """Several problems of one source file: the first is the error's own line, `check` lists all."""
+
+    def __init__(self, errors: list[EditionError]):
+        self.errors = errors
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more problem(s): run `edition check`)" if len(errors) > 1 else ""
+        super().__init__(first.path, first.message + more, first.line)

@@ -11,7 +11,6 @@ end. Line terminators and a BOM are always `format`. Every character must end up
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,6 +19,7 @@ import regex
 
 from . import intrusion, register
 from .errors import EditionError
+from .tables import NAME, read_toml
 from .witness import RawText
 
 LAYERS = (
@@ -35,7 +35,6 @@ LAYERS = (
     "format",
 )
 UNASSIGNED = "unassigned"
-RULE_KINDS = ("pattern", "intrusion", "register")
 FLAGS = {"m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
 FORCED_FORMAT = "\n\r"
 
@@ -64,15 +63,10 @@ class Rule:
     params: dict = field(default_factory=dict, hash=False)
 
     @classmethod
-    def from_table(cls, table: dict, origin: str) -> "Rule":
-        name = table.get("name", "?")
+    def from_table(cls, table: dict, origin: str, line: int | None = None) -> "Rule":
+        """A rule from a table the schema has validated: what is left to check is its pattern."""
+        name = table["name"]
         kind = table.get("kind", "pattern")
-        if kind not in RULE_KINDS:
-            raise EditionError(origin, f"rule {name!r}: unknown kind {kind!r}")
-        within = tuple(table.get("within", [UNASSIGNED]))
-        for layer in (*within, table.get("layer")):
-            if layer is not None and layer not in LAYERS and layer != UNASSIGNED:
-                raise EditionError(origin, f"rule {name!r}: unknown layer {layer!r}")
         pattern = None
         if "pattern" in table:
             flags = 0
@@ -81,16 +75,15 @@ class Rule:
             try:
                 pattern = regex.compile(table["pattern"], flags | regex.VERSION0)
             except regex.error as exc:
-                raise EditionError(origin, f"rule {name!r}: bad pattern: {exc}") from None
+                raise EditionError(origin, f"rule {name!r}: bad pattern: {exc}", line) from None
             for group in pattern.groupindex:
                 if group.split("__")[0] not in LAYERS:
-                    raise EditionError(origin, f"rule {name!r}: group {group!r} names no layer")
-        if kind == "pattern" and pattern is None:
-            raise EditionError(origin, f"rule {name!r}: a pattern rule needs a pattern")
+                    raise EditionError(origin, f"rule {name!r}: group {group!r} names no layer", line)
         if kind == "pattern" and not table.get("layer") and not pattern.groupindex:
-            raise EditionError(origin, f"rule {name!r}: needs a layer or named groups")
+            raise EditionError(origin, f"rule {name!r}: needs a layer or named groups", line)
         known = {"name", "kind", "within", "layer", "pattern", "flags", "attrs", "reason"}
         params = {k: v for k, v in table.items() if k not in known}
+        within = tuple(table.get("within", [UNASSIGNED]))
         return cls(name, kind, within, table.get("layer"), pattern, dict(table.get("attrs", {})), params)
 
 
@@ -108,14 +101,17 @@ def profile_dirs(sources: Path | None) -> list[Path]:
 
 
 def load_profile(name: str, sources: Path | None = None) -> Profile:
+    """A profile by name, from the first profile folder that has it; the file must resolve, after
+    symlinks, inside that folder."""
+    if not NAME.fullmatch(name):
+        raise EditionError(None, f"bad layout profile name {name!r}: letters, digits, '_' or '-' only")
     for directory in profile_dirs(sources):
         path = directory / f"{name}.toml"
         if path.is_file():
-            try:
-                doc = tomllib.loads(path.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as exc:
-                raise EditionError(path, f"invalid TOML: {exc}") from None
-            rules = tuple(Rule.from_table(t, str(path)) for t in doc.get("rule", []))
+            if not path.resolve().is_relative_to(directory.resolve()):
+                raise EditionError(path, f"layout profile {name!r} resolves outside {directory}")
+            doc, lines = read_toml(path, "profile")
+            rules = tuple(Rule.from_table(t, str(path), lines.line(("rule", i))) for i, t in enumerate(doc["rule"]))
             return Profile(name, doc.get("description", ""), rules)
     raise EditionError(None, f"unknown layout profile {name!r} (known: {', '.join(available_profiles(sources))})")
 

@@ -25,7 +25,7 @@ from .witness import RawText
 
 OPENCC_CONFIG = {"simplified": "t2s", "traditional": "s2t"}
 GAP = regex.compile(r"▯+|\uFFFD+")
-DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s]")
+DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
 TEXT_LAYERS = ("classic", "commentary", "subcommentary", "scholia")
 
 

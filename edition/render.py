@@ -82,7 +82,7 @@ class Edition:
     witnesses: dict[str, Witness]
     sections: list[Section]
     apps: list[App]
-    gaiji: dict[str, tuple[str, str]]  # id -> (mapping, description)
+    gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
 
     @property
     def base(self) -> Witness | None:
@@ -99,8 +99,10 @@ def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
     for child in node:
         name = etree.QName(child).localname
         if name == "g":
-            mapping, description = gaiji.get(child.get("ref", "").lstrip("#"), ("", ""))
-            out.append(mapping or f"〔{description or ''.join(child.itertext())}〕")
+            ref = child.get("ref", "").lstrip("#")
+            if ref not in gaiji or gaiji[ref] is not None:
+                mapping, description = gaiji.get(ref, ("", ""))
+                out.append(mapping or f"〔{description or ''.join(child.itertext())}〕")
         elif name == "gap":
             out.append("▯" * int(child.get("quantity", "1")))
         elif name not in MARKERS:
@@ -135,7 +137,8 @@ def read(path: Path) -> Edition:
     for char in doc.iterfind(".//t:charDecl/t:char", NS):
         mapping = char.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
         name = char.find("t:localProp[@name='name']", NS)
-        gaiji[char.get(XML_ID)] = (mapping, name.get("value") if name is not None else "")
+        not_text = char.find("t:localProp[@name='kind'][@value='not-text']", NS) is not None
+        gaiji[char.get(XML_ID)] = None if not_text else (mapping, name.get("value") if name is not None else "")
     witnesses = {}
     for node in doc.iterfind(".//t:listWit/t:witness", NS):
         witnesses[node.get(XML_ID)] = Witness(

@@ -7,6 +7,7 @@ from collections import defaultdict
 from . import __version__
 from .intake import Witness
 from .layers import LAYERS
+from .tables import NOT_TEXT, describe_not_text
 
 CONTEXT = 6
 
@@ -60,6 +61,9 @@ def witness_report(witness: Witness) -> dict:
         }
         for form, entry in gaiji_entries.items()
     ]
+    not_text: dict[str, list[int]] = defaultdict(list)
+    for match in NOT_TEXT.finditer(raw.text):
+        not_text[match.group()].append(raw.line_of(match.start()))
     intrusions = [
         {
             "line": s.line,
@@ -90,6 +94,10 @@ def witness_report(witness: Witness) -> dict:
         "lacunae": lacunae,
         "gaiji": gaiji,
         "intrusions": intrusions,
+        "not_text": [
+            {"codepoint": f"U+{ord(c):04X}", "description": describe_not_text(c), "count": len(lines), "lines": sorted(set(lines))}
+            for c, lines in sorted(not_text.items())
+        ],
         "conversions": conversions,
         "extent": {
             "declared": meta.extent,
@@ -127,6 +135,8 @@ def summary_markdown(report: dict) -> str:
             f"- Gaiji: {sum(g['count'] for g in w['gaiji'])}"
             + "".join(f"; {g['id']} ×{g['count']} → {g['mapping'] or 'unmapped'} ({g['kind']})" for g in w["gaiji"])
         )
+        if w["not_text"]:
+            lines.append("- Characters that are no text, kept as `g` in the transcription: " + "; ".join(f"{c['description']} ×{c['count']} (lines {', '.join(map(str, c['lines'][:5]))})" for c in w["not_text"]))
         lines.append(f"- Intrusions: {len(w['intrusions'])}")
         lines += [f"  - line {i['line']}: 「{i['text'].strip()}」 in {i['context']}" for i in w["intrusions"]]
         for how, label in (("variant", "variant characters folded"), ("opencc", "OpenCC conversions")):

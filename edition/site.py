@@ -25,7 +25,7 @@ from fontTools.ttLib import TTCollection, TTFont
 from lxml import etree
 
 from .errors import EditionError
-from .render import NS, SERIES_A, App, Edition, Section, read
+from .render import NS, SERIES_A, XML_ID, App, Edition, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -256,12 +256,14 @@ class Folds:
         return "".join(self.table.get(c, c) for c in text if HAN.match(c))
 
 
-def witness_notes(path: Path, siglum: str, gaiji: dict[str, tuple[str, str]]) -> list[Note]:
+def witness_notes(path: Path, siglum: str, gaiji: dict[str, tuple[str, str] | None]) -> list[Note]:
     """The 注 of one witness's TEI, each with the classic text before it as its cue."""
     doc = etree.parse(str(path))
     ab = doc.find(".//t:body/t:ab", NS)
     if ab is None:
         return []
+    not_text = doc.xpath(".//t:charDecl/t:char[t:localProp[@name='kind' and @value='not-text']]", namespaces=NS)
+    gaiji = gaiji | {char.get(XML_ID): None for char in not_text}
     notes, classic = [], [ab.text or ""]
     for child in ab:
         name = etree.QName(child).localname
@@ -283,7 +285,8 @@ def character_text(node, gaiji) -> str:
     """A node's characters, stand-ins as their standard character and lost ones as ▯."""
     out = [node.text or ""] if etree.QName(node).localname not in ("g", "gap") else []
     if etree.QName(node).localname == "g":
-        return gaiji.get(node.get("ref", "").lstrip("#"), ("〓", ""))[0] or "〓"
+        entry = gaiji.get(node.get("ref", "").lstrip("#"), ("〓", ""))
+        return "" if entry is None else entry[0] or "〓"
     for child in node:
         name = etree.QName(child).localname
         out.append("▯" * int(child.get("quantity", "1")) if name == "gap" else character_text(child, gaiji))

@@ -8,18 +8,19 @@ editors' `decisions.toml` is read by `decisions.py`, after collation.
 
 from __future__ import annotations
 
-import json
-import shutil
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomlkit
+
 from .errors import EditionError
 from .gaiji import GaijiTable
 from .layers import Profile, Rule, load_profile
-from .normalize import OPENCC_CONFIG, load_variants
-from .tables import read_tsv
-from .witness import SCRIPTS, WitnessMeta, load_witness_metadata
+from .normalize import load_variants
+from .tables import expected, read_text, read_tsv, read_toml, shown, validator, violations
+from .witness import WitnessMeta, load_witness_metadata, read_raw
 
 WITNESS_SUFFIXES = (".txt",)
 
@@ -65,33 +66,35 @@ class Sources:
     def load(cls, root: Path) -> "Sources":
         if not root.is_dir():
             raise EditionError(root, "sources folder not found")
-        config = load_config(root / "edition.toml")
-        meta_path = root / "witnesses.toml"
-        if not meta_path.is_file():
-            raise EditionError(meta_path, "witness metadata file not found")
-        witnesses = load_witness_metadata(meta_path)
-        described = {w.file for w in witnesses}
+        inside = Confinement(root)
+        config = load_config(inside.file(root / "edition.toml", "edition config"))
+        meta_path = inside.file(root / "witnesses.toml", "witness metadata file")
+        witnesses, lines = load_witness_metadata(meta_path)
+        described = set()
+        for number, meta in enumerate(witnesses):
+            line = lines.line(("witness", number, "file"))
+            described.add(inside.file(root / meta.file, f"witness {meta.siglum}: file {meta.file!r}", meta_path, line))
         for path in sorted(root.iterdir()):
-            if path.suffix in WITNESS_SUFFIXES and path.name not in described:
+            if path.suffix in WITNESS_SUFFIXES and path.resolve() not in described:
                 raise EditionError(path, f"witness file has no metadata stanza in {meta_path}")
         profiles: dict[str, Profile] = {}
         witness_rules: dict[str, tuple[Rule, ...]] = {}
-        for meta in witnesses:
-            if not (root / meta.file).is_file():
-                raise EditionError(meta_path, f"witness {meta.siglum}: file {meta.file} not found in {root}")
+        for number, meta in enumerate(witnesses):
             if meta.profile not in profiles:
                 try:
                     profiles[meta.profile] = load_profile(meta.profile, root)
                 except EditionError as exc:
                     if exc.path is None:
-                        raise EditionError(meta_path, f"witness {meta.siglum}: {exc.message}") from None
+                        raise EditionError(meta_path, f"witness {meta.siglum}: {exc.message}", lines.line(("witness", number, "profile"))) from None
                     raise
-            witness_rules[meta.siglum] = tuple(Rule.from_table(t, str(meta_path)) for t in meta.rules)
+            witness_rules[meta.siglum] = tuple(
+                Rule.from_table(t, str(meta_path), lines.line(("witness", number, "rule", i))) for i, t in enumerate(meta.rules)
+            )
         if config.base not in {w.siglum for w in witnesses}:
             raise EditionError(root / "edition.toml", f"base witness {config.base!r} has no metadata stanza")
         persons = {
             row["id"]: Person(row["id"], row["name"], row["role"], row["dates"])
-            for _, row in read_tsv(root / "persons.tsv", ("id", "name", "role", "dates"))
+            for _, row in read_tsv(inside.file(root / "persons.tsv", "table"), ("id", "name", "role", "dates"))
         }
         return cls(
             root=root,
@@ -99,52 +102,107 @@ class Sources:
             witnesses=witnesses,
             profiles=profiles,
             witness_rules=witness_rules,
-            variants=load_variants(root / "variants.tsv"),
-            gaiji=GaijiTable.load(root / "gaiji.tsv"),
+            variants=load_variants(inside.file(root / "variants.tsv", "table")),
+            gaiji=GaijiTable.load(inside.file(root / "gaiji.tsv", "table")),
             persons=persons,
         )
 
 
+class Confinement:
+    """Every file the sources name must resolve, after symlinks, to a file inside the sources."""
+
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+
+    def file(self, path: Path, what: str, named_in: Path | None = None, line: int | None = None) -> Path:
+        """The resolved path, or an error naming where the path was given."""
+        origin, at = (named_in, line) if named_in is not None else (path, None)
+        resolved = path.resolve()
+        if not resolved.is_relative_to(self.root):
+            raise EditionError(origin, f"{what} is outside the sources folder (it resolves to {resolved})", at)
+        if not resolved.is_file():
+            raise EditionError(origin, f"{what} not found in {self.root}", at)
+        return resolved
+
+
+def decisions_path(root: Path) -> Path:
+    """The editors' decisions file, which may be absent, confined like every other source."""
+    path = root / "decisions.toml"
+    return Confinement(root).file(path, "decisions file") if path.exists() or path.is_symlink() else path
+
+
 def load_config(path: Path) -> EditionConfig:
-    if not path.is_file():
-        raise EditionError(path, "edition config not found")
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8")).get("edition", {})
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(path, f"invalid TOML: {exc}") from None
-    missing = [k for k in ("title", "base", "comparison_script") if k not in doc]
-    if missing:
-        raise EditionError(path, f"[edition] lacks {', '.join(missing)}")
-    if doc["comparison_script"] not in OPENCC_CONFIG:
-        raise EditionError(path, f"comparison_script must be one of {', '.join(OPENCC_CONFIG)}")
-    known = set(EditionConfig.__dataclass_fields__)
-    unknown = set(doc) - known
-    if unknown:
-        raise EditionError(path, f"unknown setting(s) {', '.join(sorted(unknown))}")
-    doc["base"] = str(doc["base"])
-    doc["editors"] = tuple(str(v) for v in doc.get("editors", ()))
-    return EditionConfig(**doc)
+    doc, _ = read_toml(path, "edition.toml")
+    settings = dict(doc["edition"])
+    settings["editors"] = tuple(settings.get("editors", ()))
+    return EditionConfig(**settings)
 
 
 def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str) -> Path:
-    """Copy a raw witness file into the sources untouched and append its metadata stanza."""
-    if not file.is_file():
-        raise EditionError(file, "no such witness file")
+    """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml.
+
+    Every option is checked before anything is written, and the two writes are all or nothing.
+    A retry after an interruption that left the copy without its stanza takes the copy up."""
+    stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
+    check_options(root, file, stanza)
     meta_path = root / "witnesses.toml"
-    existing = load_witness_metadata(meta_path) if meta_path.is_file() else []
+    source, existing = "", []
+    if meta_path.is_file():
+        source = read_text(meta_path)
+        if "witness" in read_toml(meta_path)[0]:
+            existing = load_witness_metadata(meta_path)[0]
     if any(w.siglum == siglum for w in existing):
         raise EditionError(meta_path, f"siglum {siglum!r} is taken")
     target = root / file.name
-    if target.exists():
+    resumed = target.is_file() and file.name not in {w.file for w in existing} and target.read_bytes() == file.read_bytes()
+    if target.exists() and not resumed:
         raise EditionError(target, "a file of that name is already in the sources")
-    if script not in SCRIPTS:
-        raise EditionError(file, f"script must be one of {', '.join(SCRIPTS)}")
-    load_profile(profile, root)
-    shutil.copyfile(file, target)
-    stanza = (
-        f"\n[[witness]]\nsiglum = {json.dumps(siglum, ensure_ascii=False)}\nfile = {json.dumps(file.name, ensure_ascii=False)}\n"
-        f"title = {json.dumps(title, ensure_ascii=False)}\nscript = \"{script}\"\nprofile = \"{profile}\"\nencoding = \"{encoding}\"\n"
-    )
-    with meta_path.open("a", encoding="utf-8") as handle:
-        handle.write(stanza)
+    document = tomlkit.parse(source)
+    if "witness" not in document:
+        document.append("witness", tomlkit.aot())
+    document["witness"].append(tomlkit.item(stanza))
+    text = tomlkit.dumps(document)
+    if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
+        raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
+    write_together(({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")})
     return target
+
+
+def check_options(root: Path, file: Path, options: dict) -> None:
+    """Raise the first of what is wrong with add-witness's options, in the words of the witness
+    schema, or with the file read in the encoding given; options that are None are guessed."""
+    if not file.is_file():
+        raise EditionError(file, "no such witness file")
+    given = {key: value for key, value in options.items() if value is not None}
+    schema = validator().schema["$defs"]["witness"]
+    names = {"file": "FILE's name"}
+    for error in validator().evolve(schema=schema).iter_errors(given):
+        if error.absolute_path:
+            field = error.absolute_path[0]
+            raise EditionError(file, f"{names.get(field, '--' + field)}: expected {expected(error)}, found {shown(error.instance)}")
+    if "profile" in given:
+        load_profile(given["profile"], root)
+    if "encoding" in given:
+        read_raw(file, given["encoding"])
+
+
+def write_together(files: dict[Path, bytes]) -> None:
+    """Write the files so that either all of them are in place or none has changed."""
+    staged = {path: path.with_name(f".{path.name}.adding") for path in files}
+    placed: list[Path] = []
+    try:
+        for path, data in files.items():
+            with staged[path].open("wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        for path in files:
+            if not path.exists():
+                placed.append(path)
+            os.replace(staged[path], path)
+    except BaseException:
+        for path in staged.values():
+            path.unlink(missing_ok=True)
+        for path in placed:
+            path.unlink(missing_ok=True)
+        raise

@@ -14,6 +14,7 @@ from .apparatus import AUTO_RESP
 from .intake import Witness
 from .normalize import GAP, TEXT_LAYERS
 from .sources import Sources
+from .tables import NOT_TEXT, describe_not_text
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -41,18 +42,40 @@ def el(tag: str, attrib: dict | None = None, text: str | None = None, parent=Non
         node = etree.Element(qualified, attrib or {}, nsmap={None: TEI_NS})
     else:
         node = etree.SubElement(parent, qualified, attrib or {})
-    if text:
-        node.text = text
+    append_text(node, text)
     return node
 
 
-def append_text(parent: etree._Element, text: str) -> None:
+def append_text(parent: etree._Element, text: str | None) -> None:
+    """Text at the end of `parent`; a character that is no text (a control character, a
+    noncharacter) becomes an empty `g` pointing at its declaration, so XML can hold it."""
+    if not text:
+        return
+    position = 0
+    for match in NOT_TEXT.finditer(text):
+        append_plain(parent, text[position : match.start()])
+        etree.SubElement(parent, f"{{{TEI_NS}}}g", {"ref": f"#{codepoint_id(match.group())}"})
+        position = match.end()
+    append_plain(parent, text[position:])
+
+
+def append_plain(parent: etree._Element, text: str) -> None:
     if not text:
         return
     if len(parent):
         parent[-1].tail = (parent[-1].tail or "") + text
     else:
         parent.text = (parent.text or "") + text
+
+
+def codepoint_id(char: str) -> str:
+    return f"cp-{ord(char):04X}"
+
+
+def codepoints_used(tree: etree._Element) -> list[str]:
+    """The characters that are no text, as the `g` elements of `tree` point at them, in order."""
+    refs = {g.get("ref", "") for g in tree.iter(f"{{{TEI_NS}}}g")}
+    return sorted(chr(int(ref[4:], 16)) for ref in refs if ref.startswith("#cp-"))
 
 
 def append_marked_text(parent: etree._Element, text: str, gaiji) -> set[GaijiEntry]:
@@ -125,12 +148,12 @@ def transcription_body(sources: Sources, witness: Witness) -> tuple[etree._Eleme
         if segment.layer in TEXT_LAYERS:
             used |= append_marked_text(node, text, sources.gaiji)
         else:
-            node.text = text
+            append_text(node, text)
     return ab, used
 
 
-def char_decl(entries: set[GaijiEntry], parent: etree._Element) -> None:
-    if not entries:
+def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._Element) -> None:
+    if not entries and not codepoints:
         return
     decl = el("charDecl", parent=parent)
     for entry in sorted(entries, key=lambda e: e.xml_id):
@@ -142,9 +165,14 @@ def char_decl(entries: set[GaijiEntry], parent: etree._Element) -> None:
             el("mapping", {"type": "standard"}, entry.mapping, parent=char)
         if entry.evidence:
             el("note", {"type": "evidence"}, entry.evidence.replace(entry.form, describe_form(entry.form)), parent=char)
+    for codepoint in codepoints:
+        char = el("char", {XML_ID: codepoint_id(codepoint)}, parent=decl)
+        el("localProp", {"name": "name", "value": describe_not_text(codepoint)}, parent=char)
+        el("localProp", {"name": "kind", "value": "not-text"}, parent=char)
+        el("mapping", {"type": "codepoint"}, f"U+{ord(codepoint):04X}", parent=char)
 
 
-def header(sources: Sources, title: str, source_desc_content, gaiji: set[GaijiEntry], variant_encoding: bool = False) -> etree._Element:
+def header(sources: Sources, title: str, source_desc_content, gaiji: set[GaijiEntry], codepoints: list[str], variant_encoding: bool = False) -> etree._Element:
     tei_header = el("teiHeader")
     file_desc = el("fileDesc", parent=tei_header)
     title_stmt = el("titleStmt", parent=file_desc)
@@ -166,7 +194,7 @@ def header(sources: Sources, title: str, source_desc_content, gaiji: set[GaijiEn
     app_info = el("appInfo", parent=encoding)
     application = el("application", {"ident": "edition", "version": __version__}, parent=app_info)
     el("label", text="edition", parent=application)
-    char_decl(gaiji, encoding)
+    char_decl(gaiji, codepoints, encoding)
     profile = el("profileDesc", parent=tei_header)
     lang_usage = el("langUsage", parent=profile)
     for ident, name in LANGUAGES.items():
@@ -210,7 +238,7 @@ def witness_document(sources: Sources, witness: Witness) -> etree._ElementTree:
     body_ab, gaiji = transcription_body(sources, witness)
     meta = witness.meta
     tei = el("TEI", {XML_LANG: "lzh"})
-    tei.append(header(sources, f"{meta.title}: transcription of witness {meta.siglum}", witness_bibl(witness), gaiji))
+    tei.append(header(sources, f"{meta.title}: transcription of witness {meta.siglum}", witness_bibl(witness), gaiji, codepoints_used(body_ab)))
     text = el("text", parent=tei)
     body = el("body", parent=text)
     body.append(body_ab)
@@ -295,7 +323,7 @@ class EditionWriter:
                     token_index = 0 if name in MARKER_AT_START else max(0, len(reading.tokens) - 1)
                 (before if name in MARKER_AT_START else after).setdefault(token_index, []).append((name, siglum))
         if reading.intrusion:
-            node.text = reading.display
+            append_text(node, reading.display)
         else:
             self.append_tokens(node, raw, reading.tokens, before, after, punctuated)
         if not reading.tokens and (before or after):
@@ -437,7 +465,7 @@ def edition_document(sources: Sources, apparatus, sections, editors: dict[str, s
     writer = EditionWriter(apparatus, sections)
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
-    tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, variant_encoding=True)
+    tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, codepoints_used(body), variant_encoding=True)
     title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
     for ident, name in editors.items():
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import tomllib
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from charset_normalizer import from_bytes
 
 from .errors import EditionError
+from .tables import TomlLines, read_toml
 
 SCRIPTS = ("simplified", "traditional", "mixed")
 BOM = "\ufeff"
@@ -119,42 +119,16 @@ def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
     return RawText(path=path, data=data, text=text, encoding=encoding)
 
 
-def load_witness_metadata(path: Path) -> list[WitnessMeta]:
-    """Read `witnesses.toml`: one [[witness]] stanza per witness."""
-    source = path.read_text(encoding="utf-8")
-    try:
-        doc = tomllib.loads(source)
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(path, f"invalid TOML: {exc}") from None
-    stanzas = doc.get("witness", [])
+def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
+    """Read `witnesses.toml`: one [[witness]] stanza per witness, validated against the schema."""
+    doc, lines = read_toml(path, "witnesses.toml")
     witnesses: list[WitnessMeta] = []
     seen: dict[str, int] = {}
-    for number, stanza in enumerate(stanzas, 1):
-        line = _stanza_line(source, number)
-        missing = [k for k in ("siglum", "file", "title", "script", "profile") if k not in stanza]
-        if missing:
-            raise EditionError(path, f"witness stanza {number} lacks {', '.join(missing)}", line)
-        siglum = str(stanza["siglum"])
+    for number, stanza in enumerate(doc["witness"], 1):
+        siglum = stanza["siglum"]
         if siglum in seen:
-            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", line)
+            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", lines.line(("witness", number - 1)))
         seen[siglum] = number
-        if stanza["script"] not in SCRIPTS:
-            raise EditionError(path, f"witness {siglum}: script must be one of {', '.join(SCRIPTS)}", line)
-        known = {f for f in WitnessMeta.__dataclass_fields__}
-        unknown = set(stanza) - known - {"rule"}
-        if unknown:
-            raise EditionError(path, f"witness {siglum}: unknown field(s) {', '.join(sorted(unknown))}", line)
         fields = {k: v for k, v in stanza.items() if k != "rule"}
-        fields["siglum"] = siglum
         witnesses.append(WitnessMeta(**fields, rules=tuple(stanza.get("rule", ()))))
-    return witnesses
-
-
-def _stanza_line(source: str, number: int) -> int:
-    count = 0
-    for lineno, text in enumerate(source.splitlines(), 1):
-        if text.strip() == "[[witness]]":
-            count += 1
-            if count == number:
-                return lineno
-    return 1
+    return witnesses, lines

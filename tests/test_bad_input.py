@@ -1,7 +1,6 @@
 """Bad input: one line naming the file, a non-zero exit, no traceback, no half-written output."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,42 +10,12 @@ from click.testing import CliRunner
 
 from edition.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = (
-    "礼书纲目\n\n"
-    "司射适阼阶上东北面告于主人曰请射于賔賔许【今文无告】司射降自西阶阶前西面命弟子纳射器"
-    "【弟子賔党之年少者也纳内也射器弓矢决拾旌中筹楅丰也】乃纳射器皆在堂西賔与大夫之弓倚于西序"
-    "矢在弓下北括众弓倚于堂西矢在其上主人之弓矢在东序东司射不释弓矢遂以比三耦于堂西\n\n"
-    "右请射\n"
-)
-STANZA = """
-[[witness]]
-siglum = "{siglum}"
-file = "{file}"
-title = "sample"
-script = "traditional"
-profile = "{profile}"
-{extra}
-"""
+from probe import SAMPLE, sample_sources, write_witness
 
 
 @pytest.fixture
 def sources(tmp_path) -> Path:
-    """A one-witness edition: the seed tables and config, and a small 礼书纲目 sample."""
-    root = tmp_path / "sources"
-    root.mkdir()
-    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copy(ROOT / "sources" / name, root / name)
-    (root / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "A"\ncomparison_script = "simplified"\n')
-    write_witness(root, "A", "a.txt", SAMPLE.encode("utf-8"))
-    return root
-
-
-def write_witness(root: Path, siglum: str, file: str, data: bytes, profile: str = "lishu-gangmu", extra: str = "", append: bool = False):
-    (root / file).write_bytes(data)
-    stanza = STANZA.format(siglum=siglum, file=file, profile=profile, extra=extra)
-    path = root / "witnesses.toml"
-    path.write_text((path.read_text() if append and path.exists() else "") + stanza)
+    return sample_sources(tmp_path / "sources")
 
 
 def run(sources: Path, out: Path):

@@ -151,7 +151,7 @@ def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):
 def test_a_bad_decision_is_named_with_its_line(sources):
     (sources / "decisions.toml").write_text('[editors]\ned = "x"\n\n[[decision]]\nkind = "guess"\nresp = "ed"\n')
     result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
-    assert result.exit_code == 1 and re.search(r"decisions\.toml:4: decision 1: kind must be one of", result.output)
+    assert result.exit_code == 1 and re.search(r"decisions\.toml:5: decision 1, kind: expected one of lemma, .*found \"guess\"", result.output)
 
 
 def test_a_rebuild_with_nothing_changed_takes_under_a_second():
