@@ -17,14 +17,15 @@ from .sources import add_witness
 def paths_and_verbosity(command):
     """The options every build command takes."""
     command = click.option("--quiet", is_flag=True, help="Print nothing but errors.")(command)
+    command = click.option("--force", is_flag=True, help="Delete files in OUT that no build made.")(command)
     command = click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True)(command)
     return click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)(command)
 
 
-def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None:
+def run_step(step, sources_dir: Path, out: Path, quiet: bool, force: bool, done: str) -> None:
     progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
     try:
-        step(sources_dir, out, progress)
+        step(sources_dir, out, progress, force)
     except EditionError as error:
         click.echo(f"edition: error: {error}", err=True)
         sys.exit(1)
@@ -40,16 +41,16 @@ def main() -> None:
 
 @main.command("build")
 @paths_and_verbosity
-def build_command(sources_dir: Path, out: Path, quiet: bool) -> None:
+def build_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> None:
     """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports."""
-    run_step(build, sources_dir, out, quiet, "built")
+    run_step(build, sources_dir, out, quiet, force, "built")
 
 
 @main.command("collate")
 @paths_and_verbosity
-def collate_command(sources_dir: Path, out: Path, quiet: bool) -> None:
+def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> None:
     """Collate the witnesses into OUT/edition.xml and the collation report."""
-    run_step(collate_only, sources_dir, out, quiet, "collated into")
+    run_step(collate_only, sources_dir, out, quiet, force, "collated into")
 
 
 @main.command("add-witness")

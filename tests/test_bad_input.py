@@ -32,8 +32,11 @@ profile = "{profile}"
 
 @pytest.fixture
 def sources(tmp_path) -> Path:
+    return sample_sources(tmp_path / "sources")
+
+
+def sample_sources(root: Path) -> Path:
     """A one-witness edition: the seed tables and config, and a small 礼书纲目 sample."""
-    root = tmp_path / "sources"
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copy(ROOT / "sources" / name, root / name)
@@ -72,7 +75,7 @@ def test_the_sample_builds(sources, tmp_path):
     result = run(sources, out)
     assert result.exit_code == 0, result.output
     assert (out / "witnesses" / "A.xml").is_file()
-    assert sorted(p.name for p in out.iterdir()) == ["edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
+    assert sorted(p.name for p in out.iterdir()) == [".edition-manifest.json", "edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
 
 
 def test_gb18030_without_encoding_is_named(sources, tmp_path):
@@ -169,7 +172,7 @@ def test_a_failed_build_leaves_the_previous_output_alone(sources, tmp_path):
     write_witness(sources, "A", "a.txt", b"")
     assert run(sources, out).exit_code == 1
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    assert not [p for p in out.iterdir() if p.name.startswith(".staging")]
+    assert not [p for p in out.parent.iterdir() if ".staging-" in p.name]
 
 
 def test_the_installed_command_prints_one_line_and_no_traceback(sources, tmp_path):
