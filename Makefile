@@ -18,8 +18,8 @@ DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities fonts-noto
 AXE := .cache/axe/node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-SOURCES ?= sources
-OUT ?= build
+SOURCES := sources
+OUT := build
 # What the build reads, by content: the sha256 of `sha256sum` listings of the sources, the package
 # and the schemas, folder by folder, and of pyproject.toml. The build records the same digest in
 # $(OUT)/.edition-manifest.json; make builds only when the two differ.

@@ -20,8 +20,8 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
 import secrets
+import shutil
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -158,7 +158,7 @@ def sweep(target: Path) -> None:
         if sibling.name.startswith(f".{target.name}.previous-") and not target.exists():
             os.rename(sibling, target)
         elif sibling.name.startswith((f".{target.name}.previous-", f".{target.name}.staging-")):
-            shutil.rmtree(sibling)
+            remove(sibling)
 
 
 def made_before(target: Path, out: Path, force: bool) -> dict[str, str]:
@@ -229,8 +229,17 @@ def exchange(a: Path, b: Path) -> bool:
     raise OSError(code, os.strerror(code), str(b))
 
 
+def remove(folder: Path) -> None:
+    """shutil.rmtree, naming in its error the full path of what could not be removed."""
+
+    def fail(function, path, excinfo):
+        raise OSError(excinfo[1].errno, excinfo[1].strerror, path) from None
+
+    shutil.rmtree(folder, onerror=fail)
+
+
 def remove_previous(root: Path) -> None:
     try:
-        shutil.rmtree(root)
+        remove(root)
     except OSError as error:
         raise EditionError(error.filename or root, f"{error.strerror}: the new build is in place, but the previous one could not be removed") from None

@@ -224,8 +224,15 @@ def run_child(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
             os._exit(1)
 
     child = subprocess.Popen(
-        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, errors="replace", process_group=0, preexec_fn=die_with_parent,
+        command,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        process_group=0,
+        preexec_fn=die_with_parent,
     )
     try:
         output, _ = child.communicate()

@@ -264,6 +264,21 @@ def test_an_immutable_output_is_refused_before_anything_changes(old_build, editi
         subprocess.run(["chattr", "-i", folder], check=True)
 
 
+def test_a_stale_staging_folder_that_cannot_be_removed_is_named(old_build, edition):
+    out = old_build
+    pinned = out.with_name(".build.staging-1-0000") / "edition.xml"
+    pinned.parent.mkdir()
+    pinned.write_text("left by a killed build")
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", pinned], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (it needs root and a filesystem such as ext4)")
+    try:
+        before = snapshot(out)
+        assert_one_line_error(edition(*build_args(out)), f"{pinned}: Operation not permitted", "left as it was")
+        assert snapshot(out) == before
+    finally:
+        subprocess.run(["chattr", "-i", pinned], check=True)
+
+
 @pytest.fixture
 def small_disk(tmp_path):
     disk = tmp_path / "disk"
