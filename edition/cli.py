@@ -6,7 +6,6 @@ Whatever goes wrong reaches the user as one line: an `EditionError` names the fi
 
 from __future__ import annotations
 
-import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ from .sources import add_witness
 def paths_and_verbosity(command):
     """The options every build command takes."""
     command = click.option("--quiet", is_flag=True, help="Print nothing but errors.")(command)
+    command = click.option("--force", is_flag=True, help="Delete files in OUT that no build made.")(command)
     command = click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True)(command)
     return click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)(command)
 
@@ -32,15 +32,9 @@ def fail(message: str, status: int = 1):
     sys.exit(status)
 
 
-def terminate(signum, frame):
-    raise KeyboardInterrupt
-
-
 @contextmanager
 def one_line_errors(step: list[str]):
     """Turn every failure into one line; `step` holds what was being done when it happened."""
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGHUP, terminate)
     try:
         yield
     except EditionError as error:
@@ -56,7 +50,7 @@ def one_line_errors(step: list[str]):
         fail(f"unexpected {type(error).__name__} during {step[-1]}: {error} (run `edition --debug …` for the traceback)")
 
 
-def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None:
+def run_step(step, sources_dir: Path, out: Path, quiet: bool, force: bool, done: str) -> None:
     doing = [step.__name__]
 
     def progress(message: str) -> None:
@@ -65,7 +59,7 @@ def run_step(step, sources_dir: Path, out: Path, quiet: bool, done: str) -> None
             click.echo(f"  {message}", err=True)
 
     with one_line_errors(doing):
-        step(sources_dir, out, progress)
+        step(sources_dir, out, progress, force)
     if not quiet:
         click.echo(f"edition: {done} {out}/", err=True)
 
@@ -79,16 +73,16 @@ def main(debug: bool) -> None:
 
 @main.command("build")
 @paths_and_verbosity
-def build_command(sources_dir: Path, out: Path, quiet: bool) -> None:
+def build_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> None:
     """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports."""
-    run_step(build, sources_dir, out, quiet, "built")
+    run_step(build, sources_dir, out, quiet, force, "built")
 
 
 @main.command("collate")
 @paths_and_verbosity
-def collate_command(sources_dir: Path, out: Path, quiet: bool) -> None:
+def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> None:
     """Collate the witnesses into OUT/edition.xml and the collation report."""
-    run_step(collate_only, sources_dir, out, quiet, "collated into")
+    run_step(collate_only, sources_dir, out, quiet, force, "collated into")
 
 
 @main.command("add-witness")

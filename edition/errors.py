@@ -1,5 +1,8 @@
 """The one error type the pipeline raises for bad input: always a single line naming the file."""
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -25,3 +28,19 @@ class SourceErrors(EditionError):
         first = errors[0]
         more = f" (and {len(errors) - 1} more problem(s): run `edition check`)" if len(errors) > 1 else ""
         super().__init__(first.path, first.message + more, first.line)
+
+
+@contextmanager
+def interrupts_as_errors(path: str | Path, outcome: str) -> Iterator[None]:
+    """SIGTERM, SIGHUP and SIGINT raise an error naming `path` and the `outcome`, so that the
+    work in hand is undone on the way out."""
+
+    def stop(signum, frame):
+        raise EditionError(path, f"interrupted by {signal.Signals(signum).name}; {outcome}")
+
+    handlers = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)

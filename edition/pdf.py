@@ -1,5 +1,5 @@
-"""The printed edition: the TEI rendered through a Jinja template into XeLaTeX (ctex for Chinese,
-reledmac for the line-numbered text and its apparatus in three series) and compiled by latexmk.
+"""The printed edition: the TEI rendered through a Jinja template into LaTeX (ctex for Chinese,
+reledmac for the line-numbered text and its apparatus in three series), typeset with XeLaTeX.
 
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the orthographic
@@ -9,11 +9,16 @@ the fonts fails the build with the character named.
 
 from __future__ import annotations
 
+import ctypes
+import os
 import shutil
+import signal
 import subprocess
+import tempfile
 from collections import Counter
 from importlib import resources
 from pathlib import Path
+from typing import NoReturn
 
 import jinja2
 import regex
@@ -36,6 +41,9 @@ LATEX_SPECIAL = {
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 TYPE_LABELS = {"lacuna": "lac.", "intrusion": "interp.", "transposition": "transp.", "substantive": ""}
 TRADITION_LABELS = {"#jinwen": "今文", "#guwen": "古文"}
+MAX_RUNS = 5
+LIBC = ctypes.CDLL(None, use_errno=True)
+PR_SET_PDEATHSIG = 1
 
 
 def escape(text: str) -> str:
@@ -157,24 +165,79 @@ def latex(edition: Edition, orthographic: bool = True) -> str:
 
 
 def compile_pdf(tex: str, workdir: Path) -> Path:
-    """Typeset `tex` in `workdir` with latexmk and XeLaTeX; return the PDF."""
-    if shutil.which("latexmk") is None or shutil.which("xelatex") is None:
-        raise EditionError(None, "latexmk and xelatex are not installed: run `make edition`, which installs them")
+    """Typeset `tex` in `workdir`: XeLaTeX until its auxiliary files (reledmac's line numbers, the
+    contents, labels) stop changing, at most MAX_RUNS times, then xdvipdfmx; return the PDF."""
+    if shutil.which("xelatex") is None or shutil.which("xdvipdfmx") is None:
+        raise EditionError(None, "xelatex and xdvipdfmx are not installed: run `make edition`, which installs them")
     workdir.mkdir(parents=True, exist_ok=True)
-    source = workdir / "edition.tex"
-    source.write_text(tex, encoding="utf-8")
-    result = subprocess.run(
-        ["latexmk", "-xelatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-    )
-    log = (workdir / "edition.log").read_text(encoding="utf-8", errors="replace") if (workdir / "edition.log").exists() else ""
+    (workdir / "edition.tex").write_text(tex, encoding="utf-8")
+    state = None
+    for _ in range(MAX_RUNS):
+        result = run_child(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"], workdir)
+        if result.returncode != 0:
+            log = read_log(workdir)
+            error = next((line for line in log.splitlines() if line.startswith("./edition.tex:") or line.startswith("!")), result.stdout[-300:])
+            failed(workdir, f"XeLaTeX failed: {error.strip()}")
+        state, previous = auxiliary_state(workdir), state
+        if state == previous:
+            break
+    result = run_child(["xdvipdfmx", "-q", "-E", "-o", "edition.pdf", "edition.xdv"], workdir)
     if result.returncode != 0:
-        error = next((line for line in log.splitlines() if line.startswith("./edition.tex:") or line.startswith("!")), result.stdout[-300:])
-        raise EditionError(source, f"XeLaTeX failed: {error.strip()}")
-    missing = sorted({(m.group(1), m.group(2), m.group(3).strip()) for m in MISSING.finditer(log)})
+        failed(workdir, f"xdvipdfmx failed: {result.stdout.strip()[-300:]}")
+    missing = sorted({(m.group(1), m.group(2), m.group(3).strip()) for m in MISSING.finditer(read_log(workdir))})
     if missing:
         listed = ", ".join(f"{char} ({code}) in {font}" for char, code, font in missing[:5])
-        raise EditionError(source, f"{len(missing)} character(s) missing from the fonts: {listed}")
+        failed(workdir, f"{len(missing)} character(s) missing from the fonts: {listed}")
     return workdir / "edition.pdf"
+
+
+def read_log(workdir: Path) -> str:
+    log = workdir / "edition.log"
+    return log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+
+
+def auxiliary_state(workdir: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in workdir.iterdir() if p.suffix not in (".tex", ".log", ".xdv", ".pdf")}
+
+
+def failed(workdir: Path, message: str) -> NoReturn:
+    """Keep the LaTeX source and log in a folder of their own, outside the build that is about to
+    be discarded, and name the log in the error."""
+    kept = Path(tempfile.mkdtemp(prefix="edition-xelatex-"))
+    for name in ("edition.tex", "edition.log"):
+        if (workdir / name).exists():
+            shutil.copy(workdir / name, kept / name)
+    raise EditionError(kept / "edition.log" if (kept / "edition.log").exists() else kept / "edition.tex", message)
+
+
+def run_child(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """Run a typesetting program so that it dies with the build: in a process group of its own,
+    killed whole if anything (an error, a signal) interrupts the wait, and with PR_SET_PDEATHSIG,
+    so that the kernel kills it if this process dies, even by SIGKILL. That reaches only the
+    child itself, which is why there is no latexmk: XeLaTeX with -no-pdf and xdvipdfmx, run
+    directly, start no programs of their own (once the fonts and formats are installed)."""
+    parent = os.getpid()
+
+    def die_with_parent() -> None:
+        LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the prctl
+            os._exit(1)
+
+    child = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        process_group=0,
+        preexec_fn=die_with_parent,
+    )
+    try:
+        output, _ = child.communicate()
+    except BaseException:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise
+    return subprocess.CompletedProcess(command, child.returncode, output)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import tomlkit
 
-from .errors import EditionError
+from .errors import EditionError, interrupts_as_errors
 from .gaiji import GaijiTable
 from .layers import Profile, Rule, load_profile
 from .normalize import load_variants
@@ -164,7 +164,8 @@ def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, e
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
-    write_together(({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")})
+    with interrupts_as_errors(file, "nothing was added"):
+        write_together(({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")})
     return target
 
 

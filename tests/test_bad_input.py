@@ -41,7 +41,7 @@ def test_the_sample_builds(sources, tmp_path):
     result = run(sources, out)
     assert result.exit_code == 0, result.output
     assert (out / "witnesses" / "A.xml").is_file()
-    assert sorted(p.name for p in out.iterdir()) == ["edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
+    assert sorted(p.name for p in out.iterdir()) == [".edition-manifest.json", "edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
 
 
 def test_gb18030_without_encoding_is_named(sources, tmp_path):
@@ -138,7 +138,7 @@ def test_a_failed_build_leaves_the_previous_output_alone(sources, tmp_path):
     write_witness(sources, "A", "a.txt", b"")
     assert run(sources, out).exit_code == 1
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    assert not [p for p in out.iterdir() if p.name.startswith(".staging")]
+    assert not [p for p in out.parent.iterdir() if ".staging-" in p.name]
 
 
 def test_the_installed_command_prints_one_line_and_no_traceback(sources, tmp_path):

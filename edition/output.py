@@ -1,0 +1,228 @@
+"""The output folder: written beside it, switched in whole, one build at a time.
+
+A build writes its products into a staging folder next to the output folder, on the same
+filesystem (`.build.staging-<pid>-<random>` for `build/`), lists them with their sha256 in
+`.edition-manifest.json`, and then exchanges the two folders in one `renameat2(RENAME_EXCHANGE)`:
+at every moment, even if the process is killed, the output folder is the whole previous build or
+the whole new one, and stays a real folder (not a symlink, which `cp -r` would copy dangling).
+The previous generation, now in the staging folder, is then removed.
+
+A lock on a file beside the output (`.build.lock`) keeps a second build out. While it is held,
+every staging folder of that output is a killed build's, and is removed. An output folder that
+holds files the manifest does not list (files no build made) is refused unless forced.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import EditionError, interrupts_as_errors
+from .validate import SCHEMA_DIR
+
+MANIFEST = ".edition-manifest.json"
+LIBC = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+PACKAGE = Path(__file__).resolve().parent
+
+
+def sha256(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def files_under(folder: Path) -> list[str]:
+    """Relative paths of everything under `folder` that is not a folder (symbolic links included)."""
+    found = []
+    for root, folders, files in os.walk(folder):
+        here = Path(root)
+        found += [(here / name).relative_to(folder).as_posix() for name in files + [f for f in folders if (here / f).is_symlink()]]
+    return sorted(found)
+
+
+def inputs_digest(sources_dir: Path) -> str:
+    """The sha256 of what a build reads: the sources, the package's code, the schemas and
+    pyproject.toml, listed as `sha256sum` lists them folder by folder. The Makefile computes the
+    same digest with coreutils, and builds only when it differs from the manifest's."""
+    listing = []
+    for root in (sources_dir, PACKAGE, SCHEMA_DIR):
+        paths = sorted(f"./{p}" for p in files_under(root) if "__pycache__" not in Path(p).parts and not (root / p).is_symlink())
+        listing += [f"{sha256(root / p)}  {p}\n" for p in paths]
+    pyproject = PACKAGE.parent / "pyproject.toml"
+    if pyproject.is_file():
+        listing.append(f"{sha256(pyproject)}  pyproject.toml\n")
+    return hashlib.sha256("".join(listing).encode("utf-8")).hexdigest()
+
+
+class Staging:
+    """The next generation of the output folder, being written beside it."""
+
+    def __init__(self, out: Path, root: Path, previous: dict[str, str]):
+        self.out = out  # the output folder, which holds the previous build until the switch
+        self.root = root
+        self.previous = previous  # the previous build's files: path -> sha256
+
+    def write(self, relative: str, data: bytes | str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # it may be a hard link into the previous build
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        return path
+
+    def keep(self, *products: str) -> None:
+        """Carry the previous build's files over: those of the named products (top-level names), or
+        all. They are hard links where the filesystem allows, so they are replaced, never written."""
+        for relative in self.previous:
+            if products and Path(relative).parts[0] not in products:
+                continue
+            target = self.root / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(self.out / relative, target)
+            except OSError:
+                shutil.copy2(self.out / relative, target)
+
+    def finish(self, inputs: str | None) -> None:
+        files = {relative: sha256(self.root / relative) for relative in files_under(self.root)}
+        manifest = {"inputs": inputs, "files": files}
+        (self.root / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+@contextmanager
+def staged(out: Path, sources_dir: Path, force: bool, carry: bool) -> Iterator[Staging]:
+    """A staging folder for the next generation of `out`, switched in if the block succeeds and
+    removed if it fails. With `carry` it starts with the previous build's products (`collate`
+    replaces only some); otherwise the manifest records the digest of the inputs."""
+    target = out.resolve()
+    if target.exists() and not target.is_dir():
+        raise EditionError(out, "is a file, not a folder: choose another --out")
+    if sources_dir.resolve().is_relative_to(target):
+        raise EditionError(out, "holds the sources: choose another --out")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with locked(target, out):
+            sweep(target)
+            previous = made_before(target, out, force)
+            check_replaceable(target)
+            inputs = None if carry else inputs_digest(sources_dir)
+            root = target.with_name(f".{target.name}.staging-{os.getpid()}-{secrets.token_hex(4)}")
+            root.mkdir()
+            staging = Staging(out, root, previous)
+            try:
+                with interrupts_as_errors(out, f"{out} is left as it was"):
+                    if carry:
+                        staging.keep()
+                    yield staging
+                    staging.finish(inputs)
+                target.mkdir(exist_ok=True)  # so that there is always a folder to exchange with
+                switch(root, target)
+            except BaseException:
+                shutil.rmtree(root, ignore_errors=True)
+                raise
+            remove_previous(root)
+    except OSError as error:
+        raise EditionError(error.filename or out, f"{error.strerror or error}; {out} is left as it was") from None
+
+
+@contextmanager
+def locked(target: Path, out: Path) -> Iterator[None]:
+    """Hold the lock of `target`, or stop at once if another build holds it. The lock file stays:
+    removing it would let two builds lock two different files."""
+    with open(target.with_name(f".{target.name}.lock"), "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            raise EditionError(out, f"another build into it is running (pid {handle.read().strip() or '?'})") from None
+        handle.truncate(0)
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
+
+
+def sweep(target: Path) -> None:
+    """Remove what killed builds left beside `target` (none is running: the lock is held). A
+    previous generation parked by the fallback switch is put back if `target` is missing."""
+    for sibling in sorted(target.parent.iterdir()):
+        if sibling.name.startswith(f".{target.name}.previous-") and not target.exists():
+            os.rename(sibling, target)
+        elif sibling.name.startswith((f".{target.name}.previous-", f".{target.name}.staging-")):
+            remove(sibling)
+
+
+def made_before(target: Path, out: Path, force: bool) -> dict[str, str]:
+    """The previous build's files from its manifest. Files it does not list are not the build's
+    to delete: they stop the build unless forced."""
+    try:
+        made = json.loads((target / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        made = {}
+    present = [p for p in files_under(target) if p != MANIFEST]
+    foreign = [p for p in present if p not in made]
+    if foreign and not force:
+        listed = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise EditionError(out, f"holds files no build made ({listed}): choose another --out, or --force to delete them")
+    return {p: made[p] for p in present if p in made}
+
+
+def check_replaceable(target: Path) -> None:
+    """The previous generation is deleted after the switch: a folder of it that cannot be written
+    (read-only, immutable) stops the build before anything has changed."""
+    for root, _, _ in os.walk(target):
+        if not os.access(root, os.W_OK):
+            raise EditionError(root, "cannot be written (read-only or immutable), so the build cannot replace it")
+
+
+def switch(staging: Path, target: Path) -> None:
+    """Put `staging` in place of `target` in one step; the previous generation ends at `staging`."""
+    if exchange(staging, target):
+        return
+    # Where the filesystem cannot exchange, three renames: a kill after the first leaves no
+    # `target` but the previous generation parked, which the next build's sweep puts back.
+    parked = staging.with_name(staging.name.replace(".staging-", ".previous-", 1))
+    os.rename(target, parked)
+    try:
+        os.rename(staging, target)
+    except OSError:
+        os.rename(parked, target)
+        raise
+    os.rename(parked, staging)
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """renameat2(a, b, RENAME_EXCHANGE); False where the C library or the filesystem cannot."""
+    renameat2 = getattr(LIBC, "renameat2", None)  # glibc >= 2.28
+    if renameat2 is None:
+        return False
+    if renameat2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def remove(folder: Path) -> None:
+    """shutil.rmtree, naming in its error the full path of what could not be removed."""
+
+    def fail(function, path, excinfo):
+        raise OSError(excinfo[1].errno, excinfo[1].strerror, path) from None
+
+    shutil.rmtree(folder, onerror=fail)
+
+
+def remove_previous(root: Path) -> None:
+    try:
+        remove(root)
+    except OSError as error:
+        raise EditionError(error.filename or root, f"{error.strerror}: the new build is in place, but the previous one could not be removed") from None
