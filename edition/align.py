@@ -70,9 +70,15 @@ def unique_kgrams(text: str, k: int) -> dict[str, int]:
 
 
 def anchors(base: str, witness: str, k: int) -> list[tuple[int, int]]:
-    """(witness position, base position) of k-grams unique in both, in witness order."""
+    """(witness position, base position) of k-grams unique in both, in witness order. Only the
+    witness's k-grams that are anchors in the base are counted: the witness may be huge."""
     in_base = unique_kgrams(base, k)
-    return sorted((w, in_base[g]) for g, w in unique_kgrams(witness, k).items() if g in in_base)
+    in_witness: dict[str, int] = {}
+    for i in range(len(witness) - k + 1):
+        gram = witness[i : i + k]
+        if gram in in_base:
+            in_witness[gram] = -1 if gram in in_witness else i
+    return sorted((w, in_base[g]) for g, w in in_witness.items() if w >= 0)
 
 
 def longest_chain(points: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

@@ -240,7 +240,7 @@ def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> li
 
 def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     """(number of classic tokens before it, text) for each intrusion inside the classic text."""
-    starts = [t.start for t in witness.classic.tokens]
+    starts = witness.classic.starts
     out = []
     for segment in witness.segments_of("intrusion"):
         position = bisect_left(starts, segment.start)

@@ -10,15 +10,17 @@ its predecessor naturally but not its successor is given back to the text.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from typing import TYPE_CHECKING
 
 import regex
 
 if TYPE_CHECKING:
-    from .layers import Layering, Rule
+    from .layers import Layering, Rule, TimeLimit
 
 PUNCTUATION = regex.compile(r"[\p{P}\p{S}\s]")
+LINE = regex.compile(r"[^\r\n]+")
 DEFAULT_ANCHOR = r"(?<=\S) (?=\S)"
 SMOOTHING = 0.1
 NEIGHBOURHOOD = 20
@@ -32,13 +34,25 @@ class BigramModel:
 
     def without(self, window: str) -> "BigramModel":
         model = BigramModel("")
-        model.bigrams = self.bigrams - Counter(zip(window, window[1:]))
-        model.unigrams = self.unigrams - Counter(window)
+        model.bigrams = Difference(self.bigrams, Counter(zip(window, window[1:])))
+        model.unigrams = Difference(self.unigrams, Counter(window))
         model.vocabulary = self.vocabulary
         return model
 
     def logp(self, a: str, b: str) -> float:
         return math.log((self.bigrams[(a, b)] + SMOOTHING) / (self.unigrams[a] + SMOOTHING * self.vocabulary))
+
+
+class Difference:
+    """The counts of `total` less those of `removed`, never below zero: a Counter subtraction
+    that costs nothing until a count is looked up (the model is as large as the text)."""
+
+    def __init__(self, total: Counter, removed: Counter):
+        self.total = total
+        self.removed = removed
+
+    def __getitem__(self, key) -> int:
+        return max(0, self.total[key] - self.removed[key])
 
 
 def insertion_start(chars: str, end: int, after: str, model: BigramModel, max_length: int, cost: float) -> int:
@@ -60,15 +74,18 @@ def insertion_start(chars: str, end: int, after: str, model: BigramModel, max_le
     return start
 
 
-def apply(layering: "Layering", rule: "Rule") -> None:
+def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit") -> None:
     anchor = regex.compile(rule.params.get("anchor", DEFAULT_ANCHOR))
     max_length = int(rule.params.get("max_length", 15))
     cost = float(rule.params.get("cost_per_char", 6.0))
     text = layering.raw.text
-    offsets = [i for start, end in layering.spans(rule.within) for i in range(start, end) if text[i] not in "\r\n"]
-    chars = "".join(text[i] for i in offsets)
+    lines = [m.span() for start, end in layering.spans(rule.within) for m in LINE.finditer(text, start, end)]
+    offsets = array("i")  # raw offset of each character of `chars`
+    for start, end in lines:
+        offsets.extend(range(start, end))
+    chars = "".join(text[start:end] for start, end in lines)
     model = BigramModel(chars)
-    for match in anchor.finditer(chars):
+    for match in limit.finditer(anchor, chars, 0, len(chars), lambda i: offsets[i] if i < len(offsets) else len(text)):
         end = match.start()
         after = chars[match.end()] if match.end() < len(chars) else ""
         start = insertion_start(chars, end, after, model, max_length, cost)

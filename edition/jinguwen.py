@@ -201,6 +201,7 @@ class Anchoring:
         self.normalizer = normalizer
         self.base_text = apparatus.base.classic.text
         self.maps = {s: m.base_of() for s, m in apparatus.maps.items()}
+        self.note_cuts: dict[str, tuple[list[int], list[int]]] = {}  # siglum -> note starts, their token positions
 
     def norm(self, text: str) -> str:
         out = []
@@ -221,13 +222,26 @@ class Anchoring:
 
     def clauses(self, witness: Witness, note: Note) -> list[tuple[int, int]]:
         """Witness token ranges of the clause the note follows and of the clause before it."""
-        starts = [t.start for t in witness.classic.tokens]
-        end = bisect_left(starts, note.start)
-        notes_before = [bisect_left(starts, s.start) for s in witness.segments_of("commentary") if s.start < note.start]
-        cuts = sorted({c for c in notes_before if c < end})
+        end = bisect_left(witness.classic.starts, note.start)
+        cuts = self.cuts_before(witness, note.start, end)
         here = cuts[-1] if cuts else max(0, end - WINDOW)
         before = cuts[-2] if len(cuts) > 1 else max(0, here - WINDOW)
         return [(max(here, end - WINDOW), end), (max(before, here - WINDOW), here)]
+
+    def cuts_before(self, witness: Witness, start: int, end: int) -> list[int]:
+        """The last two distinct token positions below `end` at which a note before raw offset
+        `start` stands: by bisection, each witness's notes being listed once."""
+        siglum = witness.meta.siglum
+        if siglum not in self.note_cuts:
+            commentary = witness.segments_of("commentary")
+            self.note_cuts[siglum] = ([s.start for s in commentary], [bisect_left(witness.classic.starts, s.start) for s in commentary])
+        note_starts, cuts = self.note_cuts[siglum]
+        below = bisect_left(cuts, end, 0, bisect_left(note_starts, start))  # cuts never decrease
+        if not below:
+            return []
+        here = cuts[below - 1]
+        distinct = bisect_left(cuts, here, 0, below)
+        return [cuts[distinct - 1], here] if distinct else [here]
 
     def base_window(self, witness: Witness, w0: int, w1: int) -> tuple[int, int] | None:
         """The base tokens a witness range stands against: around the base position of its last

@@ -7,11 +7,17 @@ the part after `__` only keeps group names unique). Two rule kinds go beyond a r
 `intrusion` (inserted web spam, see `intrusion.py`) and `register` (modern lines, see `register.py`).
 A match is confined to its span: lookbehind sees the text before the span, `\Z` matches at its
 end. Line terminators and a BOM are always `format`. Every character must end up in exactly one layer.
+A rule's patterns may spend only so long matching (`TimeLimit`): a pattern that runs away (`(a|a)+$`)
+is an error naming the rule and the line, not a hung build.
 """
 
 from __future__ import annotations
 
+import re
+import time
+from array import array
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -36,10 +42,15 @@ LAYERS = (
 )
 UNASSIGNED = "unassigned"
 FLAGS = {"m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
-FORCED_FORMAT = "\n\r"
+FORCED_FORMAT = re.compile("[\n\r]")
+CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
+# The time a rule's patterns may spend matching over a witness, and more per character of it.
+TIME_LIMIT = 2.0
+TIME_LIMIT_PER_CHAR = 2e-6
+PROBE = 0.05  # seconds a search may take while the place a rule ran away is looked for
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Segment:
     layer: str
     start: int
@@ -61,6 +72,7 @@ class Rule:
     pattern: regex.Pattern | None = None
     attrs: dict = field(default_factory=dict, hash=False)
     params: dict = field(default_factory=dict, hash=False)
+    origin: str = ""  # the profile file or witnesses.toml it comes from
 
     @classmethod
     def from_table(cls, table: dict, origin: str, line: int | None = None) -> "Rule":
@@ -84,7 +96,7 @@ class Rule:
         known = {"name", "kind", "within", "layer", "pattern", "flags", "attrs", "reason"}
         params = {k: v for k, v in table.items() if k not in known}
         within = tuple(table.get("within", [UNASSIGNED]))
-        return cls(name, kind, within, table.get("layer"), pattern, dict(table.get("attrs", {})), params)
+        return cls(name, kind, within, table.get("layer"), pattern, dict(table.get("attrs", {})), params, origin)
 
 
 @dataclass(frozen=True)
@@ -120,57 +132,128 @@ def available_profiles(sources: Path | None = None) -> list[str]:
     return sorted({p.stem for d in profile_dirs(sources) if d.is_dir() for p in d.glob("*.toml")})
 
 
+@cache
+def runs_of(layers: frozenset[str]) -> re.Pattern:
+    """A pattern for runs of characters in any of `layers`, on Layering.codes."""
+    return re.compile(b"[" + re.escape(bytes(sorted(CODES[layer] for layer in layers))) + b"]+")
+
+
 class Layering:
-    """The assignment of every character of a raw text to one layer, built rule by rule."""
+    """The assignment of every character of a raw text to one layer, built rule by rule: per
+    character a layer byte and the rule application that owns it, in compact arrays. Segments can
+    only end where an application starts or ends (`cuts`)."""
 
     def __init__(self, raw: RawText):
         self.raw = raw
         n = len(raw.text)
-        self.layer = [UNASSIGNED] * n
-        self.claim = [-1] * n  # index into self.claims: which rule application owns the char
-        self.claims: list[tuple[str, dict]] = []
+        self.codes = bytearray(n)  # CODES of each character's layer
+        self.claim = array("i", [-1]) * n  # index into self.claims: which rule application owns the char
+        self.claims: list[tuple[str, str, dict]] = []  # (layer, rule name, attrs)
+        self.cuts = [0, n]
         # Rules match on a view without the BOM in which '\r' reads as a line end.
         self.shift = 1 if raw.has_bom else 0
         self.view = raw.text[self.shift :].replace("\r", "\n")
 
-    def spans(self, within: tuple[str, ...]) -> list[tuple[int, int]]:
-        """Maximal runs of characters currently in one of the `within` layers."""
-        wanted = set(within)
-        out, start = [], None
-        for i, layer in enumerate(self.layer):
-            inside = layer in wanted
-            if inside and start is None:
-                start = i
-            elif not inside and start is not None:
-                out.append((start, i))
-                start = None
-        if start is not None:
-            out.append((start, len(self.layer)))
-        return out
+    def spans(self, within: tuple[str, ...], start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+        """Maximal runs of characters (between start and end) currently in one of the `within` layers."""
+        if not within:
+            return []
+        runs = runs_of(frozenset(within))
+        return [m.span() for m in runs.finditer(self.codes, start, len(self.codes) if end is None else end)]
 
     def assign(self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None) -> None:
-        self.claims.append((rule.name, attrs if attrs is not None else rule.attrs))
-        claim = len(self.claims) - 1
-        for i in range(start, end):
-            self.layer[i] = layer
-            self.claim[i] = claim
+        self.claims.append((layer, rule.name, attrs if attrs is not None else rule.attrs))
+        if end <= start:
+            return
+        self.codes[start:end] = bytes((CODES[layer],)) * (end - start)
+        self.claim[start:end] = array("i", [len(self.claims) - 1]) * (end - start)
+        self.cuts += (start, end)
+
+    def unassigned(self) -> tuple[int, int]:
+        """How many characters no rule claimed, and the first of them (-1 if none)."""
+        return self.codes.count(CODES[UNASSIGNED]), self.codes.find(CODES[UNASSIGNED])
 
     def segments(self) -> list[Segment]:
         out: list[Segment] = []
         start = 0
-        text_len = len(self.layer)
-        for i in range(1, text_len + 1):
-            if i == text_len or self.layer[i] != self.layer[start] or self.claim[i] != self.claim[start]:
-                rule, attrs = self.claims[self.claim[start]] if self.claim[start] >= 0 else ("", {})
-                out.append(Segment(self.layer[start], start, i, self.raw.line_of(start), rule, attrs))
-                start = i
+        text_len = len(self.codes)
+        for cut in sorted(set(self.cuts))[1:]:
+            if cut < text_len and self.claim[cut] == self.claim[start]:
+                continue
+            layer, rule, attrs = self.claims[self.claim[start]] if self.claim[start] >= 0 else (UNASSIGNED, "", {})
+            out.append(Segment(layer, start, cut, self.raw.line_of(start), rule, attrs))
+            start = cut
         return out
 
 
-def apply_pattern(layering: Layering, rule: Rule) -> None:
+class TimeLimit:
+    """The time a rule's patterns may take matching over one witness: a pathological pattern fails
+    with a line naming the rule and the place it ran away, instead of hanging the build."""
+
+    def __init__(self, rule: Rule, raw: RawText):
+        self.rule = rule
+        self.raw = raw
+        self.seconds = TIME_LIMIT + TIME_LIMIT_PER_CHAR * len(raw.text)
+        self.spent = 0.0
+
+    def exceeded(self, offset: int) -> EditionError:
+        """`offset`: the raw offset where the rule ran away."""
+        return EditionError(
+            self.rule.origin or None,
+            f"rule {self.rule.name!r} exceeded its time limit ({self.seconds:.0f} s) on {self.raw.path} line {self.raw.line_of(offset)}",
+        )
+
+    def left(self, offset: int) -> float:
+        """Seconds left; `offset`: the raw offset the rule works from next."""
+        if self.spent >= self.seconds:
+            raise self.exceeded(offset)
+        return self.seconds - self.spent
+
+    def timed(self, call):
+        began = time.perf_counter()
+        try:
+            return call()
+        finally:
+            self.spent += time.perf_counter() - began
+
+    def finditer(self, pattern: regex.Pattern, text: str, start: int, end: int, to_raw=lambda offset: offset):
+        """pattern.finditer(text, start, end) within the time left; `to_raw` maps offsets in `text` to raw offsets."""
+        matches = pattern.finditer(text, start, end, timeout=self.left(to_raw(start)))
+        position = start
+        try:
+            while match := self.timed(lambda: next(matches, None)):
+                yield match
+                position = match.end()
+        except TimeoutError:
+            raise self.exceeded(to_raw(culprit(pattern, text, position, end))) from None
+
+    def match(self, pattern: regex.Pattern, text: str, offset: int):
+        """pattern.match(text) within the time left; `offset`: where `text` starts in the raw text."""
+        timeout = self.left(offset)
+        try:
+            return self.timed(lambda: pattern.match(text, timeout=timeout))
+        except TimeoutError:
+            raise self.exceeded(offset) from None
+
+
+def culprit(pattern: regex.Pattern, text: str, start: int, end: int) -> int:
+    """The offset from which a search of text[start:end] runs away, `start` known to be one: the
+    last one, by bisection, since a search from beyond it runs no more into it."""
+    low, high = start, end - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            pattern.search(text, middle, end, timeout=PROBE)
+            high = middle - 1
+        except TimeoutError:
+            low = middle
+    return low
+
+
+def apply_pattern(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
     shift = layering.shift
     for start, end in layering.spans(rule.within):
-        for match in rule.pattern.finditer(layering.view, start - shift, end - shift):
+        for match in limit.finditer(rule.pattern, layering.view, start - shift, end - shift, lambda offset: offset + shift):
             if match.end() == match.start():
                 continue
             if rule.layer:
@@ -188,22 +271,16 @@ def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] =
     if raw.has_bom:
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
-        if rule.kind == "pattern":
-            apply_pattern(layering, rule)
-        elif rule.kind == "intrusion":
-            intrusion.apply(layering, rule)
-        else:
-            register.apply(layering, rule)
-    for i, c in enumerate(raw.text):
-        if c in FORCED_FORMAT:
-            layering.assign(i, i + 1, "format", format_rule)
-    left = [i for i, layer in enumerate(layering.layer) if layer == UNASSIGNED]
+        apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
+        apply(layering, rule, TimeLimit(rule, raw))
+    for match in FORCED_FORMAT.finditer(raw.text):
+        layering.assign(match.start(), match.end(), "format", format_rule)
+    left, first = layering.unassigned()
     if left:
-        first = left[0]
         sample = raw.text[first : first + 12].split("\n")[0]
         raise EditionError(
             raw.path,
-            f"profile {profile.name!r} leaves {len(left)} character(s) unassigned, first at column "
+            f"profile {profile.name!r} leaves {left} character(s) unassigned, first at column "
             f"{raw.column_of(first)}: {sample!r}",
             raw.line_of(first),
         )

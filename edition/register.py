@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import regex
 
 if TYPE_CHECKING:
-    from .layers import Layering, Rule
+    from .layers import Layering, Rule, TimeLimit
 
 MIN_COPY = 8
 IGNORED = regex.compile(r"[\p{P}\p{S}\s▯〇]")
@@ -38,22 +38,22 @@ def score(text: str) -> float:
     return sum(weight * text.count(marker) for marker, weight in markers())
 
 
-def apply(layering: "Layering", rule: "Rule") -> None:
+def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit") -> None:
     text = layering.raw.text
     marker = regex.compile(rule.params["marker"]) if "marker" in rule.params else None
-    wanted = set(rule.within)
+    claimable = (*rule.within, "format")
     seen_lines: set[str] = set()
     modern = False
     position = 0
     for line in text.split("\n"):
         start, end = position, position + len(line)
         position = end + 1
-        offsets = [i for i in range(start, end) if layering.layer[i] in wanted]
-        if not offsets:
+        spans = layering.spans(rule.within, start, end)
+        if not spans:
             continue
-        content = "".join(text[i] for i in offsets)
+        content = "".join(text[a:b] for a, b in spans)
         key = IGNORED.sub("", content)
-        forced = marker.match(line) if marker else None
+        forced = limit.match(marker, line, start) if marker else None
         value = score(content)
         if forced or (rule.params.get("copies") and len(key) >= MIN_COPY and key in seen_lines):
             modern = True
@@ -65,12 +65,5 @@ def apply(layering: "Layering", rule: "Rule") -> None:
         body_start = start + forced.end() if forced else start
         if forced:
             layering.assign(start, body_start, "format", rule, {"marker": forced.group()})
-        claimable = wanted | {"format"}
-        run_start = None
-        for i in range(body_start, end + 1):
-            inside = i < end and layering.layer[i] in claimable
-            if inside and run_start is None:
-                run_start = i
-            elif not inside and run_start is not None:
-                layering.assign(run_start, i, rule.layer, rule)
-                run_start = None
+        for a, b in layering.spans(claimable, body_start, end):
+            layering.assign(a, b, rule.layer, rule)

@@ -40,15 +40,13 @@ def witness_report(witness: Witness) -> dict:
             "marks": t.end - t.start,
             "context": context(witness, t.start, t.end),
         }
-        for t in witness.stream.tokens
-        if t.kind == "gap"
+        for t in witness.stream.of_kind("gap")
     ]
     gaiji_lines: dict[str, list[int]] = defaultdict(list)
     gaiji_entries = {}
-    for t in witness.stream.tokens:
-        if t.kind == "gaiji":
-            gaiji_lines[t.gaiji.form].append(raw.line_of(t.start))
-            gaiji_entries[t.gaiji.form] = t.gaiji
+    for t in witness.stream.of_kind("gaiji"):
+        gaiji_lines[t.gaiji.form].append(raw.line_of(t.start))
+        gaiji_entries[t.gaiji.form] = t.gaiji
     gaiji = [
         {
             "form": entry.form,
@@ -77,7 +75,7 @@ def witness_report(witness: Witness) -> dict:
     conversions: dict[str, list] = {"variant": [], "opencc": []}
     for (source, target, how), count in sorted(witness.stream.conversions(raw).items(), key=lambda x: (-x[1], x[0])):
         conversions[how].append({"from": source, "to": target, "count": count})
-    classic = witness.classic.tokens
+    classic = witness.classic  # by its columns: a witness left out of collation never makes its tokens
     return {
         "siglum": meta.siglum,
         "title": meta.title,
@@ -101,11 +99,11 @@ def witness_report(witness: Witness) -> dict:
         "conversions": conversions,
         "extent": {
             "declared": meta.extent,
-            "classic_characters": len(classic),
-            "incipit": "".join(t.source(raw) for t in classic[:12]),
-            "explicit": "".join(t.source(raw) for t in classic[-12:]),
-            "first_line": raw.line_of(classic[0].start) if classic else None,
-            "last_line": raw.line_of(classic[-1].start) if classic else None,
+            "classic_characters": len(classic.starts),
+            "incipit": classic.source(raw, 0, 12),
+            "explicit": classic.source(raw, -12, None),
+            "first_line": raw.line_of(classic.starts[0]) if classic.starts else None,
+            "last_line": raw.line_of(classic.starts[-1]) if classic.starts else None,
         },
     }
 

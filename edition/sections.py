@@ -35,7 +35,7 @@ def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMa
     """base gap -> (title, siglum) for every section-closing label of an included witness."""
     found: dict[int, tuple[str, str]] = {}
     for siglum, witness in witnesses.items():
-        starts = [t.start for t in witness.classic.tokens]
+        starts = witness.classic.starts
         wmap = maps.get(siglum)
         for segment in witness.segments_of("label"):
             if segment.attrs.get("section") != "closes":

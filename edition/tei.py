@@ -62,8 +62,9 @@ def append_text(parent: etree._Element, text: str | None) -> None:
 def append_plain(parent: etree._Element, text: str) -> None:
     if not text:
         return
-    if len(parent):
-        parent[-1].tail = (parent[-1].tail or "") + text
+    last = next(parent.iterchildren(reversed=True), None)  # len(parent) would count every child
+    if last is not None:
+        last.tail = (last.tail or "") + text
     else:
         parent.text = (parent.text or "") + text
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from .tables import TomlLines, read_toml
 
 SCRIPTS = ("simplified", "traditional", "mixed")
 BOM = "\ufeff"
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")  # below U+0020, except tab, line ends and form feed
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class RawText:
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self):
-        self._line_starts = [0] + [i + 1 for i, c in enumerate(self.text) if c == "\n"]
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
 
     def line_of(self, offset: int) -> int:
         """1-based line number of a code-point offset."""
@@ -113,7 +115,7 @@ def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
         raise EditionError(path, f"not valid {encoding} (byte 0x{data[exc.start]:02x})", line) from None
     except LookupError:
         raise EditionError(path, f"unknown encoding {encoding!r} in its metadata") from None
-    controls = sum(1 for c in text if ord(c) < 32 and c not in "\t\n\r\f")
+    controls = len(CONTROLS.findall(text))
     if controls > max(2, len(text) // 100):
         raise EditionError(path, "binary file, not a text witness (control characters)")
     return RawText(path=path, data=data, text=text, encoding=encoding)
