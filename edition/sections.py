@@ -11,15 +11,18 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import regex
 
-from typing import TYPE_CHECKING
+from .errors import EditionError
 
 if TYPE_CHECKING:
     from .apparatus import Apparatus, WitnessMap, WitnessStatus
     from .intake import Witness
 
 INCIPIT = 8
+TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
 
 
 @dataclass
@@ -40,7 +43,10 @@ def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMa
         for segment in witness.segments_of("label"):
             if segment.attrs.get("section") != "closes":
                 continue
-            match = regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw))
+            try:
+                match = regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=TITLE_TIME_LIMIT)
+            except TimeoutError:
+                raise EditionError(witness.raw.path, f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)", segment.line) from None
             if not match:
                 continue
             position = bisect_left(starts, segment.start)

@@ -343,3 +343,15 @@ def test_an_unexpected_error_is_one_line_naming_the_step_and_debug_shows_the_tra
     assert lines == ["edition: error: unexpected ValueError during validate witnesses/A.xml: something no one foresaw (run `edition --debug …` for the traceback)"]
     debug = CliRunner().invoke(main, ["--debug", "build", "--quiet", "--sources", str(sources), "--out", str(build)])
     assert isinstance(debug.exception, ValueError)
+
+
+def test_a_runaway_title_pattern_is_one_line(project):
+    sources, _ = project
+    (sources / "profiles").mkdir()
+    (sources / "profiles" / "titled.toml").write_text(
+        "[[rule]]\nname = \"closing\"\nlayer = \"label\"\npattern = '^右[^\\n]*'\nflags = \"m\"\n"
+        "attrs = { section = \"closes\", title = '右((a|a)+)$' }\n\n"
+        "[[rule]]\nname = \"rest\"\nlayer = \"classic\"\npattern = '[^\\n]+'\n"
+    )
+    write_witness(sources, "A", "a.txt", (SAMPLE + "右" + "a" * 40 + "b\n").encode("utf-8"), profile="titled")
+    refused(project, "a.txt:", "rule 'closing': its title pattern exceeded its time limit")
