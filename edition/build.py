@@ -12,23 +12,24 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import decisions, jinguwen, pdf, render, report, site, tei, validate
-from .apparatus import collate
-from .intake import Witness, intake_witness, normalizer_for
-from .sections import sections as find_sections
+from .collation import decisions, jinguwen
+from .collation.apparatus import collate
+from .collation.sections import sections as find_sections
 from .errors import EditionError, SourceErrors
-from .output import Staging, staged
+from .intake.witness import Witness
+from .publication import pdf, render, report, site, tei, validate
+from .publication.output import Staging, staged
 from .sources import Sources, decisions_path
 
 Progress = Callable[[str], None]
 
 
-def intake_all(sources: Sources, progress: Progress) -> list[Witness]:
-    normalizer = normalizer_for(sources)
+def intake_all(sources: Sources, progress: Progress = lambda message: None) -> list[Witness]:
+    normalizer = sources.normalizer()
     witnesses = []
     for meta in sources.witnesses:
         progress(f"intake {meta.siglum} {meta.file}")
-        witnesses.append(intake_witness(sources, meta, normalizer))
+        witnesses.append(sources.intake(meta, normalizer))
     return witnesses
 
 
@@ -48,10 +49,10 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
     config = sources.config
     apparatus = collate(witnesses, config.base, config.min_quality, choices.witnesses(True), choices.witnesses(False))
-    normalizer = normalizer_for(sources)
+    normalizer = sources.normalizer()
     notes, anchors = jinguwen.collect(apparatus, normalizer)
     jinguwen.apply(apparatus, anchors)
-    found = find_sections(apparatus)
+    found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
     decisions.apply(apparatus, choices, normalizer.fold, found)
     return apparatus, notes, anchors, found
 
@@ -145,11 +146,11 @@ def check(sources_dir: Path) -> list[str]:
     if problems:
         return problems
     sources, choices = loaded
-    normalizer = normalizer_for(sources)
+    normalizer = sources.normalizer()
     witnesses = []
     for meta in sources.witnesses:
         try:
-            witnesses.append(intake_witness(sources, meta, normalizer))
+            witnesses.append(sources.intake(meta, normalizer))
         except EditionError as error:
             problems.append(str(error))
     if problems:

@@ -15,7 +15,7 @@ import click
 from . import __version__
 from .build import build, check, collate_only
 from .errors import EditionError
-from .guess import guess
+from .intake.guess import guess
 from .sources import add_witness
 
 

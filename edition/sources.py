@@ -16,11 +16,21 @@ from pathlib import Path
 import tomlkit
 
 from .errors import EditionError, interrupts_as_errors
-from .gaiji import GaijiTable
-from .layers import Profile, Rule, load_profile
-from .normalize import load_variants
-from .tables import expected, read_text, read_tsv, read_toml, shown, validator, violations
-from .witness import WitnessMeta, load_witness_metadata, read_raw
+from .intake.gaiji import GaijiTable
+from .intake.normalize import Normalizer, load_variants
+from .intake.profile import Profile, load_profile
+from .intake.raw import read_raw
+from .intake.rule import Rule
+from .intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
+from .tables import (
+    expected,
+    read_text,
+    read_toml,
+    read_tsv,
+    shown,
+    validator,
+    violations,
+)
 
 WITNESS_SUFFIXES = (".txt",)
 
@@ -58,6 +68,13 @@ class Sources:
 
     def path(self, meta: WitnessMeta) -> Path:
         return self.root / meta.file
+
+    def normalizer(self) -> Normalizer:
+        return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
+
+    def intake(self, meta: WitnessMeta, normalizer: Normalizer) -> Witness:
+        """A witness read by its profile and its own repairs."""
+        return intake_witness(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer)
 
     def person_by_name(self, name: str) -> Person | None:
         return next((p for p in self.persons.values() if p.name == name), None)

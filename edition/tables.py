@@ -9,7 +9,6 @@ import json
 import math
 import tomllib
 import unicodedata
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from edition.build import build
-from edition.intake import intake
+from edition.build import intake_all as intake
 from edition.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent

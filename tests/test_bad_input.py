@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from probe import SAMPLE, sample_sources, write_witness
 
 from edition.cli import main
-
-from probe import SAMPLE, sample_sources, write_witness
 
 
 @pytest.fixture
@@ -90,8 +89,8 @@ def test_bom_and_crlf_are_accepted_and_kept(sources, tmp_path):
 
 
 def test_a_crlf_file_round_trips(sources):
-    from edition.layers import load_profile, split_layers
-    from edition.witness import read_raw
+    from edition.intake.profile import load_profile, split_layers
+    from edition.intake.raw import read_raw
 
     data = ("\ufeff" + SAMPLE.replace("\n", "\r\n")).encode("utf-8")
     (sources / "a.txt").write_bytes(data)

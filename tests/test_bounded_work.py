@@ -9,15 +9,13 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-
-from edition import tei, validate
 from edition.errors import EditionError
-from edition.intake import intake_witness, normalizer_for
-from edition.layers import Profile, Rule, split_layers
+from edition.intake.profile import Profile, split_layers
+from edition.intake.raw import RawText
+from edition.intake.rule import Rule
+from edition.publication import tei, validate
 from edition.sources import Sources
-from edition.witness import RawText
-
-from test_bad_input import SAMPLE, sources, write_witness  # noqa: F401 (the one-witness sources fixture)
+from probe import SAMPLE, sample_sources, write_witness
 from test_tei import text_of_body
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +45,11 @@ reason = "a repair gone wrong"
 layer = "classic"
 pattern = '{RUNAWAY}'
 """
+
+
+@pytest.fixture
+def sources(tmp_path) -> Path:
+    return sample_sources(tmp_path / "sources")
 
 
 def edition(command: str, sources: Path, tmp_path: Path) -> tuple[int, list[str]]:
@@ -116,7 +119,7 @@ def large_witness(tmp_path: Path, seed: str, profile: str, copies: int) -> Sourc
 
 def test_a_large_witness_loses_no_character(tmp_path):
     sources = large_witness(tmp_path, "002", "zhushu", 8)
-    witness = intake_witness(sources, sources.witnesses[0], normalizer_for(sources))
+    witness = sources.intake(sources.witnesses[0], sources.normalizer())
     assert len(witness.raw.data) > 1_000_000
     position = 0
     for segment in witness.segments:
@@ -134,9 +137,9 @@ def test_intake_memory_grows_in_proportion_to_the_witness(tmp_path):
     peaks = {}
     for copies in (2, 8):
         sources = large_witness(tmp_path, "000", "lishu-gangmu", copies)
-        normalizer = normalizer_for(sources)
+        normalizer = sources.normalizer()
         tracemalloc.start()
-        witness = intake_witness(sources, sources.witnesses[0], normalizer)
+        witness = sources.intake(sources.witnesses[0], normalizer)
         assert len(witness.classic.starts) > 0
         peaks[copies] = tracemalloc.get_traced_memory()[1] / len(witness.raw.text)
         tracemalloc.stop()

@@ -8,14 +8,14 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from differences import minimal_difference
 from lxml import etree
 
-from edition import validate
-from edition.align import align
-from edition.apparatus import classify, collate
-from edition.tei import TEI_NS
-
-from differences import minimal_difference
+from edition.collation.align import align
+from edition.collation.apparatus import collate
+from edition.collation.reading import classify
+from edition.publication import validate
+from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -121,7 +121,7 @@ def test_moved_ji_clauses_of_000_are_transpositions_tied_to_both_places(edition,
 
 
 def test_order_difference_inside_a_clause_is_a_transposition():
-    from edition.apparatus import Reading
+    from edition.collation.reading import Reading
 
     base, witness = "主人坐取爵于上篚以降宾降", "主人坐取爵于篚上以降宾降"
     a = align(base, witness)
@@ -218,9 +218,8 @@ def gold_variants(passage, base_text: str, normalizer) -> set[tuple[str, int, st
 
 
 def test_substantive_variants_match_the_gold_apparatus(apparatus, sources):
-    from edition.intake import normalizer_for
-
-    normalizer = normalizer_for(sources)
+    
+    normalizer = sources.normalizer()
     base_text = apparatus.base.classic.text
     passages = tomllib.loads((FIXTURES / "gold_apparatus.toml").read_text())["passage"]
     true_positive = found_total = gold_total = 0

@@ -12,11 +12,10 @@ import opencc
 import pytest
 import regex
 from click.testing import CliRunner
+from differences import minimal_difference
 
 from edition.build import collate_only
 from edition.cli import main
-
-from differences import minimal_difference
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"
@@ -55,7 +54,7 @@ def add(sources: Path, file: Path, siglum: str = "005"):
 def substantive_differences(apparatus_xml: Path, siglum: str) -> set[tuple[str, str]]:
     """Minimal (base characters, witness characters) of each substantive difference between the
     base and the witness, whichever of them is the lemma."""
-    from edition import render
+    from edition.publication import render
 
     edition = render.read(apparatus_xml)
     base_id, wit_id = "#w001", f"#w{siglum}"

@@ -13,9 +13,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from probe import (
+    SAMPLE,
+    assert_one_line,
+    edition,
+    sample_sources,
+    snapshot,
+    write_witness,
+)
 
 from edition.cli import main
-from probe import SAMPLE, assert_one_line, edition, sample_sources, snapshot, write_witness
 
 
 @pytest.fixture(scope="module")

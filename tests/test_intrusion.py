@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from edition.layers import load_profile, split_layers
-from edition.witness import RawText
+from edition.intake.profile import load_profile, split_layers
+from edition.intake.raw import RawText
 
 SPAM_IN_TRANSLATION = ["舌尖上的中国海报", "二年级生字表上册", "1990属什么", "红烧鹅的做法", "女孩纹身", "英语13怎么写", "写事作文400字", "裴昌会"]
 

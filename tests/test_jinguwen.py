@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition import jinguwen
-from edition.apparatus import collate
-from edition.intake import normalizer_for
-from edition.tei import TEI_NS
+from edition.collation import jinguwen
+from edition.collation.apparatus import collate
+from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
 GOLD = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "jinguwen_gold.toml").read_text())["note"]
@@ -20,7 +19,7 @@ GOLD = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "jinguwen_g
 @pytest.fixture(scope="module")
 def found(witnesses, sources):
     apparatus = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality)
-    notes, anchors = jinguwen.collect(apparatus, normalizer_for(sources))
+    notes, anchors = jinguwen.collect(apparatus, sources.normalizer())
     return apparatus, notes, anchors
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from edition.layers import LAYERS
+from edition.intake.rule import LAYERS
 
 SIGLA = ["000", "001", "002", "003", "004"]
 

@@ -3,8 +3,7 @@ every token traced back to its raw offsets."""
 
 import pytest
 
-from edition.intake import normalizer_for
-from edition.normalize import DROPPED
+from edition.intake.normalize import DROPPED
 
 REQUIRED_VARIANTS = [
     "賔賓宾", "譲讓让", "竝並并", "敎教", "逺遠远", "乆久", "湥深", "靣面", "歩步",
@@ -14,7 +13,7 @@ REQUIRED_VARIANTS = [
 
 @pytest.fixture(scope="module")
 def normalizer(sources):
-    return normalizer_for(sources)
+    return sources.normalizer()
 
 
 @pytest.mark.parametrize("group", REQUIRED_VARIANTS)

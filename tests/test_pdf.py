@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition.render import SERIES_A, SERIES_C
-from edition.tei import TEI_NS
+from edition.publication.render import SERIES_A, SERIES_C
+from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
 
@@ -101,9 +101,9 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
 
 
 def test_a_missing_glyph_fails_the_build_naming_the_character(tmp_path):
-    from edition import pdf
     from edition.errors import EditionError
-    from edition.render import Edition, Section
+    from edition.publication import pdf
+    from edition.publication.render import Edition, Section
 
     edition = Edition("缺字", "edition", {}, [Section("s-1", "缺字", "incipit", "s-1-p1", ["字\U000f0001字"])], [], {})
     with pytest.raises(EditionError, match="U\\+F0001") as raised:

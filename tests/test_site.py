@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 import pytest
 
-from edition.render import read
-from edition.site import build_site
+from edition.publication.render import read
+from edition.publication.site import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

@@ -5,8 +5,8 @@ import json
 import pytest
 from lxml import etree
 
-from edition import validate
-from edition.tei import TEI_NS
+from edition.publication import validate
+from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
 SIGLA = ["000", "001", "002", "003", "004"]

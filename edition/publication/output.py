@@ -26,14 +26,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import EditionError, interrupts_as_errors
+from ..errors import EditionError, interrupts_as_errors
 from .validate import SCHEMA_DIR
 
 MANIFEST = ".edition-manifest.json"
 LIBC = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD = -100
 RENAME_EXCHANGE = 2
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def sha256(path: Path) -> str:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from lxml import etree, isoschematron
 
-from .errors import EditionError
+from ..errors import EditionError
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schemas"
 
 
 def tei_all_path() -> Path:

@@ -1,4 +1,4 @@
-"""Witnesses: their metadata stanzas and their raw text, decoded without losing a byte."""
+"""A witness file as bytes and as text, decoded strictly without losing a byte."""
 
 from __future__ import annotations
 
@@ -11,30 +11,12 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
-from .errors import EditionError
-from .tables import TomlLines, read_toml
+from ..errors import EditionError
 
-SCRIPTS = ("simplified", "traditional", "mixed")
 BOM = "\ufeff"
+
+
 CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")  # below U+0020, except tab, line ends and form feed
-
-
-@dataclass(frozen=True)
-class WitnessMeta:
-    siglum: str
-    file: str
-    title: str
-    script: str
-    profile: str
-    encoding: str = "utf-8"
-    author: str = ""
-    extent: str = ""
-    remarks: str = ""
-    rules: tuple[dict, ...] = ()
-
-    @property
-    def xml_id(self) -> str:
-        return f"w{self.siglum}"
 
 
 @dataclass
@@ -78,7 +60,7 @@ class RawText:
         return text.encode(self.encoding)
 
 
-def _guess_encoding(data: bytes) -> str | None:
+def guess_encoding(data: bytes) -> str | None:
     match = from_bytes(data).best()
     if match is None:
         return None
@@ -105,7 +87,7 @@ def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         if encoding.replace("-", "").lower() == "utf8":
-            guess = _guess_encoding(data)
+            guess = guess_encoding(data)
             hint = (
                 f"; it looks like {guess}: set encoding = \"{guess.lower()}\" in its metadata"
                 if guess and guess.lower() not in ("utf_8", "ascii")
@@ -119,18 +101,3 @@ def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
     if controls > max(2, len(text) // 100):
         raise EditionError(path, "binary file, not a text witness (control characters)")
     return RawText(path=path, data=data, text=text, encoding=encoding)
-
-
-def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
-    """Read `witnesses.toml`: one [[witness]] stanza per witness, validated against the schema."""
-    doc, lines = read_toml(path, "witnesses.toml")
-    witnesses: list[WitnessMeta] = []
-    seen: dict[str, int] = {}
-    for number, stanza in enumerate(doc["witness"], 1):
-        siglum = stanza["siglum"]
-        if siglum in seen:
-            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", lines.line(("witness", number - 1)))
-        seen[siglum] = number
-        fields = {k: v for k, v in stanza.items() if k != "rule"}
-        witnesses.append(WitnessMeta(**fields, rules=tuple(stanza.get("rule", ()))))
-    return witnesses, lines

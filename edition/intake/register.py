@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import regex
 
 if TYPE_CHECKING:
-    from .layers import Layering, Rule, TimeLimit
+    from .layering import Layering, TimeLimit
+    from .rule import Rule
 
 MIN_COPY = 8
 IGNORED = regex.compile(r"[\p{P}\p{S}\s▯〇]")
@@ -26,7 +27,7 @@ IGNORED = regex.compile(r"[\p{P}\p{S}\s▯〇]")
 @cache
 def markers() -> tuple[tuple[str, float], ...]:
     """(marker, signed weight): positive for modern Chinese, negative for classical."""
-    path = resources.files("edition") / "data" / "register.tsv"
+    path = resources.files("edition.intake") / "data" / "register.tsv"
     with path.open(encoding="utf-8") as handle:
         rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
         return tuple(

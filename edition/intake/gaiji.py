@@ -12,8 +12,8 @@ from pathlib import Path
 
 import regex
 
-from .errors import EditionError
-from .tables import read_tsv
+from ..errors import EditionError
+from ..tables import read_tsv
 
 SHAPES = (
     ("private-use", r"[\uE000-\uF8FF\U000F0000-\U0010FFFD]"),

@@ -24,7 +24,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 from lxml import etree
 
-from .errors import EditionError
+from ..errors import EditionError
 from .render import NS, SERIES_A, XML_ID, App, Edition, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
@@ -356,7 +356,7 @@ def heat_colour(density: float) -> str:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resources.files("edition") / "templates" / "site")),
+        loader=jinja2.FileSystemLoader(str(resources.files("edition.publication") / "templates" / "site")),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -442,7 +442,7 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     downloads = copy_downloads(edition_xml, build_dir, out)
-    for asset in (resources.files("edition") / "static").iterdir():
+    for asset in (resources.files("edition.publication") / "static").iterdir():
         (out / asset.name).write_bytes(asset.read_bytes())
     env = environment()
     pages = {

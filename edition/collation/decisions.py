@@ -20,11 +20,12 @@ from pathlib import Path
 
 import regex
 
-from .apparatus import Apparatus, Unit, classify
-from .errors import EditionError
+from ..errors import EditionError
+from ..tables import read_toml
+from .apparatus import Apparatus
 from .jinguwen import Reported
-from .tables import read_toml
-
+from .reading import classify
+from .variation_unit import Unit
 
 
 @dataclass

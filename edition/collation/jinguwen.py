@@ -19,9 +19,9 @@ import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from ..intake.normalize import DROPPED, Normalizer
+from ..intake.witness import Witness
 from .apparatus import Apparatus
-from .intake import Witness
-from .normalize import DROPPED, Normalizer
 
 TRADITIONS = {"今文": "jinwen", "古文": "guwen"}
 TRADITION = regex.compile(r"今文|古文")

@@ -24,11 +24,11 @@ from typing import NamedTuple
 import opencc
 import regex
 
-from .errors import EditionError
+from ..errors import EditionError
+from ..tables import read_tsv
 from .gaiji import GaijiEntry, GaijiTable
-from .layers import CODES, Segment, runs_of
-from .tables import read_tsv
-from .witness import RawText
+from .layering import CODES, Segment, runs_of
+from .raw import RawText
 
 OPENCC_CONFIG = {"simplified": "t2s", "traditional": "s2t"}
 GAP = regex.compile(r"▯+|\uFFFD+")

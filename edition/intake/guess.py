@@ -9,7 +9,7 @@ from pathlib import Path
 import opencc
 import regex
 
-from .witness import _guess_encoding
+from .raw import guess_encoding
 
 PAGE_MARKER = regex.compile(r"\[p\.?\s*\d+\]|<pb[^>\n]*>")
 HEADER_LINE = regex.compile(r"^[^\n：:]{1,12}[：:]", regex.MULTILINE)
@@ -45,7 +45,7 @@ def decode(data: bytes) -> tuple[str, str, bool]:
     try:
         return data.decode("utf-8"), "utf-8", False
     except UnicodeDecodeError:
-        encoding = (_guess_encoding(data) or "gb18030").lower()
+        encoding = (guess_encoding(data) or "gb18030").lower()
         return data.decode(encoding, errors="replace"), encoding, False
 
 

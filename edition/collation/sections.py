@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 import regex
 
-from .errors import EditionError
+from ..errors import EditionError
 
 if TYPE_CHECKING:
-    from .apparatus import Apparatus, WitnessMap, WitnessStatus
-    from .intake import Witness
+    from ..intake.witness import Witness
+    from .variation_unit import Unit
+    from .witness_map import WitnessMap, WitnessStatus
 
 INCIPIT = 8
 TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
@@ -66,10 +66,11 @@ def section_cuts(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"],
     return sorted(c for c in cuts if 0 <= c <= n), closes
 
 
-def sections(apparatus: "Apparatus") -> list[Section]:
-    closes = apparatus.section_titles
-    cuts = snap_to_units(apparatus.section_cuts, apparatus)
-    tokens = apparatus.base.classic.tokens
+def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict[int, tuple[str, str]]) -> list[Section]:
+    """The sections of the base between the cuts, each titled by the label that closes it or by
+    its first words."""
+    cuts = snap_to_units(cuts, units)
+    tokens = base.classic.tokens
     out: list[Section] = []
     used: set[str] = set()
     for t0, t1 in zip(cuts, cuts[1:]):
@@ -78,18 +79,18 @@ def sections(apparatus: "Apparatus") -> list[Section]:
         if t1 in closes:
             title, source = closes[t1]
         else:
-            title = "".join(t.source(apparatus.base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
+            title = "".join(t.source(base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
             source = "incipit"
         xml_id = unique_id("s-" + regex.sub(r"[^\p{L}\p{N}]", "", title)[:12], used)
         out.append(Section(xml_id, title, source, t0, t1))
     return out
 
 
-def snap_to_units(cuts: list[int], apparatus: "Apparatus") -> list[int]:
+def snap_to_units(cuts: list[int], units: list["Unit"]) -> list[int]:
     """A cut inside a variation unit moves to the unit's end."""
     out = []
     for cut in cuts:
-        for unit in apparatus.units:
+        for unit in units:
             if unit.t0 < cut < unit.t1:
                 cut = unit.t1
                 break

@@ -5,16 +5,20 @@ as running text, the other layers as typed elements, line ends as `lb`, brackets
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import regex
 from lxml import etree
 
-from . import __version__
-from .gaiji import GaijiEntry, describe_form
-from .apparatus import AUTO_RESP
-from .intake import Witness
-from .normalize import GAP, TEXT_LAYERS
-from .sources import Sources
-from .tables import NOT_TEXT, describe_not_text
+from .. import __version__
+from ..collation.apparatus import AUTO_RESP
+from ..intake.gaiji import GaijiEntry, describe_form
+from ..intake.normalize import GAP, TEXT_LAYERS
+from ..intake.witness import Witness
+from ..tables import NOT_TEXT, describe_not_text
+
+if TYPE_CHECKING:
+    from ..sources import Sources
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"

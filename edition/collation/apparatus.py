@@ -17,70 +17,17 @@ import gc
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
-from dataclasses import dataclass, field
 
-from .align import Alignment, align
-from .intake import Witness
-from .normalize import Token
+from ..intake.witness import Witness
+from .align import align
+from .reading import UNMAPPED, Reading, classify, merge_same, reading_text
 from .sections import section_cuts
+from .variation_unit import Unit
+from .witness_map import WitnessMap, WitnessStatus
 
 AUTO_RESP = "edition-auto"
-UNMAPPED = "\ufffc"
-
-
-@dataclass
-class Reading:
-    sigla: list[str]
-    tokens: list[Token]  # of the first witness; the others read the same characters
-    display: str  # as printed: the witness's own characters (the base's with its punctuation)
-    norm: str  # the comparison text
-    type: str | None = None  # None for the lemma
-    subtype: str | None = None
-    moves: list[int] = field(default_factory=list)  # transpositions this reading takes part in
-    moved_away: bool = False
-    intrusion: bool = False
-    xml_id: str = ""
-    source: str = ""  # the witness's own characters without punctuation: what readings are compared by
-    error: object = None  # the editorial decision that calls this reading an error of its witness
-
-    def __post_init__(self):
-        self.source = self.source or self.display
-
-
-@dataclass
-class Unit:
-    index: int
-    t0: int  # base tokens t0:t1
-    t1: int
-    lemma: Reading
-    readings: list[Reading]
-    emended: bool = False
-    markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
-    reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
-    decided: object = None  # the editorial decision that chose the lemma
-    editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
-
-    @property
-    def all_readings(self) -> list[Reading]:
-        return [self.lemma, *self.readings]
-
-    def reading_of(self, siglum: str) -> Reading | None:
-        return next((r for r in self.all_readings if siglum in r.sigla), None)
-
-    @property
-    def types(self) -> set[str]:
-        return {r.type for r in self.readings if r.type}
-
-
-@dataclass
-class WitnessStatus:
-    siglum: str
-    quality: float
-    included: bool
-    reason: str
-    extant: list[tuple[int, int]]
-    alignment: Alignment | None = None
 
 
 @dataclass
@@ -123,105 +70,6 @@ class Apparatus:
         for index, u in enumerate(self.units):
             u.index = index
         return unit
-
-
-class WitnessMap:
-    """Where a witness's tokens stand against the base tokens and gaps."""
-
-    def __init__(self, witness: Witness, alignment: Alignment, base_length: int):
-        self.witness = witness
-        self.alignment = alignment
-        self.start: list[int | None] = [None] * base_length
-        self.end: list[int | None] = [None] * base_length
-        self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        self.moved_in: dict[int, list[int]] = defaultdict(list)  # gap -> move ids
-        self.moved_away: dict[int, int] = {}  # base token -> move id
-        for op in alignment.ops:
-            if op.tag == "equal":
-                for k in range(op.b1 - op.b0):
-                    self.start[op.b0 + k], self.end[op.b0 + k] = op.w0 + k, op.w0 + k + 1
-            elif op.tag in ("replace", "delete"):
-                for i in range(op.b0, op.b1):
-                    self.start[i], self.end[i] = op.w0, op.w1
-            else:
-                self.inserted[op.b0].append((op.w0, op.w1))
-        self.extant = [False] * base_length
-        for b0, b1 in alignment.extant:
-            for i in range(b0, b1):
-                self.extant[i] = True
-
-    def base_of(self) -> dict[int, int]:
-        """Witness token -> base token, for tokens aligned in place or in a moved block."""
-        mapping: dict[int, int] = {}
-        for op in (*self.alignment.ops, *(op for move in self.alignment.moves for op in move.ops)):
-            if op.tag == "equal":
-                for k in range(op.b1 - op.b0):
-                    mapping[op.w0 + k] = op.b0 + k
-            elif op.tag == "replace":
-                for k in range(op.w1 - op.w0):
-                    mapping[op.w0 + k] = min(op.b0 + k, op.b1 - 1)
-        return mapping
-
-    def add_move(self, move_id: int, b0: int, b1: int, w0: int, w1: int, at: int) -> None:
-        self.inserted[at].append((w0, w1))
-        self.moved_in[at].append(move_id)
-        for i in range(b0, b1):
-            if not self.extant[i] or self.start[i] is None or self.start[i] == self.end[i]:
-                self.moved_away[i] = move_id
-
-    def gap_of(self, position: int) -> int:
-        """The base gap at which the witness's token `position` stands (or would stand)."""
-        for i, start in enumerate(self.start):
-            if start is not None and start >= position and self.extant[i]:
-                return i
-        return len(self.start)
-
-    def gap_inside(self, gap: int) -> bool:
-        return 0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]
-
-    def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
-        found: set[int] = set()
-        for i in range(t0, t1):
-            if self.extant[i] and self.start[i] is not None:
-                found.update(range(self.start[i], self.end[i]))
-        for gap in gaps:
-            for w0, w1 in self.inserted.get(gap, ()):
-                found.update(range(w0, w1))
-        return sorted(found)
-
-
-def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
-    display = "".join(t.source(witness.raw) for t in tokens)
-    norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
-    return display, norm
-
-
-def wildcard_equal(reading: str, lemma: str) -> bool:
-    return len(reading) == len(lemma) and all(r == l or r in "▯" + UNMAPPED for r, l in zip(reading, lemma))
-
-
-def classify(reading: Reading, lemma: Reading) -> tuple[str, str | None]:
-    if reading.intrusion:
-        return "intrusion", None
-    if reading.moves or reading.moved_away:
-        return "transposition", None
-    r, l = reading.norm, lemma.norm
-    if r == l:
-        special = any(t.kind == "gaiji" for t in reading.tokens + lemma.tokens)
-        return ("gaiji" if special else "orthographic"), None
-    if "▯" in r and (wildcard_equal(r, l) or set(r) == {"▯"}):
-        return "lacuna", None
-    if UNMAPPED in r and wildcard_equal(r, l):
-        return "gaiji", None
-    if len(r) >= 2 and sorted(r) == sorted(l):
-        return "transposition", None
-    if "▯" in r:
-        return "lacuna", None
-    if not r:
-        return "substantive", "omission"
-    if not l:
-        return "substantive", "addition"
-    return "substantive", "substitution"
 
 
 def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -452,18 +300,3 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
     return lemma, merge_same(others), emended
-
-
-def merge_same(readings: list[Reading]) -> list[Reading]:
-    """Witnesses with the same display and type share one reading."""
-    out: list[Reading] = []
-    for reading in readings:
-        same = next(
-            (r for r in out if r.source == reading.source and r.norm == reading.norm and r.type == reading.type and r.moves == reading.moves and r.moved_away == reading.moved_away),
-            None,
-        )
-        if same:
-            same.sigla += reading.sigla
-        else:
-            out.append(reading)
-    return out

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from . import __version__
-from .intake import Witness
-from .layers import LAYERS
-from .tables import NOT_TEXT, describe_not_text
+from .. import __version__
+from ..intake.rule import LAYERS
+from ..intake.witness import Witness
+from ..tables import NOT_TEXT, describe_not_text
 
 CONTEXT = 6
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import regex
 
 if TYPE_CHECKING:
-    from .layers import Layering, Rule, TimeLimit
+    from .layering import Layering, TimeLimit
+    from .rule import Rule
 
 PUNCTUATION = regex.compile(r"[\p{P}\p{S}\s]")
 LINE = regex.compile(r"[^\r\n]+")

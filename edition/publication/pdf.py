@@ -23,7 +23,7 @@ from typing import NoReturn
 import jinja2
 import regex
 
-from .errors import EditionError
+from ..errors import EditionError
 from .render import SERIES_A, SERIES_C, App, Edition
 
 LATEX_SPECIAL = {
@@ -52,7 +52,7 @@ def escape(text: str) -> str:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resources.files("edition") / "templates")),
+        loader=jinja2.FileSystemLoader(str(resources.files("edition.publication") / "templates")),
         block_start_string=r"\BLOCK{",
         block_end_string="}",
         variable_start_string=r"\VAR{",

@@ -1,0 +1,161 @@
+"""Layering: the assignment of every character of a raw text to one layer, and the time a rule may take."""
+
+from __future__ import annotations
+
+import re
+import time
+from array import array
+from dataclasses import dataclass, field
+from functools import cache
+
+import regex
+
+from ..errors import EditionError
+from .raw import RawText
+from .rule import LAYERS, UNASSIGNED, Rule
+
+FORCED_FORMAT = re.compile("[\n\r]")
+
+
+CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
+
+
+# The time a rule's patterns may spend matching over a witness, and more per character of it.
+TIME_LIMIT = 2.0
+
+
+TIME_LIMIT_PER_CHAR = 2e-6
+
+
+PROBE = 0.05  # seconds a search may take while the place a rule ran away is looked for
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    layer: str
+    start: int
+    end: int
+    line: int
+    rule: str
+    attrs: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def text(self, raw: RawText) -> str:
+        return raw.text[self.start : self.end]
+
+
+@cache
+def runs_of(layers: frozenset[str]) -> re.Pattern:
+    """A pattern for runs of characters in any of `layers`, on Layering.codes."""
+    return re.compile(b"[" + re.escape(bytes(sorted(CODES[layer] for layer in layers))) + b"]+")
+
+
+class Layering:
+    """The assignment of every character of a raw text to one layer, built rule by rule: per
+    character a layer byte and the rule application that owns it, in compact arrays. Segments can
+    only end where an application starts or ends (`cuts`)."""
+
+    def __init__(self, raw: RawText):
+        self.raw = raw
+        n = len(raw.text)
+        self.codes = bytearray(n)  # CODES of each character's layer
+        self.claim = array("i", [-1]) * n  # index into self.claims: which rule application owns the char
+        self.claims: list[tuple[str, str, dict]] = []  # (layer, rule name, attrs)
+        self.cuts = [0, n]
+        # Rules match on a view without the BOM in which '\r' reads as a line end.
+        self.shift = 1 if raw.has_bom else 0
+        self.view = raw.text[self.shift :].replace("\r", "\n")
+
+    def spans(self, within: tuple[str, ...], start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+        """Maximal runs of characters (between start and end) currently in one of the `within` layers."""
+        if not within:
+            return []
+        runs = runs_of(frozenset(within))
+        return [m.span() for m in runs.finditer(self.codes, start, len(self.codes) if end is None else end)]
+
+    def assign(self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None) -> None:
+        self.claims.append((layer, rule.name, attrs if attrs is not None else rule.attrs))
+        if end <= start:
+            return
+        self.codes[start:end] = bytes((CODES[layer],)) * (end - start)
+        self.claim[start:end] = array("i", [len(self.claims) - 1]) * (end - start)
+        self.cuts += (start, end)
+
+    def unassigned(self) -> tuple[int, int]:
+        """How many characters no rule claimed, and the first of them (-1 if none)."""
+        return self.codes.count(CODES[UNASSIGNED]), self.codes.find(CODES[UNASSIGNED])
+
+    def segments(self) -> list[Segment]:
+        out: list[Segment] = []
+        start = 0
+        text_len = len(self.codes)
+        for cut in sorted(set(self.cuts))[1:]:
+            if cut < text_len and self.claim[cut] == self.claim[start]:
+                continue
+            layer, rule, attrs = self.claims[self.claim[start]] if self.claim[start] >= 0 else (UNASSIGNED, "", {})
+            out.append(Segment(layer, start, cut, self.raw.line_of(start), rule, attrs))
+            start = cut
+        return out
+
+
+class TimeLimit:
+    """The time a rule's patterns may take matching over one witness: a pathological pattern fails
+    with a line naming the rule and the place it ran away, instead of hanging the build."""
+
+    def __init__(self, rule: Rule, raw: RawText):
+        self.rule = rule
+        self.raw = raw
+        self.seconds = TIME_LIMIT + TIME_LIMIT_PER_CHAR * len(raw.text)
+        self.spent = 0.0
+
+    def exceeded(self, offset: int) -> EditionError:
+        """`offset`: the raw offset where the rule ran away."""
+        return EditionError(
+            self.rule.origin or None,
+            f"rule {self.rule.name!r} exceeded its time limit ({self.seconds:.0f} s) on {self.raw.path} line {self.raw.line_of(offset)}",
+        )
+
+    def left(self, offset: int) -> float:
+        """Seconds left; `offset`: the raw offset the rule works from next."""
+        if self.spent >= self.seconds:
+            raise self.exceeded(offset)
+        return self.seconds - self.spent
+
+    def timed(self, call):
+        began = time.perf_counter()
+        try:
+            return call()
+        finally:
+            self.spent += time.perf_counter() - began
+
+    def finditer(self, pattern: regex.Pattern, text: str, start: int, end: int, to_raw=lambda offset: offset):
+        """pattern.finditer(text, start, end) within the time left; `to_raw` maps offsets in `text` to raw offsets."""
+        matches = pattern.finditer(text, start, end, timeout=self.left(to_raw(start)))
+        position = start
+        try:
+            while match := self.timed(lambda: next(matches, None)):
+                yield match
+                position = match.end()
+        except TimeoutError:
+            raise self.exceeded(to_raw(culprit(pattern, text, position, end))) from None
+
+    def match(self, pattern: regex.Pattern, text: str, offset: int):
+        """pattern.match(text) within the time left; `offset`: where `text` starts in the raw text."""
+        timeout = self.left(offset)
+        try:
+            return self.timed(lambda: pattern.match(text, timeout=timeout))
+        except TimeoutError:
+            raise self.exceeded(offset) from None
+
+
+def culprit(pattern: regex.Pattern, text: str, start: int, end: int) -> int:
+    """The offset from which a search of text[start:end] runs away, `start` known to be one: the
+    last one, by bisection, since a search from beyond it runs no more into it."""
+    low, high = start, end - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            pattern.search(text, middle, end, timeout=PROBE)
+            high = middle - 1
+        except TimeoutError:
+            low = middle
+    return low

@@ -1,0 +1,64 @@
+"""Rules of a layout profile, as read from TOML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import regex
+
+from ..errors import EditionError
+
+LAYERS = (
+    "classic",
+    "commentary",
+    "subcommentary",
+    "translation",
+    "scholia",
+    "label",
+    "chrome",
+    "other-chapter",
+    "intrusion",
+    "format",
+)
+
+
+UNASSIGNED = "unassigned"
+
+
+FLAGS = {"m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    kind: str
+    within: tuple[str, ...]
+    layer: str | None = None
+    pattern: regex.Pattern | None = None
+    attrs: dict = field(default_factory=dict, hash=False)
+    params: dict = field(default_factory=dict, hash=False)
+    origin: str = ""  # the profile file or witnesses.toml it comes from
+
+    @classmethod
+    def from_table(cls, table: dict, origin: str, line: int | None = None) -> "Rule":
+        """A rule from a table the schema has validated: what is left to check is its pattern."""
+        name = table["name"]
+        kind = table.get("kind", "pattern")
+        pattern = None
+        if "pattern" in table:
+            flags = 0
+            for flag in table.get("flags", ""):
+                flags |= FLAGS[flag]
+            try:
+                pattern = regex.compile(table["pattern"], flags | regex.VERSION0)
+            except regex.error as exc:
+                raise EditionError(origin, f"rule {name!r}: bad pattern: {exc}", line) from None
+            for group in pattern.groupindex:
+                if group.split("__")[0] not in LAYERS:
+                    raise EditionError(origin, f"rule {name!r}: group {group!r} names no layer", line)
+        if kind == "pattern" and not table.get("layer") and not pattern.groupindex:
+            raise EditionError(origin, f"rule {name!r}: needs a layer or named groups", line)
+        known = {"name", "kind", "within", "layer", "pattern", "flags", "attrs", "reason"}
+        params = {k: v for k, v in table.items() if k not in known}
+        within = tuple(table.get("within", [UNASSIGNED]))
+        return cls(name, kind, within, table.get("layer"), pattern, dict(table.get("attrs", {})), params, origin)

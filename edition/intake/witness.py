@@ -1,0 +1,100 @@
+"""Witnesses: their metadata stanzas, and each witness as intake reads it: raw text, layers, comparison stream."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from ..errors import EditionError
+from ..tables import TomlLines, read_toml
+from .layering import Segment
+from .normalize import TEXT_LAYERS, Normalizer, Stream
+from .profile import Profile, split_layers
+from .raw import RawText, read_raw
+from .rule import Rule
+
+SCRIPTS = ("simplified", "traditional", "mixed")
+
+
+@dataclass(frozen=True)
+class WitnessMeta:
+    siglum: str
+    file: str
+    title: str
+    script: str
+    profile: str
+    encoding: str = "utf-8"
+    author: str = ""
+    extent: str = ""
+    remarks: str = ""
+    rules: tuple[dict, ...] = ()
+
+    @property
+    def xml_id(self) -> str:
+        return f"w{self.siglum}"
+
+
+def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
+    """Read `witnesses.toml`: one [[witness]] stanza per witness, validated against the schema."""
+    doc, lines = read_toml(path, "witnesses.toml")
+    witnesses: list[WitnessMeta] = []
+    seen: dict[str, int] = {}
+    for number, stanza in enumerate(doc["witness"], 1):
+        siglum = stanza["siglum"]
+        if siglum in seen:
+            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", lines.line(("witness", number - 1)))
+        seen[siglum] = number
+        fields = {k: v for k, v in stanza.items() if k != "rule"}
+        witnesses.append(WitnessMeta(**fields, rules=tuple(stanza.get("rule", ()))))
+    return witnesses, lines
+
+
+@dataclass
+class Witness:
+    meta: WitnessMeta
+    raw: RawText
+    segments: list[Segment]
+    stream: Stream  # the comparison stream of every text layer
+
+    @cached_property
+    def classic(self) -> Stream:
+        return self.stream.only(("classic",))
+
+    @cached_property
+    def _by_layer(self) -> dict[str, list[Segment]]:
+        by_layer: dict[str, list[Segment]] = {}
+        for segment in self.segments:
+            by_layer.setdefault(segment.layer, []).append(segment)
+        return by_layer
+
+    def segments_of(self, layer: str) -> list[Segment]:
+        return self._by_layer.get(layer, [])
+
+    @cached_property
+    def _classic_ends(self) -> list[int]:
+        return [s.end for s in self.segments_of("classic")]
+
+    def classic_between(self, start: int, end: int) -> str:
+        """The witness's classic characters between two raw offsets, with its punctuation but
+        without line ends or any other layer."""
+        segments = self.segments_of("classic")
+        i = bisect_right(self._classic_ends, start)
+        out = []
+        while i < len(segments) and segments[i].start < end:
+            out.append(self.raw.text[max(segments[i].start, start) : min(segments[i].end, end)])
+            i += 1
+        return "".join(out)
+
+
+def intake_witness(meta: WitnessMeta, path: Path, profile: Profile, repairs: tuple[Rule, ...], normalizer: Normalizer) -> Witness:
+    """Read a witness file, split it into layers by its profile and its own repairs, and normalize it."""
+    raw = read_raw(path, meta.encoding)
+    segments = split_layers(raw, profile, repairs)
+    return Witness(
+        meta=meta,
+        raw=raw,
+        segments=segments,
+        stream=normalizer.stream(raw, segments, TEXT_LAYERS),
+    )
