@@ -133,11 +133,20 @@ def test_order_difference_inside_a_clause_is_a_transposition():
     assert classify(reading, lemma) == ("transposition", None)
 
 
-@pytest.mark.parametrize("wrong,right", [("常", "堂"), ("座", "卒"), ("家", "賔"), ("斛", "觯")])
-def test_evident_errors_of_the_base_are_emended(edition, wrong, right):
-    lemmas = edition.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS)
+@pytest.mark.parametrize("wrong,right", [("常", "堂"), ("座", "卒"), ("家", "賔"), ("斛", "觯"), ("降", "阶")])
+def test_evident_errors_of_the_base_are_emended_by_the_editor(edition, wrong, right):
+    lemmas = edition.xpath("//t:lem[@resp='#ed-ed']", namespaces=NS)
     hits = [lem for lem in lemmas if text_of(lem) == right and any(text_of(r) == wrong and "#w001" in r.get("wit") for r in lem.getparent().iter(f"{{{TEI_NS}}}rdg"))]
     assert len(hits) == 1, (wrong, right)
+
+
+def test_no_automatic_emendation_rests_on_one_witness(edition, report):
+    for lem in edition.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS):
+        assert len(lem.get("wit").split()) >= 2, text_of(lem)
+    candidates = {(c["base_reading"], tuple(r["reading"] for r in c["readings"])) for c in report["candidates"]}
+    assert ("交", ("夹",)) in candidates, "000's 夹 alone does not replace the base's 交: the editor decides"
+    assert all(len(r["witnesses"]) == 1 for c in report["candidates"] for r in c["readings"])
+    assert not {("常", ("堂",)), ("座", ("卒",))} & candidates, "places the editor decided are no longer candidates"
 
 
 def edited_text(edition) -> str:

@@ -118,7 +118,7 @@ def test_decisions_survive_the_addition_of_a_witness(sources, tmp_path):
     after = decisions_report(tmp_path / "after")
     assert all(d["applied_to"] and not d["stale"] for d in after)
     doc = (tmp_path / "after" / "edition.xml").read_text(encoding="utf-8")
-    assert re.search(r'<lem[^>]*resp="#ed-ed"[^>]*>决</lem><rdg[^>]*wit="#w000"[^>]*cause="error"[^>]*>次</rdg>', doc)
+    assert re.search(r'<lem[^>]*>决</lem><rdg[^>]*wit="#w000"[^>]*cause="error"[^>]*>次</rdg>', doc)
 
 
 def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
@@ -129,12 +129,12 @@ def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
     out = tmp_path / "build"
     collate_only(sources, out)
     stale = [d for d in decisions_report(out) if d["stale"]]
-    assert len(stale) == 2 and all("no longer in the base text" in d["stale"] and not d["applied_to"] for d in stale)
-    assert 'resp="#ed-ed"' not in (out / "edition.xml").read_text(encoding="utf-8")
+    assert len(stale) == 1 and all("no longer in the base text" in d["stale"] and not d["applied_to"] for d in stale)
+    assert 'cause="error"' not in (out / "edition.xml").read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
-    assert len(lines) == 2 and all(re.match(r".*decisions\.toml:\d+: decision \d \(.*\) is stale: context", line) for line in lines)
+    assert len(lines) == 1 and all(re.match(r".*decisions\.toml:\d+: decision \d \(.*\) is stale: context", line) for line in lines)
 
 
 def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):

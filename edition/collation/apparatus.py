@@ -28,6 +28,7 @@ from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus
 
 AUTO_RESP = "edition-auto"
+EMENDING_WITNESSES = 2  # other witnesses that must agree against the base for an automatic emendation
 
 
 @dataclass
@@ -269,13 +270,13 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
         base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
         base_reading.intrusion = True
-    lemma, others, emended = choose_lemma(readings, base_siglum, base_text, source)
+    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source)
     lemma.sigla += partial_agreement
-    return Unit(0, t0, t1, lemma, others, emended, dict(unit_markers))
+    return Unit(0, t0, t1, lemma, others, emended, candidate, dict(unit_markers))
 
 
-def emendable(base_reading: Reading, voters: list[Reading]) -> bool:
-    """The base stands alone against every other witness extant in place, which all agree."""
+def against_the_base(base_reading: Reading, voters: list[Reading]) -> bool:
+    """Every other witness extant in place agrees on one substantive reading that is not the base's."""
     if not voters or any(v.norm != voters[0].norm for v in voters) or voters[0].norm == base_reading.norm:
         return False
     if "▯" in voters[0].norm or UNMAPPED in voters[0].norm:
@@ -283,14 +284,18 @@ def emendable(base_reading: Reading, voters: list[Reading]) -> bool:
     return classify(base_reading, voters[0])[0] == "substantive"
 
 
-def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str) -> tuple[Reading, list[Reading], bool]:
+def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str) -> tuple[Reading, list[Reading], bool, bool]:
+    """The lemma, the other readings typed against it, whether the base was emended (at least
+    `EMENDING_WITNESSES` others agree against it) and whether the place is a candidate for the
+    editor (fewer do)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
-    if not base_reading.intrusion and emendable(base_reading, voters):
-        model, emended = voters[0], True
+    alone = not base_reading.intrusion and against_the_base(base_reading, voters)
+    emended = alone and len(voters) >= EMENDING_WITNESSES
+    if emended:
+        model = voters[0]
     else:
         model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source)
-        emended = False
     lemma = Reading([], model.tokens, model.display, model.norm, source=model.source)
     others = []
     for siglum, reading in readings.items():
@@ -299,4 +304,4 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
             continue
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
-    return lemma, merge_same(others), emended
+    return lemma, merge_same(others), emended, alone and not emended

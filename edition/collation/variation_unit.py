@@ -15,6 +15,7 @@ class Unit:
     lemma: Reading
     readings: list[Reading]
     emended: bool = False
+    candidate: bool = False  # the base stands alone against one witness: for the editor to decide
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
     decided: object = None  # the editorial decision that chose the lemma

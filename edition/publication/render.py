@@ -26,6 +26,7 @@ class Witness:
     quality: str
     status: str
     extent: str
+    base: bool = False  # the base text (底本)
 
     @property
     def included(self) -> bool:
@@ -58,9 +59,7 @@ class App:
     readings: list[Reading]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
 
-    @property
-    def emended(self) -> bool:
-        return self.lemma.resp == "#edition-auto"
+    emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
 
     def of_types(self, types) -> list[Reading]:
         return [r for r in self.readings if r.type in types]
@@ -148,6 +147,7 @@ def read(path: Path) -> Edition:
             node.findtext("t:note[@type='quality']", default="", namespaces=NS),
             node.findtext("t:note[@type='status']", default="", namespaces=NS),
             node.findtext("t:note[@type='extent']", default="", namespaces=NS),
+            node.findtext("t:note[@type='role']", default="", namespaces=NS) == "base",
         )
     sections, apps = [], []
     for div in doc.iterfind(".//t:body/t:div", NS):
@@ -164,6 +164,9 @@ def read(path: Path) -> Edition:
             if child.tail:
                 section.items.append(child.tail)
         sections.append(section)
+    base = next((w.id for w in witnesses.values() if w.base), None)
+    for app in apps:
+        app.emended = bool(app.lemma.resp) and any(f"#{base}" in r.wit for r in app.readings)
     app_of = {r.id: app for app in apps for r in app.readings}
     for app in apps:
         for r in app.readings:

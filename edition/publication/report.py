@@ -190,16 +190,18 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         }
         for t in apparatus.transpositions
     ]
-    emendations = [
-        {
+    def place(u) -> dict:
+        return {
             "app": f"app-{u.index + 1}",
-            "base_reading": next((r.display for r in u.readings if base.meta.siglum in r.sigla), ""),
-            "lemma": u.lemma.display,
-            "witnesses": u.lemma.sigla,
+            "base_reading": next((r.display for r in u.all_readings if base.meta.siglum in r.sigla), ""),
             "context": base_text(max(0, u.t0 - 6), u.t0) + "[" + base_text(u.t0, u.t1) + "]" + base_text(u.t1, u.t1 + 6),
         }
+
+    emendations = [place(u) | {"lemma": u.lemma.display, "witnesses": u.lemma.sigla} for u in apparatus.units if u.emended]
+    candidates = [
+        place(u) | {"readings": [{"reading": r.display, "witnesses": r.sigla} for r in u.readings if r.type == "substantive"]}
         for u in apparatus.units
-        if u.emended
+        if u.candidate and not u.decided
     ]
     return {
         "tool": f"edition {__version__}",
@@ -210,6 +212,7 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         "witnesses": witnesses,
         "transpositions": transpositions,
         "emendations": emendations,
+        "candidates": candidates,
     }
 
 
@@ -231,4 +234,9 @@ def collation_markdown(report: dict) -> str:
     lines += ["", f"## Automatic emendations ({len(report['emendations'])})", ""]
     for e in report["emendations"]:
         lines.append(f"- {e['app']}: {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}")
+    lines += ["", f"## Candidates for emendation ({len(report['candidates'])})", "",
+              f"The base stands alone against one witness: fewer than the two an automatic emendation needs. The editor decides (decisions.toml, kind `lemma`).", ""]
+    for c in report["candidates"]:
+        evidence = "; ".join(f"「{r['reading'] or '∅'}」 {', '.join(r['witnesses'])}" for r in c["readings"])
+        lines.append(f"- {c['app']}: {c['context']}: base 「{c['base_reading'] or '∅'}」, {evidence}")
     return "\n".join(lines) + "\n"
