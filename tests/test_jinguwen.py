@@ -38,9 +38,13 @@ def found(witnesses, sources):
         ("今文糅为缩韬为翿", [("jinwen", "substitution", "糅", "缩", "one"), ("jinwen", "substitution", "韬", "翿", "one")]),
         ("今文坐取觯无进又曰坐奠之拜", [("jinwen", "omission", "进", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")]),
         ("古文“有”作“又”，今文无“其馀否”", [("guwen", "substitution", "有", "又", "one"), ("jinwen", "omission", "其馀否", "", "one")]),
-        ("今文无执觯及宾觯、大夫之觯，皆为爵", [("jinwen", "omission", "执觯", "", "one"), ("jinwen", "substitution", "宾觯", "爵", "all"), ("jinwen", "substitution", "大夫之觯", "爵", "all")]),
+        ("今文无执觯及宾觯、大夫之觯，皆为爵", [("jinwen", "omission", "执觯", "", "one"), ("jinwen", "substitution", "宾觯", "宾爵", "all"), ("jinwen", "substitution", "大夫之觯", "大夫之爵", "all")]),
+        ("今文皮树繁竖，糅为纟舀", [("jinwen", "substitution", "皮树", "繁竖", "one"), ("jinwen", "substitution", "糅", "纟舀", "one")]),
+        ("今文皮𣗳繁豎糅爲縚古文無以", [("jinwen", "substitution", "皮𣗳", "繁豎", "one"), ("jinwen", "substitution", "糅", "縚", "one"), ("guwen", "omission", "以", "", "one")]),
+        ("古文壹皆爲一今文饗皆爲郷", [("guwen", "substitution", "壹", "一", "all"), ("jinwen", "substitution", "饗", "郷", "all")]),
+        ("今文坐取觶無進又曰坐奠之拜", [("jinwen", "omission", "進", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")]),
         ("今文豫为序序乃夏后氏之学亦非也", [("jinwen", "substitution", "豫", "序", "one")]),
-        ("今文君射则为下", [("jinwen", "phrase", "", "君射则为下", "one")]),
+        ("今文君射则为下", [("jinwen", "substitution", "君", "射", "one"), ("jinwen", "substitution", "则", "下", "one")]),
         ("今文糅为纟舀", [("jinwen", "substitution", "糅", "纟舀", "one")]),
     ],
 )
@@ -48,6 +52,15 @@ def test_formulas_are_parsed(text, expected):
     parsed, problem = jinguwen.parse(text)
     assert problem == ""
     assert [(p.tradition, p.kind, p.lemma, p.reading, p.scope) for p in parsed] == expected
+
+
+def test_paired_phrases_that_the_base_reads_as_they_stand_are_one_phrase(found):
+    """今文君射则为下 parses as 君→射 and 则→下 too; where the base reads 君射则为下 it is the
+    phrase 今文 reads (without the base's last 射), while 皮树繁竖 stays a pair."""
+    _, notes, _ = found
+    by_words = {n.text: [(p.kind, p.lemma, p.reading) for p in n.parsed] for n in notes}
+    assert by_words["今文君射则为下"] == [("phrase", "", "君射则为下")]
+    assert by_words["今文皮树繁竖，糅为纟舀"] == [("substitution", "皮树", "繁竖"), ("substitution", "糅", "纟舀")]
 
 
 def test_every_note_of_000_and_002_is_found_and_look_alikes_are_not(found):
@@ -127,3 +140,37 @@ def test_notes_are_apparatus_entries_of_two_hypothetical_witnesses(built):
     assert shared, "a 今古文 reading and a manuscript variant share one app"
     omitted = [r for r in doc.xpath("//t:rdg[@wit='#jinwen'][@subtype='omission']", namespaces=NS)]
     assert any(r.getparent().find("t:lem", NS) is not None and "".join(r.getparent().find("t:lem", NS).itertext()) == "南" for r in omitted)
+
+
+SMALL_NOTES = """
+[[rule]]
+name = "note"
+pattern = '(?P<format>\\()(?P<commentary>[^()/\\n]*)(?:(?P<format__column>/)(?P<commentary__second>[^()\\n]*))?(?P<format__close>\\))'
+
+[[rule]]
+name = "classic"
+layer = "classic"
+pattern = '[^()\\n]+'
+"""
+
+
+def test_a_note_in_small_double_columns_is_read_whole(tmp_path):
+    """A 雙行小注 broken by a column mark and run on to the next line is one note, in either script;
+    】【 on one line begins another."""
+    from probe import sample_sources, write_witness
+
+    from edition.sources import Sources
+
+    root = sample_sources(tmp_path / "sources")
+    (root / "profiles").mkdir()
+    (root / "profiles" / "small-notes.toml").write_text(SMALL_NOTES)
+    text = "國中射則皮樹中(皮𣗳獸名今文/皮𣗳繁豎)\n(糅爲縚古文無以)於郊則閭中(今文/無射)(古文曰某從於子)\n"
+    write_witness(root, "A", "a.txt", text.encode("utf-8"), profile="small-notes")
+    sources = Sources.load(root)
+    witness = sources.intake(sources.witnesses[0], sources.normalizer())
+    notes = jinguwen.find_notes(witness)
+    assert [n.text for n in notes] == ["今文皮𣗳繁豎糅爲縚古文無以", "今文無射", "古文曰某從於子"]
+    assert [(p.tradition, p.kind, p.lemma, p.reading) for p in notes[0].parsed] == [
+        ("jinwen", "substitution", "皮𣗳", "繁豎"), ("jinwen", "substitution", "糅", "縚"), ("guwen", "omission", "以", "")
+    ]
+    assert witness.raw.text[notes[0].start : notes[0].start + 2] == "今文" and notes[1].line == 2

@@ -26,7 +26,12 @@ from .apparatus import Apparatus
 TRADITIONS = {"今文": "jinwen", "古文": "guwen"}
 TRADITION = regex.compile(r"今文|古文")
 QUOTED = r"“([^”]+)”"
+# The formula words as either script writes them.
+WEI = "[为爲為]"
+WU = "[无無]"
 ATOM = r"(?:\{[^{}]+\}|<[^<>]+>|纟舀|▯|[\p{Han}\uE000-\uF8FF\u3100-\u312F\u2500-\u257F])"
+PLAIN = rf"(?!今文|古文){ATOM}"  # a character of the note that does not begin the other tradition's note
+BRACKET = regex.compile(r"[\p{Ps}\p{Pe}]")
 WINDOW = 60  # the longest clause, in tokens, that a note is taken to follow
 
 
@@ -38,6 +43,7 @@ class Parsed:
     reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
     scope: str = "one"  # "all" for 皆: every occurrence in the passage
     words: str = ""  # the part of the note this reading comes from
+    words_reading_like_base: str = ""  # for paired phrases: the run that, found as such in the base, is a phrase
 
 
 @dataclass
@@ -139,48 +145,113 @@ def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] 
     m = regex.match(rf"作{QUOTED}", rest)
     if m:
         return [Parsed("", "phrase", "", m.group(1))], m.end()
-    m = regex.match(rf"无(?:{QUOTED}|((?:{ATOM}){{1,6}}?)(?=[，。；]|及|又|$))", rest)
+    m = regex.match(rf"{WU}(?:{QUOTED}|((?:{ATOM}){{1,6}}?)(?=[，。；]|及|又|今文|古文|$))", rest)
     if m:
         return [Parsed("", "omission", m.group(1) or m.group(2), "")], m.end()
     m = regex.match(rf"或作((?:{ATOM}))", rest)
     if m and last_lemma:
         return [Parsed("", "substitution", last_lemma, m.group(1))], m.end()
-    m = regex.match(rf"改((?:{ATOM}){{1,4}}?)为", rest)
+    m = regex.match(rf"改((?:{ATOM}){{1,4}}?){WEI}", rest)
     if m:
         return substitution(m.group(1), rest, m.end(), "one")
-    m = regex.match(rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?[为作]", rest)
+    m = regex.match(rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?(?:{WEI}|作)", rest)
     if m:
         return substitution(m.group(1) or m.group(2), rest, m.end(), "all" if m.group(3) else "one")
-    m = regex.match(rf"((?:{ATOM}){{1,8}}?)无((?:{ATOM}){{1,3}}?)(?=[，。；]|又|$)", rest)
+    m = regex.match(rf"((?:{PLAIN}){{1,8}}?){WU}((?:{ATOM}){{1,3}}?)(?=[，。；]|又|今文|古文|$)", rest)
     if m:
         return [Parsed("", "omission", m.group(2), "")], m.end()
+    if fresh:
+        pair = paired_phrases(rest, last_lemma)
+        if pair:
+            return pair
     m = regex.match(rf"((?:{ATOM}){{2,12}})(?=[，。；]|$)", rest)
     if m and fresh:
         return [Parsed("", "phrase", "", m.group(1))], m.end()
     return None, 0
 
 
+def paired_phrases(rest: str, last_lemma: str) -> tuple[list[Parsed], int] | None:
+    """Two phrases of one length side by side, the base's and the tradition's (今文皮树繁竖): a run
+    of 2n characters that ends the note or is followed by another reading."""
+    units = atoms(rest[:24])
+    for n in (1, 2, 3):
+        if len(units) < 2 * n:
+            break
+        used = len("".join(units[: 2 * n]))
+        after = rest[used:]
+        follows = regex.match(r"[，、；]*", after).end()
+        ends = not after[follows:] or after[0] in "。"
+        if ends and follows == 0 and len(units) > 2 * n:
+            continue
+        if ends or TRADITION.match(after[follows:]) or parse_clause(after[follows:], last_lemma, False)[0]:
+            first, second = "".join(units[:n]), "".join(units[n : 2 * n])
+            return [Parsed("", "substitution", first, second, words_reading_like_base=first + second)], used
+    return None
+
+
 def substitution(lemma_text: str, rest: str, offset: int, scope: str) -> tuple[list[Parsed], int]:
-    """X为Y: the reading Y is quoted, or as long as X (one character for a list X、X)."""
+    """X为Y: the reading Y is quoted, or as long as X. In a list (宾觯、大夫之觯，皆为爵) Y takes the
+    place of what the items share at their end, in each of them; with nothing shared, each item
+    is one character."""
     quoted = regex.match(QUOTED, rest[offset:])
     lemmas = [x for x in lemma_text.split("、") if x]
+    shared = common_ending(lemmas) if len(lemmas) > 1 else ""
     if quoted:
         reading, used = quoted.group(1), offset + quoted.end()
     else:
-        length = 1 if len(lemmas) > 1 else len(atoms(lemmas[0]))
+        length = len(atoms(shared)) or (1 if len(lemmas) > 1 else len(atoms(lemmas[0])))
         found = regex.match(rf"(?:{ATOM}){{1,{length}}}", rest[offset:])
         if not found:
             return None, 0
         reading, used = found.group(), offset + found.end()
+    if shared:
+        return [Parsed("", "substitution", x, x[: len(x) - len(shared)] + reading, "all") for x in lemmas], used
     return [Parsed("", "substitution", x, reading, scope if len(lemmas) == 1 else "all") for x in lemmas], used
+
+
+def common_ending(items: list[str]) -> str:
+    """What every item ends with, short of the whole of any item."""
+    shortest = min(len(x) for x in items)
+    length = 0
+    while length < shortest - 1 and all(x[-length - 1] == items[0][-length - 1] for x in items):
+        length += 1
+    return items[0][len(items[0]) - length :] if length else ""
+
+
+def commentaries(witness: Witness) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The witness's 注, a note at a time. Commentary segments that only format or chrome separate
+    are one note where the separation is a line end (a 雙行小注 running on to the next printed line)
+    or holds no bracket (a column break): 】【 on one line begins another note. Each note comes with
+    (offset in the note, raw offset) for the start of each of its segments."""
+    out: list[tuple[str, list[tuple[int, int]]]] = []
+    between: str | None = None  # what stands since the last commentary segment, if only format or chrome
+    for segment in witness.segments:
+        if segment.layer == "commentary":
+            continues = between is not None and ("\n" in between or not BRACKET.search(between))
+            if not continues:
+                out.append(("", []))
+            text, starts = out[-1]
+            starts.append((len(text), segment.start))
+            out[-1] = (text + segment.text(witness.raw), starts)
+            between = ""
+        elif segment.layer in ("format", "chrome") and between is not None:
+            between += segment.text(witness.raw)
+        else:
+            between = None
+    return out
+
+
+def raw_offset(starts: list[tuple[int, int]], offset: int) -> int:
+    position, raw = next((p, r) for p, r in reversed(starts) if p <= offset)
+    return raw + offset - position
 
 
 def find_notes(witness: Witness) -> list[Note]:
     notes = []
-    for segment in witness.segments_of("commentary"):
-        commentary = segment.text(witness.raw)
+    for commentary, starts in commentaries(witness):
         for offset, text in sentences(commentary):
-            note = Note(witness.meta.siglum, witness.raw.line_of(segment.start + offset), segment.start + offset, text, commentary)
+            start = raw_offset(starts, offset)
+            note = Note(witness.meta.siglum, witness.raw.line_of(start), start, text, commentary)
             note.parsed, note.problem = parse(text)
             if not note.parsed and not note.problem:
                 note.problem = "nothing parsed"
@@ -280,6 +351,20 @@ class Anchoring:
             return [Anchor(note, parsed, a, a + len(lemma), "low") for a in found]
         return [Anchor(note, parsed, found[-1], found[-1] + len(lemma), "low")]
 
+    def phrases_reading_like_base(self, note: Note, witness: Witness) -> list[Parsed]:
+        """Paired phrases that the base reads as they stand around the note (君射则为下: not 君→射
+        and 则→下) are one phrase of the tradition, with whatever of its note follows them."""
+        for index, parsed in enumerate(note.parsed):
+            if not parsed.words_reading_like_base:
+                continue
+            clauses = self.clauses(witness, note)
+            window = self.base_window(witness, clauses[1][0], clauses[0][1])
+            if window and self.norm(parsed.words_reading_like_base) in self.base_text[max(0, window[0] - WINDOW) : window[1]]:
+                rest = [p for p in note.parsed[index:] if p.tradition == parsed.tradition]
+                phrase = Parsed(parsed.tradition, "phrase", "", "".join(p.words for p in rest), words="".join(p.words for p in rest))
+                return note.parsed[:index] + [phrase] + [p for p in note.parsed[index:] if p.tradition != parsed.tradition]
+        return note.parsed
+
     def anchor_phrase(self, note: Note, parsed: Parsed, witness: Witness, clauses) -> Anchor:
         phrase = self.norm(parsed.reading)
         window = self.base_window(witness, clauses[1][0], clauses[0][1])
@@ -306,6 +391,7 @@ def collect(apparatus: Apparatus, normalizer: Normalizer) -> tuple[list[Note], l
     anchoring = Anchoring(apparatus, normalizer)
     for siglum, witness in apparatus.witnesses.items():
         for note in find_notes(witness):
+            note.parsed = anchoring.phrases_reading_like_base(note, witness)
             notes.append(note)
             for parsed in note.parsed:
                 for anchor in anchoring.anchor(note, parsed, witness):
