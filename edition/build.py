@@ -24,15 +24,6 @@ from .sources import Sources, decisions_path
 Progress = Callable[[str], None]
 
 
-def intake_all(sources: Sources, progress: Progress = lambda message: None) -> list[Witness]:
-    normalizer = sources.normalizer()
-    witnesses = []
-    for meta in sources.witnesses:
-        progress(f"intake {meta.siglum} {meta.file}")
-        witnesses.append(sources.intake(meta, normalizer))
-    return witnesses
-
-
 def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     for witness in witnesses:
         document = tei.witness_document(sources, witness)
@@ -118,7 +109,7 @@ def run(sources_dir: Path, out: Path, steps, progress: Progress, force: bool, ca
     others if `carry`) replace the output folder only if all succeed."""
     with staged(out, sources_dir, force, carry) as staging:
         sources = Sources.load(sources_dir)
-        witnesses = intake_all(sources, progress)
+        witnesses = sources.intake_all(progress)
         for step in steps:
             step(sources, witnesses, staging, progress)
 
@@ -146,13 +137,7 @@ def check(sources_dir: Path) -> list[str]:
     if problems:
         return problems
     sources, choices = loaded
-    normalizer = sources.normalizer()
-    witnesses = []
-    for meta in sources.witnesses:
-        try:
-            witnesses.append(sources.intake(meta, normalizer))
-        except EditionError as error:
-            problems.append(str(error))
+    witnesses = sources.intake_all(errors=problems)
     if problems:
         return problems
     edit(sources, witnesses, choices)

@@ -16,6 +16,7 @@ from pathlib import Path
 import tomlkit
 
 from .errors import EditionError, interrupts_as_errors
+from .intake.aligned import Reference
 from .intake.gaiji import GaijiTable
 from .intake.normalize import Normalizer, load_variants
 from .intake.profile import Profile, load_profile
@@ -72,9 +73,31 @@ class Sources:
     def normalizer(self) -> Normalizer:
         return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
 
-    def intake(self, meta: WitnessMeta, normalizer: Normalizer) -> Witness:
+    def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
-        return intake_witness(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer)
+        return intake_witness(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer, reference)
+
+    def aligns(self, meta: WitnessMeta) -> bool:
+        """Whether the witness's layers are decided by the others' classic text: it is read after them."""
+        return self.profiles[meta.profile].aligns or any(rule.kind == "alignment" for rule in self.witness_rules[meta.siglum])
+
+    def intake_all(self, progress=lambda message: None, errors: list[str] | None = None) -> list[Witness]:
+        """Every witness, in the order of witnesses.toml; those whose layers are decided by
+        alignment are read last, against the classic text of the others. With `errors`, a witness
+        that cannot be read adds its error there instead of stopping."""
+        normalizer = self.normalizer()
+        read: dict[str, Witness] = {}
+        for second in (False, True):
+            reference = Reference(tuple(w.classic.text for w in read.values()), normalizer) if second else None
+            for meta in (m for m in self.witnesses if self.aligns(m) == second):
+                progress(f"intake {meta.siglum} {meta.file}")
+                try:
+                    read[meta.siglum] = self.intake(meta, normalizer, reference)
+                except EditionError as error:
+                    if errors is None:
+                        raise
+                    errors.append(str(error))
+        return [read[m.siglum] for m in self.witnesses if m.siglum in read]
 
     def person_by_name(self, name: str) -> Person | None:
         return next((p for p in self.persons.values() if p.name == name), None)

@@ -3,8 +3,9 @@ from pathlib import Path
 import pytest
 
 from edition.build import build
-from edition.build import intake_all as intake
-from edition.sources import Sources
+from edition.collation import decisions
+from edition.collation.apparatus import collate
+from edition.sources import Sources, decisions_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
@@ -17,7 +18,7 @@ def sources() -> Sources:
 
 @pytest.fixture(scope="session")
 def witnesses(sources):
-    return {w.meta.siglum: w for w in intake(sources)}
+    return {w.meta.siglum: w for w in sources.intake_all()}
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +27,10 @@ def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("build")
     build(SOURCES, out)
     return out
+
+
+@pytest.fixture(scope="session")
+def apparatus(witnesses, sources):
+    """The seed sources collated as the build collates them, the editors' witness decisions applied."""
+    choices = decisions.load(decisions_path(SOURCES))
+    return collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))

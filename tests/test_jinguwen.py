@@ -9,7 +9,6 @@ import pytest
 from lxml import etree
 
 from edition.collation import jinguwen
-from edition.collation.apparatus import collate
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
@@ -17,8 +16,7 @@ GOLD = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "jinguwen_g
 
 
 @pytest.fixture(scope="module")
-def found(witnesses, sources):
-    apparatus = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality)
+def found(apparatus, sources):
     notes, anchors = jinguwen.collect(apparatus, sources.normalizer())
     return apparatus, notes, anchors
 

@@ -4,7 +4,7 @@ import pytest
 
 from edition.intake.rule import LAYERS
 
-SIGLA = ["000", "001", "002", "003", "004"]
+SIGLA = ["000", "001", "002", "003", "004", "SBCK", "WYG"]
 
 
 def layer_text(witness, layer):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from ..intake.witness import Witness
-from .align import align
+from ..intake.align import align
 from .reading import UNMAPPED, Reading, classify, merge_same, reading_text
 from .sections import section_cuts
 from .variation_unit import Unit
@@ -29,6 +29,9 @@ from .witness_map import WitnessMap, WitnessStatus
 
 AUTO_RESP = "edition-auto"
 EMENDING_WITNESSES = 2  # other witnesses that must agree against the base for an automatic emendation
+CLAUSE = 10  # characters aligned in one run: a clause read in order, not a chance match
+STRETCH = 20  # characters between runs that the base lacks: a note, not a variant
+LINES_NAMED = 12
 
 
 @dataclass
@@ -87,6 +90,26 @@ def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> li
     return [(a, b) for a, b, _ in merged]
 
 
+def misread(witness: Witness, alignment) -> str:
+    """Why a witness aligns badly, from the runs its alignment makes: scrambled (it aligns in short
+    runs), or a layout problem (long runs, and between them long stretches the base lacks: most
+    often commentary its profile took for classic text), naming the lines of those stretches."""
+    runs = [op.w1 - op.w0 for op in alignment.ops if op.tag == "equal"]
+    stretches = [op for op in alignment.ops if op.tag in ("insert", "replace") and op.w1 - op.w0 >= STRETCH]
+    unaligned = alignment.witness_length - alignment.in_order
+    if sum(r for r in runs if r >= CLAUSE) < sum(runs) / 2 or sum(op.w1 - op.w0 for op in stretches) < unaligned / 2:
+        return "scrambled or unrelated"
+    line = witness.raw.line_of
+    starts, ends = witness.classic.starts, witness.classic.ends
+    spans = [(line(starts[op.w0]), line(ends[op.w1 - 1] - 1)) for op in stretches]
+    named = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans[:LINES_NAMED]) + (", …" if len(spans) > LINES_NAMED else "")
+    return (
+        f"a layout problem, not a scrambled text: it aligns in long runs with {len(stretches)} stretches of "
+        f"{STRETCH} or more characters between them that the base lacks (commentary read as classic text?), "
+        f"at lines {named}; check its layout profile"
+    )
+
+
 def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     """(number of classic tokens before it, text) for each intrusion inside the classic text."""
     starts = witness.classic.starts
@@ -134,14 +157,14 @@ def collate(
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text)
+        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
         elif siglum in include:
             included, reason = True, "included by an editorial decision"
         elif quality < min_quality:
-            included, reason = False, f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): scrambled or unrelated"
+            included, reason = False, f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): {misread(w, alignment)}"
         else:
             included, reason = True, f"{quality:.0%} of its characters align in order"
         statuses[siglum] = WitnessStatus(siglum, quality, included, reason, alignment.extant, alignment)

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..intake.witness import Witness
-from .align import Alignment
+from ..intake.align import Alignment
 
 
 @dataclass

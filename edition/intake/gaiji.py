@@ -1,13 +1,17 @@
 """Gaiji: stand-ins for characters a digitizer could not type, never silently mapped.
 
-Known stand-ins and their evidence live in `sources/gaiji.tsv`. Unlisted ones are still found by
-their shape (a private-use code point, a component description in {…} or <…>, bopomofo or
-box-drawing signs inside Han text) and recorded without a mapping.
+Known stand-ins and their evidence live in `sources/gaiji.tsv`. Entities (`&KR0211;`) are
+resolved through Kanripo's table of the characters Unicode lacks, vendored in
+`data/kanripo-gaiji.tsv` (the edition's own table comes first). Unlisted stand-ins are still found
+by their shape (a private-use code point, a component description in {…} or <…>, bopomofo or
+box-drawing signs inside Han text, an entity) and recorded without a mapping.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import regex
@@ -21,8 +25,11 @@ SHAPES = (
     ("component", r"<\p{Han}[^<>\s]{0,7}>"),
     ("bopomofo", r"[\u3100-\u312F\u31A0-\u31BF]"),
     ("box-drawing", r"[\u2500-\u257F]"),
+    ("entity", r"&[A-Za-z][A-Za-z0-9_.-]*;"),
 )
 KINDS = {kind for kind, _ in SHAPES} | {"split"}
+KANRIPO = "Kanripo's table of characters Unicode lacks (KR-Gaiji, commit 662fd61)"
+PRIVATE_USE = regex.compile(SHAPES[0][1])
 
 
 def decode_form(text: str) -> str:
@@ -41,16 +48,42 @@ class GaijiEntry:
     description: str
     evidence: str = ""
     witnesses: str = ""
+    code: str = ""  # an entity's code in the table that resolves it
+    recorded: tuple[tuple[str, str], ...] = ()  # what that table gives for it: (kind, characters)
 
     @property
     def xml_id(self) -> str:
+        if self.kind == "entity":
+            return "g-" + self.form[1:-1]
         return "g-" + "-".join(f"{ord(c):X}" for c in self.form)
+
+
+def one_character(text: str) -> bool:
+    """A single character that can stand for itself: no private-use code point or component description."""
+    return len(text) == 1 and not PRIVATE_USE.match(text) and not "\u2ff0" <= text <= "\u2fff"
+
+
+def kanripo_entry(code: str, form: str, normalized: str) -> GaijiEntry:
+    """An entity of Kanripo's table, resolved to its form if that is one character, else to its
+    normalized character (a doubtful one too: the table marks it with ?)."""
+    form, normalized = form.strip(), normalized.strip()
+    mapping = next((c for c in (form, normalized.removesuffix("?")) if one_character(c)), "")
+    given = ", ".join(f"{name} {value}" for name, value in (("form", form), ("normalized", normalized)) if value)
+    description = f"Kanripo entity {code}" + (f": {given}" if given else ": neither a form nor a normalized character in the table")
+    recorded = tuple((name, value) for name, value in (("kanripo-form", form), ("kanripo-normalized", normalized)) if value)
+    return GaijiEntry(f"&{code};", mapping, "entity", description, KANRIPO, "", code, recorded)
+
+
+@cache
+def kanripo_table() -> dict[str, GaijiEntry]:
+    path = Path(str(resources.files("edition.intake") / "data" / "kanripo-gaiji.tsv"))
+    return {f"&{row['code']};": kanripo_entry(row["code"], row["form"], row["normalized"]) for _, row in read_tsv(path, ("code", "form", "normalized"))}
 
 
 class GaijiTable:
     def __init__(self, entries: list[GaijiEntry]):
-        self.entries = {e.form: e for e in entries}
-        listed = sorted(self.entries, key=len, reverse=True)
+        self.entries = kanripo_table() | {e.form: e for e in entries}
+        listed = sorted((form for form in self.entries if form not in kanripo_table()), key=len, reverse=True)
         alternatives = [regex.escape(f) for f in listed] + [shape for _, shape in SHAPES]
         self.pattern = regex.compile("|".join(alternatives))
 

@@ -18,6 +18,7 @@ FORCED_FORMAT = re.compile("[\n\r]")
 
 
 CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
+LINE_END = len(CODES)  # the code of a line terminator until it is made format, after the rules
 
 
 # The time a rule's patterns may spend matching over a witness, and more per character of it.
@@ -44,9 +45,11 @@ class Segment:
 
 
 @cache
-def runs_of(layers: frozenset[str]) -> re.Pattern:
-    """A pattern for runs of characters in any of `layers`, on Layering.codes."""
-    return re.compile(b"[" + re.escape(bytes(sorted(CODES[layer] for layer in layers))) + b"]+")
+def runs_of(layers: frozenset[str], line_ends: bool = False) -> re.Pattern:
+    """A pattern for runs of characters in any of `layers`, on Layering.codes; line terminators
+    still unassigned count as unassigned, or with `line_ends` always."""
+    codes = {CODES[layer] for layer in layers} | ({LINE_END} if line_ends or UNASSIGNED in layers else set())
+    return re.compile(b"[" + re.escape(bytes(sorted(codes))) + b"]+")
 
 
 class Layering:
@@ -58,6 +61,8 @@ class Layering:
         self.raw = raw
         n = len(raw.text)
         self.codes = bytearray(n)  # CODES of each character's layer
+        for match in FORCED_FORMAT.finditer(raw.text):
+            self.codes[match.start()] = LINE_END
         self.claim = array("i", [-1]) * n  # index into self.claims: which rule application owns the char
         self.claims: list[tuple[str, str, dict]] = []  # (layer, rule name, attrs)
         self.cuts = [0, n]
@@ -65,15 +70,18 @@ class Layering:
         self.shift = 1 if raw.has_bom else 0
         self.view = raw.text[self.shift :].replace("\r", "\n")
 
-    def spans(self, within: tuple[str, ...], start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-        """Maximal runs of characters (between start and end) currently in one of the `within` layers."""
+    def spans(self, within: tuple[str, ...], start: int = 0, end: int | None = None, line_ends: bool = False) -> list[tuple[int, int]]:
+        """Maximal runs of characters (between start and end) currently in one of the `within`
+        layers; with `line_ends`, line terminators that no rule has claimed count as in them."""
         if not within:
             return []
-        runs = runs_of(frozenset(within))
+        runs = runs_of(frozenset(within), line_ends)
         return [m.span() for m in runs.finditer(self.codes, start, len(self.codes) if end is None else end)]
 
-    def assign(self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None) -> None:
-        self.claims.append((layer, rule.name, attrs if attrs is not None else rule.attrs))
+    def assign(self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None, join: bool = False) -> None:
+        """`join`: the characters belong to the previous application (a match claimed in pieces)."""
+        if not join:
+            self.claims.append((layer, rule.name, attrs if attrs is not None else rule.attrs))
         if end <= start:
             return
         self.codes[start:end] = bytes((CODES[layer],)) * (end - start)

@@ -33,7 +33,7 @@ from .raw import RawText
 OPENCC_CONFIG = {"simplified": "t2s", "traditional": "s2t"}
 GAP = regex.compile(r"▯+|\uFFFD+")
 DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
-TEXT_LAYERS = ("classic", "commentary", "subcommentary", "scholia")
+TEXT_LAYERS = ("classic", "commentary", "subcommentary", "phonetic", "scholia", "kaozheng")
 KINDS = ("char", "gap", "gaiji")
 HOW = ("", "variant", "opencc")
 LAYER_OF_CODE = tuple(CODES)

@@ -3,8 +3,18 @@ r"""Layers: a declarative layout profile splits a raw witness into typed segment
 A profile is an ordered list of rules (TOML). Each rule claims characters that are still in one of
 the layers it works `within` (by default: not yet assigned). A `pattern` rule assigns each match
 to `layer`, or its named groups to the layers they are named after (`commentary`, `format__close`:
-the part after `__` only keeps group names unique). Two rule kinds go beyond a regular expression:
-`intrusion` (inserted web spam, see `intrusion.py`) and `register` (modern lines, see `register.py`).
+the part after `__` only keeps group names unique; a group that repeats assigns every capture).
+With `across`, a pattern reads through characters of those layers as if they were not there (a
+note running over page breaks and the markers of printed line ends), sees the line ends between
+them, and leaves them as they are. Three rule kinds go beyond a regular expression: `intrusion`
+(inserted web spam, see `intrusion.py`), `register` (modern lines, see `register.py`) and
+`alignment` (classic text told from commentary by the other witnesses, see `aligned.py`).
+
+A profile composes: an entry `feature = "small-notes"` stands for the rules of the shared feature
+`features/small-notes.toml` at that place (a feature may compose others). Their names are
+prefixed with the feature's (`small-notes:note`), so that a report can say which rule of which
+feature claimed what.
+
 A match is confined to its span: lookbehind sees the text before the span, `\Z` matches at its
 end. Line terminators and a BOM are always `format`. Every character must end up in exactly one layer.
 A rule's patterns may spend only so long matching (`TimeLimit`): a pattern that runs away (`(a|a)+$`)
@@ -13,13 +23,14 @@ is an error naming the rule and the line, not a hung build.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from array import array
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
 from ..errors import EditionError
-from ..tables import NAME, read_toml
-from . import intrusion, register
+from ..tables import NAME, TomlLines, read_toml
+from . import aligned, intrusion, register
 from .layering import FORCED_FORMAT, Layering, Segment, TimeLimit
 from .raw import RawText
 from .rule import Rule
@@ -31,11 +42,20 @@ class Profile:
     description: str
     rules: tuple[Rule, ...]
 
+    @property
+    def aligns(self) -> bool:
+        """Whether a rule decides by the other witnesses' classic text (read after them)."""
+        return any(rule.kind == "alignment" for rule in self.rules)
+
 
 def profile_dirs(sources: Path | None) -> list[Path]:
     """Profiles in the edition's `sources/profiles/` come first, then the built-in ones."""
     dirs = [sources / "profiles"] if sources is not None else []
-    return dirs + [Path(str(resources.files("edition.intake") / "profiles"))]
+    return dirs + [built_in("profiles")]
+
+
+def built_in(folder: str) -> Path:
+    return Path(str(resources.files("edition.intake") / folder))
 
 
 def load_profile(name: str, sources: Path | None = None) -> Profile:
@@ -49,9 +69,30 @@ def load_profile(name: str, sources: Path | None = None) -> Profile:
             if not path.resolve().is_relative_to(directory.resolve()):
                 raise EditionError(path, f"layout profile {name!r} resolves outside {directory}")
             doc, lines = read_toml(path, "profile")
-            rules = tuple(Rule.from_table(t, str(path), lines.line(("rule", i))) for i, t in enumerate(doc["rule"]))
-            return Profile(name, doc.get("description", ""), rules)
+            return Profile(name, doc.get("description", ""), compose(doc, lines, path, ()))
     raise EditionError(None, f"unknown layout profile {name!r} (known: {', '.join(available_profiles(sources))})")
+
+
+def compose(doc: dict, lines: TomlLines, path: Path, using: tuple[str, ...]) -> tuple[Rule, ...]:
+    """The rules of a profile or feature, each feature it uses expanded at its place; `using`: the
+    features being expanded, outermost first."""
+    rules: list[Rule] = []
+    for i, table in enumerate(doc["rule"]):
+        line = lines.line(("rule", i))
+        if "feature" not in table:
+            rule = Rule.from_table(table, str(path), line)
+            rules.append(replace(rule, name=f"{using[-1]}:{rule.name}") if using else rule)
+            continue
+        name = table["feature"]
+        if name in using:
+            raise EditionError(path, f"feature {name!r} uses itself (through {' → '.join(using)})", line)
+        feature = built_in("features") / f"{name}.toml"
+        if not feature.is_file():
+            known = ", ".join(sorted(p.stem for p in built_in("features").glob("*.toml")))
+            raise EditionError(path, f"unknown feature {name!r} (known: {known})", line)
+        feature_doc, feature_lines = read_toml(feature, "feature")
+        rules += compose(feature_doc, feature_lines, feature, (*using, name))
+    return tuple(rules)
 
 
 def available_profiles(sources: Path | None = None) -> list[str]:
@@ -59,26 +100,51 @@ def available_profiles(sources: Path | None = None) -> list[str]:
 
 
 def apply_pattern(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
-    shift = layering.shift
-    for start, end in layering.spans(rule.within):
-        for match in limit.finditer(rule.pattern, layering.view, start - shift, end - shift, lambda offset: offset + shift):
+    for text, start, end, to_raw in views(layering, rule):
+        for match in limit.finditer(rule.pattern, text, start, end, to_raw):
             if match.end() == match.start():
                 continue
-            if rule.layer:
-                layering.assign(match.start() + shift, match.end() + shift, rule.layer, rule)
+            first, last = to_raw(match.start()), to_raw(match.end() - 1) + 1
+            claimable = layering.spans(rule.within, first, last) if rule.across else [(first, last)]
+            pieces = [(first, last, rule.layer)] if rule.layer else []
             for group in rule.pattern.groupindex:
-                g_start, g_end = match.span(group)
-                if g_start >= 0 and g_end > g_start:
-                    layering.assign(g_start + shift, g_end + shift, group.split("__")[0], rule)
+                pieces += [(to_raw(a), to_raw(b - 1) + 1, group.split("__")[0]) for a, b in match.spans(group) if b > a]
+            for a, b, layer in pieces:
+                parts = [(max(a, c), min(b, d)) for c, d in claimable if max(a, c) < min(b, d)]
+                for number, (c, d) in enumerate(parts):
+                    layering.assign(c, d, layer, rule, join=number > 0)
 
 
-def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] = ()) -> list[Segment]:
-    """Apply a witness's own rules (repairs), then its profile; fail if anything is left over."""
+def views(layering: Layering, rule: Rule):
+    """(text, start, end, offset in text -> raw offset) for each stretch a pattern matches on: a
+    span of the rule's layers in the whole text, or with `across` the text of those layers read
+    through the others."""
+    shift = layering.shift
+    if not rule.across:
+        for start, end in layering.spans(rule.within):
+            yield layering.view, start - shift, end - shift, lambda offset: offset + shift
+        return
+    for start, end in layering.spans((*rule.within, *rule.across), line_ends=True):
+        runs = layering.spans(rule.within, start, end, line_ends=True)
+        offsets = array("i")
+        for a, b in runs:
+            offsets.extend(range(a, b))
+        offsets.append(end)
+        text = "".join(layering.view[a - shift : b - shift] for a, b in runs)
+        yield text, 0, len(text), offsets.__getitem__
+
+
+def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] = (), reference: aligned.Reference | None = None) -> list[Segment]:
+    """Apply a witness's own rules (repairs), then its profile; fail if anything is left over.
+    `reference`: the other witnesses' classic text, for rules of kind `alignment`."""
     layering = Layering(raw)
     format_rule = Rule("line-end", "pattern", (), "format")
     if raw.has_bom:
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
+        if rule.kind == "alignment":
+            aligned.apply(layering, rule, TimeLimit(rule, raw), reference)
+            continue
         apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
         apply(layering, rule, TimeLimit(rule, raw))
     for match in FORCED_FORMAT.finditer(raw.text):

@@ -12,10 +12,13 @@ LAYERS = (
     "classic",
     "commentary",
     "subcommentary",
+    "phonetic",  # 音義: Lu Deming's glosses of sound and sense
     "translation",
     "scholia",
+    "kaozheng",  # 考證: an edition's own critical notes at the end of a 卷
     "label",
     "chrome",
+    "remark",  # a transcriber's remark, not text of the book
     "other-chapter",
     "intrusion",
     "format",
@@ -34,6 +37,7 @@ class Rule:
     kind: str
     within: tuple[str, ...]
     layer: str | None = None
+    across: tuple[str, ...] = ()  # layers a pattern reads through, as if they were not there
     pattern: regex.Pattern | None = None
     attrs: dict = field(default_factory=dict, hash=False)
     params: dict = field(default_factory=dict, hash=False)
@@ -58,7 +62,8 @@ class Rule:
                     raise EditionError(origin, f"rule {name!r}: group {group!r} names no layer", line)
         if kind == "pattern" and not table.get("layer") and not pattern.groupindex:
             raise EditionError(origin, f"rule {name!r}: needs a layer or named groups", line)
-        known = {"name", "kind", "within", "layer", "pattern", "flags", "attrs", "reason"}
+        known = {"name", "kind", "within", "across", "layer", "pattern", "flags", "attrs", "reason"}
         params = {k: v for k, v in table.items() if k not in known}
         within = tuple(table.get("within", [UNASSIGNED]))
-        return cls(name, kind, within, table.get("layer"), pattern, dict(table.get("attrs", {})), params, origin)
+        attrs = dict(table.get("attrs", {}))
+        return cls(name, kind, within, table.get("layer"), tuple(table.get("across", ())), pattern, attrs, params, origin)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
+from .aligned import Reference
 from .layering import Segment
 from .normalize import TEXT_LAYERS, Normalizer, Stream
 from .profile import Profile, split_layers
@@ -73,6 +74,16 @@ class Witness:
         return self._by_layer.get(layer, [])
 
     @cached_property
+    def lacunae(self) -> list[Segment]:
+        """The transcriber's remarks that mark a lacuna of unknown extent (`# page missing`)."""
+        return [s for s in self.segments_of("remark") if "gap" in s.attrs]
+
+    @cached_property
+    def lacuna_breaks(self) -> tuple[int, ...]:
+        """Where the lacunae stand in the classic stream: the number of classic tokens before each."""
+        return tuple(bisect_left(self.classic.starts, s.start) for s in self.lacunae)
+
+    @cached_property
     def _classic_ends(self) -> list[int]:
         return [s.end for s in self.segments_of("classic")]
 
@@ -88,10 +99,25 @@ class Witness:
         return "".join(out)
 
 
-def intake_witness(meta: WitnessMeta, path: Path, profile: Profile, repairs: tuple[Rule, ...], normalizer: Normalizer) -> Witness:
-    """Read a witness file, split it into layers by its profile and its own repairs, and normalize it."""
+def elements(segments: list[Segment]) -> list[list[Segment]]:
+    """The segments as the transcription's elements hold them: a small-column break inside a note
+    (`break = "column"`) and the rest of the note after it belong to the note's element."""
+    out: list[list[Segment]] = []
+    for segment in segments:
+        note = out[-1] if out and out[-1][0].layer in TEXT_LAYERS and out[-1][0].layer != "classic" else None
+        goes_on = note and note[-1].attrs.get("break") == "column" and segment.layer == note[0].layer
+        if note and (segment.attrs.get("break") == "column" or goes_on):
+            note.append(segment)
+        else:
+            out.append([segment])
+    return out
+
+
+def intake_witness(meta: WitnessMeta, path: Path, profile: Profile, repairs: tuple[Rule, ...], normalizer: Normalizer, reference: Reference | None = None) -> Witness:
+    """Read a witness file, split it into layers by its profile and its own repairs, and normalize
+    it; `reference`: the classic text of the witnesses read before, for rules of kind `alignment`."""
     raw = read_raw(path, meta.encoding)
-    segments = split_layers(raw, profile, repairs)
+    segments = split_layers(raw, profile, repairs, reference)
     return Witness(
         meta=meta,
         raw=raw,

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from .. import __version__
 from ..intake.rule import LAYERS
-from ..intake.witness import Witness
+from ..intake.witness import Witness, elements
 from ..tables import NOT_TEXT, describe_not_text
 
 CONTEXT = 6
@@ -17,17 +17,33 @@ def context(witness: Witness, start: int, end: int) -> str:
     return (text[max(0, start - CONTEXT) : start] + "[" + text[start:end] + "]" + text[end : end + CONTEXT]).replace("\n", "⏎")
 
 
+def visible(witness: Witness, segment) -> int:
+    """Characters of a segment other than line ends."""
+    return segment.end - segment.start - sum(segment.text(witness.raw).count(c) for c in "\r\n")
+
+
 def layer_counts(witness: Witness) -> dict:
+    """Per layer, the elements the transcription makes of it and their characters (a small-column
+    break inside a note counts as format)."""
     counts = {layer: {"segments": 0, "characters": 0} for layer in LAYERS}
-    for segment in witness.segments:
-        if segment.layer == "format":
-            visible = sum(1 for c in segment.text(witness.raw) if c not in "\r\n")
-            counts["format"]["characters"] += visible
-            counts["format"]["segments"] += 1 if visible else 0
-        else:
-            counts[segment.layer]["segments"] += 1
-            counts[segment.layer]["characters"] += segment.end - segment.start
+    for group in elements(witness.segments):
+        for segment in group:
+            shown = visible(witness, segment)
+            counts[segment.layer]["characters"] += shown
+            # an element per group, a metamark per format segment that shows
+            counts[segment.layer]["segments"] += segment is group[0] if segment.layer != "format" else bool(shown)
     return counts
+
+
+def rule_counts(witness: Witness) -> list[dict]:
+    """How the witness's characters were split: per rule (feature:rule) and layer, in the order
+    the rules first claimed something."""
+    counts: dict[tuple[str, str], dict] = {}
+    for segment in witness.segments:
+        entry = counts.setdefault((segment.rule, segment.layer), {"rule": segment.rule, "layer": segment.layer, "segments": 0, "characters": 0})
+        entry["segments"] += 1
+        entry["characters"] += visible(witness, segment)
+    return [c for c in counts.values() if c["characters"]]
 
 
 def witness_report(witness: Witness) -> dict:
@@ -38,9 +54,20 @@ def witness_report(witness: Witness) -> dict:
             "column": raw.column_of(t.start),
             "layer": t.layer,
             "marks": t.end - t.start,
+            "reason": "lost",
             "context": context(witness, t.start, t.end),
         }
         for t in witness.stream.of_kind("gap")
+    ] + [
+        {
+            "line": s.line,
+            "column": raw.column_of(s.start),
+            "layer": s.layer,
+            "marks": "unknown",
+            "reason": s.text(raw),
+            "context": context(witness, s.start, s.end),
+        }
+        for s in witness.lacunae
     ]
     gaiji_lines: dict[str, list[int]] = defaultdict(list)
     gaiji_entries = {}
@@ -89,6 +116,7 @@ def witness_report(witness: Witness) -> dict:
         "script": meta.script,
         "profile": meta.profile,
         "layers": layer_counts(witness),
+        "split": rule_counts(witness),
         "lacunae": lacunae,
         "gaiji": gaiji,
         "intrusions": intrusions,
@@ -127,12 +155,21 @@ def summary_markdown(report: dict) -> str:
             lines.append(f"- Declared extent: {w['extent']['declared']}")
         lines += ["", "| layer | segments | characters |", "|---|---:|---:|"]
         lines += [f"| {name} | {c['segments']} | {c['characters']} |" for name, c in w["layers"].items() if c["characters"]]
+        lines += ["", "How its characters were split, rule by rule (feature:rule):", "", "| rule | layer | segments | characters |", "|---|---|---:|---:|"]
+        lines += [f"| {c['rule']} | {c['layer']} | {c['segments']} | {c['characters']} |" for c in w["split"]]
         lines.append("")
-        lines.append(f"- Lacunae (▯): {len(w['lacunae'])}" + (f", e.g. {', '.join(g['context'] for g in w['lacunae'][:3])}" if w["lacunae"] else ""))
+        lost = [g for g in w["lacunae"] if g["reason"] == "lost"]
+        lines.append(f"- Lacunae (▯): {len(lost)}" + (f", e.g. {', '.join(g['context'] for g in lost[:3])}" if lost else ""))
+        remarked = [g for g in w["lacunae"] if g["reason"] != "lost"]
+        if remarked:
+            lines.append("- Lacunae of unknown extent: " + "; ".join(f"line {g['line']} ({g['reason']})" for g in remarked))
         lines.append(
             f"- Gaiji: {sum(g['count'] for g in w['gaiji'])}"
             + "".join(f"; {g['id']} ×{g['count']} → {g['mapping'] or 'unmapped'} ({g['kind']})" for g in w["gaiji"])
         )
+        unresolved = [g for g in w["gaiji"] if not g["mapping"]]
+        if unresolved:
+            lines.append("- Unresolved stand-ins, kept as `g` and compared as unknown: " + "; ".join(f"{g['form']} ({g['description']}; lines {', '.join(map(str, g['lines'][:5]))})" for g in unresolved))
         if w["not_text"]:
             lines.append("- Characters that are no text, kept as `g` in the transcription: " + "; ".join(f"{c['description']} ×{c['count']} (lines {', '.join(map(str, c['lines'][:5]))})" for c in w["not_text"]))
         lines.append(f"- Intrusions: {len(w['intrusions'])}")

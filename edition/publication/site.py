@@ -429,7 +429,9 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
     extant = {by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]] for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
-    notes = [n for path in sorted((build_dir / "witnesses").glob("*.xml")) for n in witness_notes(path, path.stem, edition.gaiji)]
+    in_apparatus = {w.siglum for w in edition.witnesses.values() if w.included}
+    paths = sorted(p for p in (build_dir / "witnesses").glob("*.xml") if p.stem in in_apparatus)  # notes of witnesses in the apparatus
+    notes = [n for path in paths for n in witness_notes(path, path.stem, edition.gaiji)]
     characters = {c for s in edition.sections for i in s.items for c in (i if isinstance(i, str) else i.lemma.text)}
     characters |= {c for a in edition.apps for r in a.readings for c in r.text} | {c for n in notes for c in n.text + n.cue}
     folds = Folds(edition, characters)

@@ -1,6 +1,15 @@
 """TEI P5 output. A witness transcription keeps every character of its raw file: the classic text
 as running text, the other layers as typed elements, line ends as `lb`, brackets and markers as
 `metamark`, lost characters as `gap` and stand-ins as `g` declared in the header's `charDecl`.
+
+A marker that a profile rule calls a break (`attrs.break`) is a TEI break and keeps its characters
+in a `metamark function="break"` beside it: a page break `<pb:KR1d0026_SBCK_005-1a>` is
+`pb` (`@n` the leaf and side, `@facs` the page id) followed by the marker; a printed line end `¶`
+is the marker followed by the `lb` of the file's line end it stands at (the two are one line end),
+or an `lb type="printed"` of its own inside a file line; a small-column break `/` is the marker
+followed by `cb`, inside the note. A transcriber's remark that marks a lacuna of unknown extent
+(`# page missing`) is a `gap` (`@reason`, `@extent="unknown"`) followed by the remark as
+`note type="transcriber"`.
 """
 
 from __future__ import annotations
@@ -12,9 +21,10 @@ from lxml import etree
 
 from .. import __version__
 from ..collation.apparatus import AUTO_RESP
+from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, describe_form
 from ..intake.normalize import GAP, TEXT_LAYERS
-from ..intake.witness import Witness
+from ..intake.witness import Witness, elements
 from ..tables import NOT_TEXT, describe_not_text
 
 if TYPE_CHECKING:
@@ -26,12 +36,16 @@ XML_ID = f"{{{XML_NS}}}id"
 XML_LANG = f"{{{XML_NS}}}lang"
 SCHOLAR_FORMULA = regex.compile(r"(\p{Han})氏(\p{Han}{1,2})曰")
 LANGUAGES = {"lzh": "Classical Chinese", "zh": "Modern Chinese"}
+TAKE_TIME_LIMIT = 2.0  # seconds a rule's pattern may take to take a value out of a segment
 
 # How each layer is encoded: element name and fixed attributes.
 LAYER_ELEMENTS = {
     "commentary": ("note", {"type": "commentary", "place": "inline", "resp": "#zheng-xuan"}),
     "subcommentary": ("note", {"type": "subcommentary", "place": "inline", "resp": "#jia-gongyan"}),
+    "phonetic": ("note", {"type": "phonetic", "place": "inline", "resp": "#lu-deming"}),
     "scholia": ("note", {"type": "scholia", "place": "inline"}),
+    "kaozheng": ("note", {"type": "kaozheng", "place": "inline"}),
+    "remark": ("note", {"type": "transcriber"}),
     "translation": ("seg", {"type": "translation", XML_LANG: "zh"}),
     "label": ("label", {"type": "structure"}),
     "chrome": ("fw", {"type": "chrome"}),
@@ -109,9 +123,45 @@ def append_marked_text(parent: etree._Element, text: str, gaiji) -> set[GaijiEnt
 def metamark_function(text: str) -> str:
     if text == "\ufeff":
         return "bom"
-    if text.isspace():
+    if regex.fullmatch(r"[\s\p{So}]+", text):
         return "separator"
-    return "marker" if regex.search(r"\p{Han}", text) else "bracket"
+    return "bracket" if regex.fullmatch(r"[\p{Ps}\p{Pe}]+", text) else "marker"
+
+
+def taken(segment, raw, name: str) -> str | None:
+    """The first group of the pattern a rule gives in `attrs[name]`, in the segment's text."""
+    try:
+        match = regex.search(segment.attrs[name], segment.text(raw), timeout=TAKE_TIME_LIMIT)
+    except TimeoutError:
+        raise EditionError(raw.path, f"rule {segment.rule!r}: its {name} pattern exceeded its time limit ({TAKE_TIME_LIMIT} s)", segment.line) from None
+    if match is None:
+        return None
+    return match.group(1) if match.groups() else match.group()
+
+
+def append_format(parent: etree._Element, segment, raw, line: int) -> int:
+    """Line ends as lb, breaks as their TEI element with the marker beside it, other format
+    characters as metamark; returns the line number reached."""
+    kind = segment.attrs.get("break")
+    for piece in regex.findall(r"\n|\r|[^\r\n]+", segment.text(raw)):
+        if piece == "\n":
+            line += 1
+            el("lb", {"n": str(line)}, parent=parent)
+        elif piece == "\r":
+            continue
+        elif kind == "page":
+            attrib = {name: value for name in ("n", "facs") if name in segment.attrs and (value := taken(segment, raw, name))}
+            el("pb", attrib, parent=parent)
+            el("metamark", {"function": "break"}, piece, parent=parent)
+        elif kind:
+            el("metamark", {"function": "break"}, piece, parent=parent)
+            if kind == "column":
+                el("cb", parent=parent)
+            elif raw.text[segment.end : segment.end + 1] not in ("\n", "\r"):
+                el("lb", {"type": "printed"}, parent=parent)
+        else:
+            el("metamark", {"function": metamark_function(piece)}, piece, parent=parent)
+    return line
 
 
 def scholia_resp(sources: Sources, text: str, attrs: dict) -> str | None:
@@ -129,31 +179,30 @@ def transcription_body(sources: Sources, witness: Witness) -> tuple[etree._Eleme
     el("lb", {"n": str(line)}, parent=ab)
     used: set[GaijiEntry] = set()
     raw = witness.raw
-    for segment in witness.segments:
-        text = segment.text(raw)
-        if segment.layer == "format":
-            for piece in regex.findall(r"\n|\r|[^\r\n]+", text):
-                if piece == "\n":
-                    line += 1
-                    el("lb", {"n": str(line)}, parent=ab)
-                elif piece != "\r":
-                    function = "marker" if segment.attrs.get("marker") else metamark_function(piece)
-                    el("metamark", {"function": function}, piece, parent=ab)
+    for group in elements(witness.segments):
+        first = group[0]
+        if first.layer == "format":
+            line = append_format(ab, first, raw, line)
             continue
-        if segment.layer == "classic":
-            used |= append_marked_text(ab, text, sources.gaiji)
+        if first.layer == "classic":
+            used |= append_marked_text(ab, first.text(raw), sources.gaiji)
             continue
-        tag, attrib = LAYER_ELEMENTS[segment.layer]
+        if "gap" in first.attrs and first.layer == "remark":
+            el("gap", {"reason": taken(first, raw, "gap") or first.text(raw), "extent": "unknown"}, parent=ab)
+        tag, attrib = LAYER_ELEMENTS[first.layer]
         attrib = dict(attrib)
-        if segment.layer == "scholia":
-            resp = scholia_resp(sources, text, segment.attrs)
+        if first.layer == "scholia":
+            resp = scholia_resp(sources, first.text(raw), first.attrs)
             if resp:
                 attrib["resp"] = resp
         node = el(tag, attrib, parent=ab)
-        if segment.layer in TEXT_LAYERS:
-            used |= append_marked_text(node, text, sources.gaiji)
-        else:
-            append_text(node, text)
+        for segment in group:
+            if segment.layer == "format":
+                line = append_format(node, segment, raw, line)
+            elif segment.layer in TEXT_LAYERS:
+                used |= append_marked_text(node, segment.text(raw), sources.gaiji)
+            else:
+                append_text(node, segment.text(raw))
     return ab, used
 
 
@@ -165,7 +214,11 @@ def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._El
         char = el("char", {XML_ID: entry.xml_id}, parent=decl)
         el("localProp", {"name": "name", "value": entry.description}, parent=char)
         el("localProp", {"name": "kind", "value": entry.kind}, parent=char)
+        if entry.code:
+            el("localProp", {"name": "code", "value": entry.code}, parent=char)
         el("mapping", {"type": "witness"}, entry.form, parent=char)
+        for kind, characters in entry.recorded:
+            el("mapping", {"type": kind}, characters, parent=char)
         if entry.mapping:
             el("mapping", {"type": "standard"}, entry.mapping, parent=char)
         if entry.evidence:

@@ -1,12 +1,16 @@
-"""Alignment of one witness's comparison stream against the base, character by character.
+"""Alignment of one witness's comparison stream against the base, character by character: how
+collation places a witness, and how intake tells a witness's classic text by the others'.
 
 Unique k-grams shared by both texts are anchors. The longest chain of anchors in the order of
 both texts is the witness's text in place; between chained anchors the texts are aligned locally
 (rapidfuzz's Levenshtein opcodes). Runs of anchors that fall outside the chain are blocks the
 witness has moved: each is aligned to its place in the base and recorded as a transposition.
 Stretches of the base with no witness text at the start, the end or inside (longer than
-`lacuna_length`) are where the witness is not extant. The work is near-linear in the length of
-the texts: only the short stretches between anchors are aligned by dynamic programming.
+`lacuna_length`) are where the witness is not extant. So is the base text between the chained
+anchors around a `break`, where the witness has a lacuna of unknown extent (a missing page): the
+witness text on either side of it is aligned from its own side, and what lies between is not
+extant however short. The work is near-linear in the length of the texts: only the short
+stretches between anchors are aligned by dynamic programming.
 """
 
 from __future__ import annotations
@@ -69,12 +73,16 @@ def unique_kgrams(text: str, k: int) -> dict[str, int]:
     return {g: i for g, i in seen.items() if i >= 0 and not any(c in WILDCARDS for c in g)}
 
 
-def anchors(base: str, witness: str, k: int) -> list[tuple[int, int]]:
+def anchors(base: str, witness: str, k: int, cuts: tuple[int, ...] = ()) -> list[tuple[int, int]]:
     """(witness position, base position) of k-grams unique in both, in witness order. Only the
-    witness's k-grams that are anchors in the base are counted: the witness may be huge."""
+    witness's k-grams that are anchors in the base are counted: the witness may be huge. A k-gram
+    across a cut (before witness position p) is none."""
     in_base = unique_kgrams(base, k)
     in_witness: dict[str, int] = {}
+    across = {i for p in cuts for i in range(max(0, p - k + 1), p)}
     for i in range(len(witness) - k + 1):
+        if i in across:
+            continue
         gram = witness[i : i + k]
         if gram in in_base:
             in_witness[gram] = -1 if gram in in_witness else i
@@ -125,15 +133,19 @@ def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     return ops
 
 
-def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: int = 4, lacuna_length: int = 40) -> Alignment:
-    points = anchors(base, witness, k)
+def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: int = 4, lacuna_length: int = 40,
+          breaks: tuple[int, ...] = (), cuts: tuple[int, ...] = ()) -> Alignment:
+    """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
+    `cuts`: witness positions that no anchor may span (breaks are cuts too)."""
+    points = anchors(base, witness, k, (*breaks, *cuts))
     chain_idx, rest_idx = longest_chain(points)
     chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
     if not chain:
         return Alignment(len(base), len(witness), [])
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
     moved = merge_blocks(extend_moves(moved, base, witness))
-    ops = chain_ops(base, witness, chain, moved, lacuna_length)
+    lacunae: list[tuple[int, int]] = []
+    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae)
     placed = place_insertions(ops, base, witness, moved, min_placed)
     if placed:
         moved = merge_blocks(moved + placed)
@@ -142,7 +154,7 @@ def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: in
         Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
         for w0, w1, b0, b1 in sorted(moved)
     ]
-    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, lacuna_length))
+    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, lacuna_length, set(lacunae)))
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):
@@ -179,13 +191,18 @@ def merge_blocks(blocks, slack: int = 2):
     return out
 
 
-def chain_ops(base, witness, chain, moved, lacuna_length) -> list[Op]:
+def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> list[Op]:
+    """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`."""
     first = chain[0]
     ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved)
     ops.append(Op("equal", first[2], first[3], first[0], first[1]))
     previous = first
     for current in chain[1:]:
-        ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length)
+        inside = [p for p in breaks if previous[1] <= p <= current[0]]
+        if inside:
+            ops += lacuna_ops(base, witness, previous[3], current[2], previous[1], current[0], inside, moved, lacunae)
+        else:
+            ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length)
         ops.append(Op("equal", current[2], current[3], current[0], current[1]))
         previous = current
     ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved)
@@ -300,6 +317,21 @@ def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length) -> list[Op]:
     return [remap(op, offsets, w0) for op in local]
 
 
+def lacuna_ops(base, witness, b0, b1, w0, w1, breaks, moved, lacunae) -> list[Op]:
+    """The stretch between two chained anchors around lacunae of unknown extent: the witness's
+    text before the first break aligned on from b0, its text after the last aligned back from b1,
+    text between breaks added at the lacuna, and the base in between not extant."""
+    ops = edge_ops(base, witness, w0, breaks[0], b0, before=False, moved=moved, bound=b1)
+    end = max((op.b1 for op in ops), default=b0)
+    after = edge_ops(base, witness, breaks[-1], w1, b1, before=True, moved=moved, bound=end)
+    start = min((op.b0 for op in after), default=b1)
+    ops += [Op("insert", end, end, a, b) for a, b in split_by_moves(breaks[0], breaks[-1], moved)]
+    if start > end:
+        ops.append(Op("delete", end, start, breaks[-1], breaks[-1]))
+        lacunae.append((end, start))
+    return ops + after
+
+
 def remap(op: Op, offsets: list[int], fallback: int) -> Op:
     """Map positions in the concatenated gap text back to witness positions."""
     def at(i: int) -> int:
@@ -310,8 +342,9 @@ def remap(op: Op, offsets: list[int], fallback: int) -> Op:
     return Op(op.tag, op.b0, op.b1, at(op.w0), at(op.w1 - 1) + 1 if op.w1 > op.w0 else at(op.w0))
 
 
-def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved) -> list[Op]:
-    """The witness's text before its first anchor or after its last, against as much base."""
+def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved, bound: int | None = None) -> list[Op]:
+    """The witness's text before its first anchor or after its last (or next to a lacuna), against
+    as much base, which reaches no further than `bound`."""
     parts = split_by_moves(w0, w1, moved)
     text = "".join(witness[a:b] for a, b in parts)
     if not text:
@@ -319,9 +352,9 @@ def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved) -> list[Op]:
     offsets = [i for a, b in parts for i in range(a, b)]
     span = len(text) + max(4, len(text) // 2)
     if before:
-        b0, b1 = max(0, b_edge - span), b_edge
+        b0, b1 = max(0 if bound is None else bound, b_edge - span), b_edge
     else:
-        b0, b1 = b_edge, min(len(base), b_edge + span)
+        b0, b1 = b_edge, min(len(base) if bound is None else bound, b_edge + span)
     local = [remap(op, offsets, w0) for op in local_ops(base[b0:b1], text, b0, 0)]
     # The base beyond the witness's edge is not a deletion: the witness simply is not extant there.
     if before:
@@ -355,11 +388,12 @@ def base_gap_at(ops: list[Op], w: int) -> int:
     return ops[-1].b1 if ops else 0
 
 
-def extant_ranges(ops: list[Op], lacuna_length: int) -> list[tuple[int, int]]:
-    """Base ranges where the witness has text; long deletions are lacunae, not omissions."""
+def extant_ranges(ops: list[Op], lacuna_length: int, lacunae: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Base ranges where the witness has text; long deletions, and the base at its lacunae of
+    unknown extent, are lacunae, not omissions."""
     ranges: list[list[int]] = []
     for op in ops:
-        if op.tag == "delete" and op.b1 - op.b0 > lacuna_length:
+        if op.tag == "delete" and (op.b1 - op.b0 > lacuna_length or (op.b0, op.b1) in lacunae):
             continue
         if op.b1 == op.b0:
             if ranges and ranges[-1][1] >= op.b0:

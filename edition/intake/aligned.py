@@ -1,0 +1,200 @@
+"""Alignment: where layout alone cannot tell classic text from commentary, the other witnesses can.
+
+A rule of kind `alignment` takes the stretches that earlier rules put in its `within` layers (in
+the 注疏 of the 四庫全書 the text after 注 runs on, unmarked, from Zheng's note into the classic
+text) and gives to its `layer` (classic) the part of each stretch that aligns in order with a
+reference classic text where the witness's sure classic text (its characters already in `layer`)
+lacks it.
+
+The references are the classic texts of the witnesses read before (intake reads witnesses whose
+profile has such a rule last). A reference that aligns in order over less than half of the
+shorter of its own text and the witness's sure text (a scrambled one) decides nothing; the others are tried in the order of how much of the
+sure text they align in order, and the first that places a stretch decides it.
+
+Against a reference, the sure text is aligned first, as collation aligns a witness with the base
+(no anchor spanning a place where a stretch stands); its runs of at least `min_run` equal
+characters are firm. Between two firm runs, the witness's characters (sure and stretches) are
+aligned with the reference text between them at a cost: a sure character left out costs as
+much as a reference character left out, a stretch's character left out costs nothing (it is
+commentary), so a stretch's characters align only where the sure text lacks the reference's
+text, and never take it from the sure text. A stretch's aligned characters form runs; a run is
+classic if it is `min_run` long, or two or more at the stretch's edge where the reference's
+classic text goes on next to it. The classic span of a stretch runs from its first to its last
+run, with up to `EDGE` substituted characters at the stretch's edge next to them (a variant
+where the classic text ends). The work is one anchored alignment per reference and one bounded
+alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .align import align
+from .layering import CODES
+
+if TYPE_CHECKING:
+    from .layering import Layering, TimeLimit
+    from .normalize import Normalizer
+    from .rule import Rule
+
+MIN_RUN = 4
+EDGE = 2  # substituted characters at a stretch's edge that go with its classic run
+MAX_CELLS = 400_000  # the largest alignment between two firm runs; a larger window is left undecided
+LEFT_OUT, SUBSTITUTED = 2, 2  # costs of a sure or reference character left out, of a sure character substituted
+CANDIDATE_SUBSTITUTED = 1  # a stretch's character in place of a reference character: cheaper than leaving both
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The classic text (comparison streams) of the witnesses already read, and the normalizer
+    that makes a witness's own comparison stream."""
+
+    texts: tuple[str, ...]
+    normalizer: "Normalizer"
+
+
+def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tuple[int, dict[int, int], set[int]]:
+    """The sure text aligned with the reference: how many of its characters align in order, the
+    reference position of each sure character (by position in `text`) in a firm run, and the
+    sure characters the reference has nothing for (it lacks them, as at its own lost leaves)."""
+    at = [k for k in range(len(text)) if sure[k]]
+    cuts = sorted({0, len(at), *(n for n in range(1, len(at)) if at[n] - at[n - 1] > 1)})
+    # What the sure text lacks is the point here, not a lacuna: every stretch between anchors is aligned.
+    alignment = align(reference, "".join(text[k] for k in at), lacuna_length=len(reference), cuts=tuple(cuts[1:-1]))
+    firm: dict[int, int] = {}
+    unread = {at[w] for op in alignment.ops if op.tag == "insert" for w in range(op.w0, op.w1)}
+    for op in (op for op in alignment.ops if op.tag == "equal"):
+        for start, end in zip(cuts, cuts[1:]):  # the part on each side of a stretch counts apart
+            w0, w1 = max(op.w0, start), min(op.w1, end)
+            if w1 - w0 >= min_run:
+                firm.update((at[w], op.b0 + w - op.w0) for w in range(w0, w1))
+    return alignment.in_order, firm, unread
+
+
+def weighted(reference: str, text: str, sure: list[bool]) -> list[tuple[str, int, int]]:
+    """The alignment of `text` with `reference` at the costs above: (tag, reference position,
+    text position) for each "equal" or "replace" pair, in order."""
+    m, n = len(reference), len(text)
+    skip = [LEFT_OUT if s else 0 for s in sure]
+    cost = [[0] * (n + 1) for _ in range(m + 1)]
+    for j in range(1, n + 1):
+        cost[0][j] = cost[0][j - 1] + skip[j - 1]
+    for i in range(1, m + 1):
+        row, above = cost[i], cost[i - 1]
+        row[0] = above[0] + LEFT_OUT
+        r = reference[i - 1]
+        for j in range(1, n + 1):
+            pair = 0 if text[j - 1] == r else (SUBSTITUTED if sure[j - 1] else CANDIDATE_SUBSTITUTED)
+            row[j] = min(above[j - 1] + pair, above[j] + LEFT_OUT, row[j - 1] + skip[j - 1])
+    pairs = []
+    i, j = m, n
+    while i and j:
+        pair = 0 if text[j - 1] == reference[i - 1] else (SUBSTITUTED if sure[j - 1] else CANDIDATE_SUBSTITUTED)
+        if cost[i][j] == cost[i - 1][j - 1] + pair:
+            pairs.append(("equal" if pair == 0 else "replace", i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif cost[i][j] == cost[i][j - 1] + skip[j - 1]:
+            j -= 1
+        else:
+            i -= 1
+    # Of the equally cheap alignments, the one whose runs hold together: a stretch's character
+    # matched away from the pair before it moves next to it where the same character stands there.
+    pairs.reverse()
+    previous = (-1, -1)
+    for number, (tag, i, j) in enumerate(pairs):
+        k = previous[1] + 1
+        if tag == "equal" and not sure[j] and i == previous[0] + 1 and k < j and not sure[k] and text[k] == reference[i]:
+            pairs[number] = (tag, i, k)
+        previous = pairs[number][1:]
+    return pairs
+
+
+def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, window: int) -> dict[int, tuple[int, int]]:
+    """The classic span of each stretch in one window, from its aligned pairs (positions in the
+    window; `window`: the length of the reference text there). A run is a diagonal of a stretch's
+    aligned characters, equal but for substitutions of up to EDGE characters."""
+    runs: list[list[tuple[str, int, int]]] = []
+    for tag, i, j in pairs:
+        if sure[j]:
+            continue
+        last = runs[-1][-1] if runs else None
+        joins = last and (last[1], last[2]) == (i - 1, j - 1) and stretch[j] == stretch[j - 1]
+        if joins and (tag == "equal" or sum(1 for t, _, _ in runs[-1][-EDGE:] if t == "replace") < EDGE):
+            runs[-1].append((tag, i, j))
+        else:
+            runs.append([(tag, i, j)])
+    runs = [run for run in runs if any(tag == "equal" for tag, _, _ in run)]
+
+    def equal(run) -> int:
+        return sum(1 for tag, _, _ in run if tag == "equal")
+
+    def at_edge(run) -> bool:
+        first, last = run[0][2], run[-1][2]
+        return first == 0 or stretch[first - 1] != stretch[first] or last + 1 == len(stretch) or stretch[last + 1] != stretch[last]
+
+    def trimmed(run):
+        """A run keeps substitutions at its end only where they reach the stretch's edge."""
+        while run[-1][0] == "replace" and not (run[-1][2] + 1 == len(stretch) or stretch[run[-1][2] + 1] != stretch[run[-1][2]]):
+            run = run[:-1]
+        while run[0][0] == "replace" and not (run[0][2] == 0 or stretch[run[0][2] - 1] != stretch[run[0][2]]):
+            run = run[1:]
+        return run
+
+    runs = [trimmed(run) for run in runs]
+    chosen = [run for run in runs if equal(run) >= min_run]
+    classic = {-1, window} | {i for tag, i, j in pairs if tag == "equal" and sure[j]} | {i for run in chosen for _, i, _ in run}
+    chosen += [run for run in runs if 2 <= equal(run) < min_run and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)]
+    spans: dict[int, tuple[int, int]] = {}
+    for run in chosen:
+        number, a, b = stretch[run[0][2]], run[0][2], run[-1][2] + 1
+        first, last = spans.get(number, (a, b))
+        spans[number] = (min(first, a), max(last, b))
+    return spans
+
+
+def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Reference | None) -> None:
+    if reference is None or not reference.texts:
+        return
+    min_run = int(rule.params.get("min_run", MIN_RUN))
+    stream = reference.normalizer.stream(layering.raw, layering.segments(), (rule.layer, *rule.within))
+    text = stream.text
+    sure = [code == CODES[rule.layer] for code in stream.codes]
+    # The stretches: runs of candidate characters that one rule application claimed; -1 for sure text.
+    owner = [layering.claim[start] for start in stream.starts]
+    stretch, number = [-1] * len(text), -1
+    for k in range(len(text)):
+        if not sure[k]:
+            number += 0 if k and not sure[k - 1] and owner[k] == owner[k - 1] else 1
+            stretch[k] = number
+    firms = []
+    for reference_text in reference.texts:
+        limit.left(0)
+        in_order, firm, unread = limit.timed(lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run))
+        if in_order >= min(len(reference_text), sum(sure)) / 2:
+            firms.append((in_order, reference_text, firm, unread))
+    firms.sort(key=lambda found: -found[0])
+    decided: dict[int, tuple[int, int]] = {}  # stretch -> its classic span, by position in `text`
+    placed: set[int] = set()
+    for _, reference_text, firm, unread in firms:
+        anchors = sorted(firm)
+        for left, right in zip([None, *anchors], [*anchors, None]):
+            w0, w1 = (left + 1 if left is not None else 0), (right if right is not None else len(text))
+            inside = {stretch[k] for k in range(w0, w1) if stretch[k] >= 0} - placed
+            r1 = firm[right] if right is not None else min(len(reference_text), firm[left] + 1 + 2 * (w1 - w0))
+            r0 = firm[left] + 1 if left is not None else max(0, r1 - 2 * (w1 - w0))
+            # Sure text that this reference has nothing for here (its own lost leaf): it cannot judge.
+            lacking = max((len(run) for run in "".join("s" if k in unread else " " for k in range(w0, w1)).split()), default=0) >= min_run
+            if not inside or lacking or (r1 - r0) * (w1 - w0) > MAX_CELLS:
+                continue
+            placed |= inside
+            if r1 <= r0:
+                continue
+            limit.left(stream.starts[w0])
+            pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
+            spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)
+            decided |= {stretch[w0 + a]: (w0 + a, w0 + b) for a, b in spans.values()}
+    for a, b in decided.values():
+        pieces = layering.spans(rule.within, stream.starts[a], stream.ends[b - 1])
+        for piece, (c, d) in enumerate(pieces):
+            layering.assign(c, d, rule.layer, rule, join=piece > 0)
