@@ -6,12 +6,13 @@ later table that folds it the same way is named as a source too:
 
 1. the edition's curated `variants.tsv`: the editors' word, for what the tables lack (a row whose
    standard is the variant itself keeps a character unfolded);
-2. the substitutions that Kanripo's normalized text makes against each edition at every
+2. Unicode's canonical equivalents of the CJK compatibility ideographs (篆 U+2F962 → 篆);
+3. the substitutions that Kanripo's normalized text makes against each edition at every
    occurrence (`data/kanripo-normalized.tsv`, derived by `bench/kanripo_variants`);
-3. Kanripo's table of uncoded characters: a Unicode form and the character it normalizes to
+4. Kanripo's table of uncoded characters: a Unicode form and the character it normalizes to
    (`data/kanripo-gaiji.tsv`);
-4. Unihan kZVariant, 5. OpenCC's Japanese variants (jp2t), 6. Unihan kSemanticVariant,
-   7. Unihan kSpecializedSemanticVariant (Unihan from Debian's unicode-data, read at build time).
+5. Unihan kZVariant, 6. OpenCC's Japanese variants (jp2t), 7. Unihan kSemanticVariant,
+   8. Unihan kSpecializedSemanticVariant (Unihan from Debian's unicode-data, read at build time).
 
 Only the curated table folds a character that a standard repertoire has. A table folds a
 character only if neither GB 2312 nor Big5 has it (the repertoires of simplified and traditional
@@ -28,6 +29,7 @@ before it would come back to a character.
 from __future__ import annotations
 
 import bz2
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
@@ -48,6 +50,7 @@ HAN = regex.compile(r"\p{Han}")
 SCRIPT_FIELDS = ("kSimplifiedVariant", "kTraditionalVariant")
 UNIHAN_FIELDS = ("kZVariant", "kSemanticVariant", "kSpecializedSemanticVariant")
 JAPANESE = "OpenCC Japanese variants (jp2t)"
+CANONICAL = "Unicode canonical equivalent (compatibility ideograph)"
 SIMPLIFY, TRADITIONALIZE, KYUJITAI = opencc.OpenCC("t2s"), opencc.OpenCC("s2t"), opencc.OpenCC("jp2t")
 
 
@@ -138,6 +141,11 @@ def load_curated(path: Path) -> dict[str, tuple[str, str]]:
     return table
 
 
+def canonical(char: str) -> tuple[str, str] | None:
+    composed = unicodedata.normalize("NFC", char)
+    return (composed, CANONICAL) if composed != char else None
+
+
 def japanese(char: str) -> tuple[str, str] | None:
     converted = KYUJITAI.convert(char)
     return (converted, JAPANESE) if len(converted) == 1 and converted != char and not script_pair(char, converted) else None
@@ -156,7 +164,7 @@ def tables() -> tuple:
     """The tables after the curated one, in order: each a function giving a character's standard
     form there and the source to name, or None."""
     normalized, gaiji = kanripo_tables()
-    return (normalized.get, gaiji.get, unihan_table("kZVariant"), japanese, unihan_table("kSemanticVariant"), unihan_table("kSpecializedSemanticVariant"))
+    return (canonical, normalized.get, gaiji.get, unihan_table("kZVariant"), japanese, unihan_table("kSemanticVariant"), unihan_table("kSpecializedSemanticVariant"))
 
 
 class VariantForms:
