@@ -18,7 +18,7 @@ GOLD = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "jinguwen_g
 
 @pytest.fixture(scope="module")
 def found(witnesses, sources):
-    apparatus = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality)
+    apparatus = collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality)
     notes, anchors = jinguwen.collect(apparatus, sources.normalizer())
     return apparatus, notes, anchors
 
