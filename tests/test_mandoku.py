@@ -386,7 +386,7 @@ def test_a_layout_problem_is_told_from_a_scrambled_witness(witnesses, sources):
     stretches between them; the scrambled web page 004 in short runs."""
     meta = WitnessMeta("SBCKplain", "KR1d0026_005.txt", "SBCK read as plain text", "traditional", "plain")
     plain = intake_witness(meta, ROOT / "sources" / meta.file, load_profile("plain"), (), sources.normalizer())
-    apparatus = collate([witnesses["001"], plain, witnesses["004"]], "001", sources.config.min_quality)
+    apparatus = collate([witnesses["001"], plain, witnesses["004"]], "001", sources.orthography(), sources.config.min_quality)
     misread = apparatus.statuses["SBCKplain"]
     assert not misread.included and "layout problem" in misread.reason and "scrambled or unrelated" not in misread.reason
     assert regex.search(r"at lines \d+(–\d+)?, \d+", misread.reason)

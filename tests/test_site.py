@@ -25,7 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = ["index.html", "witness-000.html", "synopsis.html", "witnesses.html", "jinguwen.html", "intake.html", "collation.html", "search.html", "downloads.html"]
+PAGES = ["index.html", "witness-000.html", "synopsis.html", "witnesses.html", "jinguwen.html", "variants.html", "intake.html", "collation.html", "search.html", "downloads.html"]
 
 
 @pytest.fixture(scope="module")
@@ -130,8 +130,9 @@ def test_entry_and_marker_link_both_ways(page, site):
 
 def test_witness_view(page, site, screenshots):
     page.goto(url(site, "witness-000.html"))
-    readings = page.locator("a.diff.type-orthographic")
-    assert "賔" in readings.all_inner_texts()
+    forms = page.locator("a.form")
+    assert "賔" in forms.all_inner_texts(), "variant forms of the 异体字表 show in the witness's text"
+    assert forms.first.get_attribute("href") == "variants.html"
     first = page.locator("section.section p.text").first
     assert first.inner_text().startswith("賔及众賔皆降")
     text = page.locator("main").inner_text()

@@ -93,7 +93,7 @@ def test_report_content(built, report):
     assert [i["text"].strip() for i in report["001"]["intrusions"]][:2] == ["摧", "蜂蜜英语"]
     assert report["001"]["extent"]["incipit"].startswith("乡射之礼")
     assert report["002"]["extent"]["explicit"].endswith("大夫射则肉袒")
-    assert report["000"]["conversions"]["variant"][0] == {"from": "賔", "to": "宾", "count": 87}
+    assert report["000"]["conversions"]["variant"][0] == {"from": "賔", "to": "宾", "count": 87, "folded_by": "Unihan kSemanticVariant"}
     summary = (built / "reports" / "witnesses.md").read_text()
     for siglum in SIGLA:
         assert f"## {siglum} " in summary

@@ -3,12 +3,16 @@ and the edited text (the lemma).
 
 Each witness's alignment yields marks on a doubled axis of the base (base token i is 2i+1, the gap
 before it is 2i): its substitutions and omissions, its additions and the blocks it moves, its
-orthographic differences, and where its text starts and stops. Marks of all witnesses that touch
-are merged into variation units. In each unit every extant witness has one reading; readings with
-the same comparison text form one substantive reading, their display forms its orthographic
-variants. The base reading is the lemma unless intake flagged it as an intrusion, or the base
-stands alone against every other witness extant there: then the others' reading is the lemma,
-marked as an automatic emendation.
+orthographic differences where the apparatus records them at each place (see `Orthography`),
+and where its text starts and stops. Marks of all witnesses that touch are merged into variation
+units. In each unit every extant witness has one reading; readings with the same comparison text
+form one substantive reading, their display forms its orthographic variants. The base reading is
+the lemma unless intake flagged it as an intrusion, or the base stands alone against every other
+witness extant there: then the others' reading is the lemma, marked as an automatic emendation.
+
+Every orthographic difference of a witness from the base's text is also counted, pair by pair,
+for the 异体字表; and every character a witness writes otherwise than the base where it reads
+the same is kept with its place, for the views of the witness.
 """
 
 from __future__ import annotations
@@ -21,8 +25,13 @@ from dataclasses import dataclass
 from functools import wraps
 
 from ..intake.witness import Witness
+<<<<<<< HEAD
 from ..intake.align import align
 from .reading import UNMAPPED, Reading, classify, merge_same, reading_text
+=======
+from .align import align
+from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text
+>>>>>>> main
 from .sections import section_cuts
 from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus
@@ -46,6 +55,16 @@ class Transposition:
 
 
 @dataclass
+class VariantForm:
+    """A pair of the 异体字表: the base's form, a witness's form, where each witness writes it."""
+
+    text: str
+    form: str
+    counts: dict[str, int]
+    sources: tuple[str, ...]
+
+
+@dataclass
 class Apparatus:
     base: Witness
     witnesses: dict[str, Witness]  # included, base first
@@ -56,6 +75,8 @@ class Apparatus:
     section_cuts: list[int]
     section_titles: dict[int, tuple[str, str]]
     make_unit: Callable[[int, int, range], Unit]
+    variant_forms: list[VariantForm]
+    own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
 
     def unit_over(self, t0: int, t1: int) -> Unit:
         """The unit covering base tokens t0:t1: an existing one, or one made by merging those it
@@ -142,6 +163,7 @@ def cyclic_gc_paused(function):
 def collate(
     witnesses: list[Witness],
     base_siglum: str,
+    orthography: Orthography,
     min_quality: float = 0.5,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
@@ -175,8 +197,13 @@ def collate(
     loose: set[tuple[int, int]] = set()
     transpositions: list[Transposition] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
+    pairs: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    own_forms: dict[str, dict[int, tuple[str, str]]] = {}
+    base_simplified = base.meta.writes_simplified
     for siglum, wmap in maps.items():
         w = wmap.witness
+        simplified = w.meta.writes_simplified
+        own = own_forms[siglum] = {}
         for op in wmap.alignment.ops:
             if op.tag in ("replace", "delete"):
                 marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
@@ -185,8 +212,18 @@ def collate(
             else:
                 for k in range(op.b1 - op.b0):
                     wt, bt = w.classic.tokens[op.w0 + k], base_tokens[op.b0 + k]
-                    if wt.source(w.raw) != bt.source(base.raw) or wt.kind != "char" or bt.kind != "char":
+                    form, text = wt.source(w.raw), bt.source(base.raw)
+                    if form == text:
+                        continue
+                    if wt.kind != "char" or bt.kind != "char":
                         marks.append((2 * (op.b0 + k) + 1,) * 2)
+                    else:
+                        difference = orthography.difference(form, simplified, text, base_simplified)
+                        if orthography.recorded(difference):
+                            marks.append((2 * (op.b0 + k) + 1,) * 2)
+                        if difference == "orthographic":
+                            pairs[text, form][siglum] += 1
+                        own[op.b0 + k] = (form, difference)
         for move in wmap.alignment.moves:
             move_id = len(transpositions)
             wmap.add_move(move_id, move.b0, move.b1, move.w0, move.w1, move.at)
@@ -195,7 +232,8 @@ def collate(
             transpositions.append(Transposition(move_id, siglum, move.b0, move.b1, move.at, display, differences))
             marks.append((2 * move.at, 2 * move.at))
             loose.add((2 * move.at, 2 * move.at))
-        for number, (b0, b1) in enumerate(wmap.alignment.extant):
+        extant = wmap.alignment.extant
+        for number, (b0, b1) in enumerate(extant if extant != [(0, n)] else ()):  # extant throughout: no fragment
             if b1 <= b0:
                 continue
             markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
@@ -209,27 +247,29 @@ def collate(
         marks.append((2 * token + 1, 2 * token + 1))
     included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
     cuts, titles = section_cuts(included, maps, statuses, n)
-    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers)
-    units = cover_moved_away(units, base, maps, n, cuts)
+    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers, orthography)
+    units = cover_moved_away(units, base, maps, n, cuts, orthography)
     for index, unit in enumerate(units):
         unit.index = index
 
     def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
-        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers)
+        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography)
 
-    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker)
+    variant_forms = [VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()]
+    variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
+    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms)
 
 
-def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers) -> list[Unit]:
+def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, orthography: Orthography) -> list[Unit]:
     units = []
     for a, b in spans:
         t0, t1 = a // 2, (b + 1) // 2
         gaps = range((a + 1) // 2, b // 2 + 1)
-        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers))
+        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography))
     return units
 
 
-def cover_moved_away(units: list[Unit], base: Witness, maps: dict[str, WitnessMap], n: int, cuts: list[int]) -> list[Unit]:
+def cover_moved_away(units: list[Unit], base: Witness, maps: dict[str, WitnessMap], n: int, cuts: list[int], orthography: Orthography) -> list[Unit]:
     """A witness that reads a stretch of the base elsewhere must be attested in it: stretches of a
     moved-away block that no unit covers become units of their own, cut where sections end."""
     cut_set = set(cuts)
@@ -254,16 +294,16 @@ def cover_moved_away(units: list[Unit], base: Witness, maps: dict[str, WitnessMa
             for k in range(t0, t1):
                 covered[k] = True
     for t0, t1 in extra:
-        units.append(make_unit(t0, t1, range(t0 + 1, t1), base, maps, {}, {}))
+        units.append(make_unit(t0, t1, range(t0 + 1, t1), base, maps, {}, {}, orthography))
     return sorted(units, key=lambda u: (u.t0, u.t1))
 
 
-def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers) -> Unit:
+def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers, orthography: Orthography) -> Unit:
     base_siglum = base.meta.siglum
     base_tokens = base.classic.tokens[t0:t1]
-    source, norm = reading_text(base, base_tokens)
     base_text = base.classic_between(base_tokens[0].start, base_tokens[-1].end) if base_tokens else ""
-    base_reading = Reading([base_siglum], base_tokens, base_text, norm, source=source)
+    base_reading = Reading.of(base, base_tokens)
+    source, base_reading.display = base_reading.source, base_text  # shown with the base's punctuation
     readings: dict[str, Reading] = {base_siglum: base_reading}
     unit_markers: dict[str, list[str]] = defaultdict(list)
     for i in range(t0, t1):
@@ -278,12 +318,11 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
             continue
         positions = wmap.positions(t0, t1, gaps)
         tokens = [wmap.witness.classic.tokens[p] for p in positions]
-        display, w_norm = reading_text(wmap.witness, tokens)
-        reading = Reading([siglum], tokens, display, w_norm, moves=moved_in + moved_away, moved_away=bool(moved_away))
+        reading = Reading.of(wmap.witness, tokens, moves=moved_in + moved_away, moved_away=bool(moved_away))
         if len(extant_tokens) < t1 - t0 and not moved_away and not moved_in:
             # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant
             part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.extant[i])
-            if w_norm == part:
+            if reading.norm == part:
                 partial_agreement.append(siglum)
                 continue
         readings[siglum] = reading
@@ -293,7 +332,7 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
         base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
         base_reading.intrusion = True
-    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source)
+    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography)
     lemma.sigla += partial_agreement
     return Unit(0, t0, t1, lemma, others, emended, candidate, dict(unit_markers))
 
@@ -307,7 +346,7 @@ def against_the_base(base_reading: Reading, voters: list[Reading]) -> bool:
     return classify(base_reading, voters[0])[0] == "substantive"
 
 
-def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str) -> tuple[Reading, list[Reading], bool, bool]:
+def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str, orthography: Orthography) -> tuple[Reading, list[Reading], bool, bool]:
     """The lemma, the other readings typed against it, whether the base was emended (at least
     `EMENDING_WITNESSES` others agree against it) and whether the place is a candidate for the
     editor (fewer do)."""
@@ -318,13 +357,13 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
     if emended:
         model = voters[0]
     else:
-        model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source)
-    lemma = Reading([], model.tokens, model.display, model.norm, source=model.source)
+        model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source, forms=base_reading.forms, simplified=base_reading.simplified)
+    lemma = Reading([], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified)
     others = []
     for siglum, reading in readings.items():
-        if reading.source == lemma.source and reading.norm == lemma.norm and not reading.moves and not reading.intrusion:
+        if not reading.moves and not reading.intrusion and orthography.same(reading, lemma):
             lemma.sigla.append(siglum)
             continue
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
-    return lemma, merge_same(others), emended, alone and not emended
+    return lemma, merge_same(others, orthography), emended, alone and not emended

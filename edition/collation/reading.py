@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..intake.normalize import Token
+from ..intake.normalize import Normalizer, Token
 from ..intake.witness import Witness
 
 UNMAPPED = "\ufffc"
+SCRIPT_SOURCE = "OpenCC (t2s): one character in simplified script"
 
 
 @dataclass
@@ -24,15 +25,59 @@ class Reading:
     xml_id: str = ""
     source: str = ""  # the witness's own characters without punctuation: what readings are compared by
     error: object = None  # the editorial decision that calls this reading an error of its witness
+    forms: tuple[str, ...] = ()  # each token as the witness writes it
+    simplified: bool = False  # its witness writes simplified script
 
     def __post_init__(self):
         self.source = self.source or self.display
+
+    @classmethod
+    def of(cls, witness: Witness, tokens: list[Token], **fields) -> "Reading":
+        display, norm = reading_text(witness, tokens)
+        forms = tuple(t.source(witness.raw) for t in tokens)
+        return cls([witness.meta.siglum], tokens, display, norm, forms=forms, simplified=witness.meta.writes_simplified, **fields)
 
 
 def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
     display = "".join(t.source(witness.raw) for t in tokens)
     norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
     return display, norm
+
+
+@dataclass(frozen=True)
+class Orthography:
+    """Differences of form between characters of one comparison form, as a philologist treats
+    them. A difference of script (阶/階, 于/於) where one of the two witnesses writes simplified is
+    none at all (繁简字不出校). Variant forms (荅/答, 飮/饮), and between two traditional witnesses
+    a pair that merges only in simplified script (于/於, 后/後), are orthographic: they go into the
+    异体字表, and into the apparatus at each place only `at_each_place`."""
+
+    normalizer: Normalizer
+    at_each_place: bool
+
+    def difference(self, a: str, a_simplified: bool, b: str, b_simplified: bool) -> str:
+        """'' (none), 'script' or 'orthographic'."""
+        found = self.normalizer.difference(a, b)
+        if found == "script" and (a_simplified or b_simplified):
+            return "script"
+        return "orthographic" if found else ""
+
+    def recorded(self, difference: str) -> bool:
+        """A difference of this kind is an entry at its place."""
+        return self.at_each_place and difference == "orthographic"
+
+    def same(self, reading: Reading, other: Reading) -> bool:
+        """The two readings read the same at this place: one comparison text, and their forms
+        differ only where no entry records it."""
+        if reading.norm != other.norm or len(reading.forms) != len(other.forms):
+            return False
+        pairs = zip(reading.forms, reading.tokens, other.forms, other.tokens)
+        return all(a == b or ta.kind == tb.kind == "char" and not self.recorded(self.difference(a, reading.simplified, b, other.simplified)) for a, ta, b, tb in pairs)
+
+    def sources(self, a: str, b: str) -> tuple[str, ...]:
+        """Where the fold that makes two characters one comes from."""
+        variants = self.normalizer.variants
+        return tuple(dict.fromkeys(variants.sources(a) + variants.sources(b))) or (SCRIPT_SOURCE,)
 
 
 def wildcard_equal(reading: str, lemma: str) -> bool:
@@ -63,12 +108,12 @@ def classify(reading: Reading, lemma: Reading) -> tuple[str, str | None]:
     return "substantive", "substitution"
 
 
-def merge_same(readings: list[Reading]) -> list[Reading]:
-    """Witnesses with the same display and type share one reading."""
+def merge_same(readings: list[Reading], orthography: Orthography) -> list[Reading]:
+    """Witnesses whose readings are the same at this place (of one type) share one reading."""
     out: list[Reading] = []
     for reading in readings:
         same = next(
-            (r for r in out if r.source == reading.source and r.norm == reading.norm and r.type == reading.type and r.moves == reading.moves and r.moved_away == reading.moved_away),
+            (r for r in out if r.type == reading.type and r.moves == reading.moves and r.moved_away == reading.moved_away and orthography.same(r, reading)),
             None,
         )
         if same:

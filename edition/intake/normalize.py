@@ -1,10 +1,11 @@
 """Normalization: the comparison stream of a witness, one token per character, each pointing back
 to its raw offsets.
 
-For comparison only: variant characters are folded (`sources/variants.tsv`), OpenCC converts to
-the edition's comparison script, punctuation and line wraps are dropped, runs of ▯ become one gap
-token, gaiji become one token carrying their mapped character (or their own form when unmapped).
-The witness's own characters stay in the raw text for display.
+For comparison only: variant forms are folded to their standard form (`variants.VariantForms`),
+OpenCC converts to the edition's comparison script by way of the other script (so that 馀 and 余,
+both simplified forms of 餘, compare equal), punctuation and line wraps are dropped, runs of ▯
+become one gap token, gaiji become one token carrying their mapped character (or their own form
+when unmapped). The witness's own characters stay in the raw text for display.
 
 A stream keeps its tokens column by column (a witness of 50 MB has tens of millions of them);
 `Stream.tokens` makes Token objects only when asked for.
@@ -18,19 +19,18 @@ from array import array
 from collections import Counter
 from functools import cached_property, lru_cache
 from itertools import compress, repeat
-from pathlib import Path
 from typing import NamedTuple
 
 import opencc
 import regex
 
 from ..errors import EditionError
-from ..tables import read_tsv
 from .gaiji import GaijiEntry, GaijiTable
 from .layering import CODES, Segment, runs_of
 from .raw import RawText
+from .variants import VariantForms
 
-OPENCC_CONFIG = {"simplified": "t2s", "traditional": "s2t"}
+OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
 GAP = regex.compile(r"▯+|\uFFFD+")
 DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
 TEXT_LAYERS = ("classic", "commentary", "subcommentary", "phonetic", "scholia", "kaozheng")
@@ -111,20 +111,6 @@ class Stream:
         return Counter((raw.text[self.starts[i] : self.ends[i]], self.text[i], HOW[self.folds[i]]) for i in converted)
 
 
-def load_variants(path: Path) -> dict[str, str]:
-    table: dict[str, str] = {}
-    for line, row in read_tsv(path, ("variant", "standard", "source")):
-        variant, standard = row["variant"], row["standard"]
-        if len(variant) != 1 or len(standard) != 1:
-            raise EditionError(path, "variant and standard must be single characters", line)
-        if variant in table:
-            raise EditionError(path, f"variant {variant} is listed twice", line)
-        if not row["source"].strip():
-            raise EditionError(path, f"variant {variant} has no source", line)
-        table[variant] = standard
-    return table
-
-
 class TranslationTable(dict):
     """A str.translate table by code point that fills itself: `make(char)` on first use."""
 
@@ -138,10 +124,10 @@ class TranslationTable(dict):
 
 
 class Normalizer:
-    def __init__(self, script: str, variants: dict[str, str], gaiji: GaijiTable):
+    def __init__(self, script: str, variants: VariantForms, gaiji: GaijiTable):
         if script not in OPENCC_CONFIG:
             raise EditionError(None, f"comparison_script must be one of {', '.join(OPENCC_CONFIG)}")
-        self.converter = opencc.OpenCC(OPENCC_CONFIG[script])
+        self.converters = [opencc.OpenCC(config) for config in OPENCC_CONFIG[script]]
         self.variants = variants
         self.gaiji = gaiji
         self.fold = lru_cache(maxsize=None)(self._fold)
@@ -152,14 +138,20 @@ class Normalizer:
 
     def _fold(self, char: str) -> tuple[str, str]:
         """(comparison form, how): how is '', 'variant' or 'opencc'."""
-        standard = self.variants.get(char, char)
-        converted = self.converter.convert(standard)
-        if len(converted) != 1:
-            converted = standard
-        converted = self.variants.get(converted, converted)
+        standard = converted = self.variants.standard(char)
+        for converter in self.converters:
+            once = converter.convert(converted)
+            converted = once if len(once) == 1 else converted
         if standard != char:
             return converted, "variant"
         return converted, ("opencc" if converted != char else "")
+
+    def difference(self, a: str, b: str) -> str:
+        """How two characters of one comparison form differ: '' not at all, 'script' in script
+        only (阶/階, 于/於), 'variant' as variant forms (either is one: 荅/答, 飮/饮)."""
+        if a == b:
+            return ""
+        return "variant" if self.variants.fold(a) or self.variants.fold(b) else "script"
 
     def stream(self, raw: RawText, segments: list[Segment], layers: tuple[str, ...] = ("classic",)) -> Stream:
         text = raw.text

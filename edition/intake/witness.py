@@ -36,6 +36,11 @@ class WitnessMeta:
     def xml_id(self) -> str:
         return f"w{self.siglum}"
 
+    @property
+    def writes_simplified(self) -> bool:
+        """Simplified or mixed script: a 于 of its may stand for 於."""
+        return self.script != "traditional"
+
 
 def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
     """Read `witnesses.toml`: one [[witness]] stanza per witness, validated against the schema."""

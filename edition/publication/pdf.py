@@ -2,9 +2,10 @@
 reledmac for the line-numbered text and its apparatus in three series), typeset with XeLaTeX.
 
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
-emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the orthographic
-variants and stand-ins (switched off by `pdf_orthographic = false`). A character missing from
-the fonts fails the build with the character named.
+emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
+the variant forms where the TEI records them at each place (`variant_forms = "apparatus"`);
+an appendix gives the 异体字表. A character missing from the fonts fails the build with the
+character named.
 """
 
 from __future__ import annotations
@@ -73,9 +74,8 @@ def environment() -> jinja2.Environment:
 class Notes:
     """The apparatus notes of one app, series by series, as LaTeX."""
 
-    def __init__(self, edition: Edition, orthographic: bool):
+    def __init__(self, edition: Edition):
         self.edition = edition
-        self.orthographic = orthographic
 
     def sigla(self, wit) -> str:
         return escape(self.edition.sigla(wit))
@@ -102,8 +102,6 @@ class Notes:
         return "; ".join(parts)
 
     def series_c(self, app: App) -> str:
-        if not self.orthographic:
-            return ""
         return "; ".join(self.reading(r.text, r.wit) for r in app.of_types(SERIES_C))
 
     def edtext(self, app: App) -> str:
@@ -137,8 +135,8 @@ def paragraph(section, notes: Notes) -> str:
     return "".join(out)
 
 
-def counts(edition: Edition, orthographic: bool) -> dict[str, int]:
-    notes = Notes(edition, orthographic)
+def counts(edition: Edition) -> dict[str, int]:
+    notes = Notes(edition)
     return {
         "A": sum(1 for app in edition.apps if notes.series_a(app)),
         "B": sum(1 for app in edition.apps if notes.series_b(app)),
@@ -146,8 +144,8 @@ def counts(edition: Edition, orthographic: bool) -> dict[str, int]:
     }
 
 
-def latex(edition: Edition, orthographic: bool = True) -> str:
-    notes = Notes(edition, orthographic)
+def latex(edition: Edition) -> str:
+    notes = Notes(edition)
     types = Counter(r.type for app in edition.apps for r in app.readings)
     jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
     return environment().get_template("edition.tex.j2").render(
@@ -158,8 +156,7 @@ def latex(edition: Edition, orthographic: bool = True) -> str:
         emendations=sum(1 for app in edition.apps if app.emended),
         jinguwen=jinguwen,
         tradition_labels=TRADITION_LABELS,
-        counts=counts(edition, orthographic),
-        orthographic=orthographic,
+        counts=counts(edition),
         manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
     )
 

@@ -75,6 +75,17 @@ class Section:
 
 
 @dataclass
+class VariantForm:
+    """A row of the 异体字表."""
+
+    text: str  # the edited text's form
+    form: str  # the witnesses' form
+    count: int
+    witnesses: list[tuple[str, int]]  # witness id, count
+    sources: str  # the tables the fold comes from
+
+
+@dataclass
 class Edition:
     title: str
     tool: str
@@ -82,6 +93,9 @@ class Edition:
     sections: list[Section]
     apps: list[App]
     gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
+    variant_forms: list[VariantForm] = field(default_factory=list)
+    variant_forms_note: str = ""  # the 异体字表's own description
+    variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
 
     @property
     def base(self) -> Witness | None:
@@ -173,4 +187,16 @@ def read(path: Path) -> Edition:
             r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
     application = doc.find(".//t:appInfo/t:application", NS)
     tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
-    return Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
+    edition = Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
+    table = doc.find(".//t:back/t:div[@type='variant-forms']", NS)
+    if table is not None:
+        edition.variant_forms = [variant_form(row) for row in table.iterfind(".//t:row", NS) if row.get("role") != "label"]
+        edition.variant_forms_note = table.findtext("t:p", default="", namespaces=NS)
+    edition.variant_forms_at_each_place = bool(doc.xpath("//t:normalization[@xml:id='norm-variant-forms'][@method='markup']", namespaces=NS))
+    return edition
+
+
+def variant_form(row) -> VariantForm:
+    text, form, count, witnesses, sources = row.iterfind("t:cell", NS)
+    refs = [(ref.get("target", "").lstrip("#"), int(ref.get("n", "0"))) for ref in witnesses.iterfind("t:ref", NS)]
+    return VariantForm(text.text or "", form.text or "", int(count.text), refs, sources.text or "")

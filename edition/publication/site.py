@@ -62,12 +62,14 @@ class Segment:
 
 @dataclass
 class Piece:
-    """A stretch of a witness's text: `same` as the edition, `absent` (not extant), or the type
-    of the witness's own reading."""
+    """A stretch of a witness's text: `same` as the edition (in the witness's own characters),
+    `absent` (not extant), `form` (a variant form of the 异体字表 where the apparatus has no entry),
+    or the type of the witness's own reading."""
 
     text: str
     kind: str = "same"
     app: App | None = None
+    lemma: str = ""  # of a form: the edition's character
 
 
 @dataclass
@@ -92,6 +94,7 @@ class Site:
     segments: dict[str, list[Segment]]
     extant: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters
     notes: list[Note]
+    own_forms: dict[str, dict[int, tuple[str, str]]]  # witness id -> base character -> its own characters, kind
     length: int = 0  # base characters in the chapter
     manuscripts: list = field(default_factory=list)  # the witnesses in the apparatus
     by_siglum: dict = field(default_factory=dict)
@@ -130,13 +133,14 @@ class Site:
 
     def pieces(self, segment: Segment, witness_id: str) -> list[Piece]:
         """The segment as the witness reads it."""
-        pieces = text_pieces(segment.text, segment.start, self.extant.get(witness_id, []))
+        forms = self.own_forms.get(witness_id, {})
+        pieces = text_pieces(segment.text, segment.start, self.extant.get(witness_id, []), forms)
         app = segment.app
         if app is not None:
             wit = "#" + witness_id
             own = next((r for r in app.readings if wit in r.wit), None)
             if wit in app.lemma.wit:
-                pieces.append(Piece(app.lemma.text, "same", app))
+                pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
                 pieces.append(Piece(own.text, own.type, app))
             else:
@@ -199,29 +203,37 @@ def segments_of(edition: Edition) -> dict[str, list[Segment]]:
     return out
 
 
-def text_pieces(text: str, start: int, ranges: list[tuple[int, int]]) -> list[Piece]:
-    """Plain edited text split where the witness begins or ceases to be extant; punctuation goes
+def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, forms: dict[int, tuple[str, str]]) -> list[Piece]:
+    """Edited text as a witness reads it, split where the witness begins or ceases to be extant
+    (None: extant throughout), in the witness's own forms of its characters; punctuation goes
     with the character before it."""
     pieces: list[Piece] = []
     position = start
     for char in text:
-        if HAN.match(char):
+        han = HAN.match(char)
+        if han:
             position += 1
-        kind = "same" if any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
-        if pieces and pieces[-1].kind == kind:
-            pieces[-1].text += char
+        kind = "same" if ranges is None or any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
+        shown, how = forms.get(position, (char, "")) if han and kind == "same" else (char, "")
+        if how == "orthographic":
+            pieces.append(Piece(shown, "form", lemma=char))
+        elif pieces and pieces[-1].kind == kind:
+            pieces[-1].text += shown
         else:
-            pieces.append(Piece(char, kind))
+            pieces.append(Piece(shown, kind))
     return pieces
 
 
 class Folds:
-    """Variant forms folded together for search and for placing notes: the orthographic and
-    gaiji readings of the apparatus against their lemma, and OpenCC's simplified and traditional
-    form of every character."""
+    """Variant forms folded together for search and for placing notes: the pairs of the 异体字表,
+    the orthographic and gaiji readings of the apparatus against their lemma, and OpenCC's
+    simplified and traditional form of every character."""
 
     def __init__(self, edition: Edition, characters: set[str]):
         self.parent: dict[str, str] = {}
+        for pair in edition.variant_forms:
+            if len(pair.text) == len(pair.form) == 1:
+                self.join(pair.text, pair.form)
         for app in edition.apps:
             for r in app.of_types(("orthographic", "gaiji")):
                 if len(r.text) == len(app.lemma.text):
@@ -434,9 +446,11 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     notes = [n for path in paths for n in witness_notes(path, path.stem, edition.gaiji)]
     characters = {c for s in edition.sections for i in s.items for c in (i if isinstance(i, str) else i.lemma.text)}
     characters |= {c for a in edition.apps for r in a.readings for c in r.text} | {c for n in notes for c in n.text + n.cue}
+    characters |= {c for v in edition.variant_forms for c in v.text + v.form}
     folds = Folds(edition, characters)
     place_notes(notes, edited_stream(edition, folds), folds)
-    site = Site(edition, reports, segments_of(edition), extant, notes)
+    own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
+    site = Site(edition, reports, segments_of(edition), extant, notes, own_forms)
     site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
     site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
     site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}
@@ -452,6 +466,7 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
         "synopsis.html": ("synopsis.html.j2", {}),
         "witnesses.html": ("witnesses.html.j2", {}),
         "jinguwen.html": ("jinguwen.html.j2", {}),
+        "variants.html": ("variants.html.j2", {}),
         "intake.html": ("intake.html.j2", {}),
         "collation.html": ("collation.html.j2", {}),
         "search.html": ("search.html.j2", {}),

@@ -522,6 +522,50 @@ def list_wit(writer: EditionWriter, sources: Sources):
     return build
 
 
+VARIANT_FORMS_ID = "variant-forms"
+VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 witnesses", "据 folded by")
+
+
+def normalization(at_each_place: bool, parent: etree._Element) -> None:
+    """How differences of script and variant forms are treated, for the reader and the renderers:
+    `method` says whether variant forms are marked up at each place."""
+    decl = el("editorialDecl", parent=parent)
+    script = el("normalization", {XML_ID: "norm-script", "method": "silent"}, parent=decl)
+    el("p", text="Differences of script are not recorded (繁简字不出校): where one of two witnesses writes simplified, "
+       "characters that are one in one script (阶/階, 于/於) are the same reading. The witnesses' own characters stay in their transcriptions.", parent=script)
+    forms = el("normalization", {XML_ID: "norm-variant-forms", "method": "markup" if at_each_place else "silent"}, parent=decl)
+    where = "at each place, as readings of type orthographic, and " if at_each_place else "not at each place but "
+    el("p", text=f"Variant forms (异体字, such as 荅/答), and between two traditional witnesses characters that are one only in simplified script "
+       f"(于/於, 后/後), are recorded {where}in the 异体字表 (div type {VARIANT_FORMS_ID!r} of the back matter), pair by pair with their counts, "
+       "witnesses and the tables they are folded by.", parent=forms)
+
+
+def variant_forms_table(writer: EditionWriter) -> etree._Element:
+    """The 异体字表: one row per pair of the edited text's form and a witness's form, with the
+    count, each witness by a `ref` whose @n is its count, and the tables of the fold."""
+    back = el("back")
+    div = el("div", {"type": VARIANT_FORMS_ID, XML_ID: VARIANT_FORMS_ID}, parent=back)
+    el("head", text="异体字表 Variant forms", parent=div)
+    pairs = writer.apparatus.variant_forms
+    el("p", text=f"{len(pairs)} pairs of a character of the edited text and the variant form a witness writes for it where it reads the same text.", parent=div)
+    table = el("table", {"rows": str(len(pairs) + 1), "cols": str(len(VARIANT_FORMS_COLUMNS))}, parent=div)
+    label = el("row", {"role": "label"}, parent=table)
+    for column in VARIANT_FORMS_COLUMNS:
+        el("cell", text=column, parent=label)
+    for pair in pairs:
+        row = el("row", parent=table)
+        el("cell", text=pair.text, parent=row)
+        el("cell", text=pair.form, parent=row)
+        el("cell", text=str(sum(pair.counts.values())), parent=row)
+        witnesses = el("cell", parent=row)
+        for number, siglum in enumerate(sorted(pair.counts, key=writer.order.index)):
+            if number:
+                append_text(witnesses, " ")
+            el("ref", {"target": writer.wit([siglum]), "n": str(pair.counts[siglum])}, siglum, parent=witnesses)
+        el("cell", text="; ".join(pair.sources), parent=row)
+    return back
+
+
 def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str]) -> etree._ElementTree:
     writer = EditionWriter(apparatus, sections)
     body = writer.body()
@@ -532,7 +576,9 @@ def edition_document(sources: Sources, apparatus, sections, editors: dict[str, s
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
         el("resp", text="editorial decisions", parent=resp_stmt)
         el("name", text=name, parent=resp_stmt)
+    normalization(sources.config.variant_forms == "apparatus", tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
     tei.append(tei_header)
     text = el("text", parent=tei)
     text.append(body)
+    text.append(variant_forms_table(writer))
     return etree.ElementTree(tei)

@@ -1,0 +1,250 @@
+"""Variant forms (异体字): each character's standard form, folded from real tables, every fold with
+the tables that give it.
+
+A character is asked of the tables in this order; the first that folds it decides, and every
+later table that folds it the same way is named as a source too:
+
+1. the edition's curated `variants.tsv`: the editors' word, for what the tables lack (a row whose
+   standard is the variant itself keeps a character unfolded);
+2. Unicode's canonical equivalents of the CJK compatibility ideographs (篆 U+2F962 → 篆);
+3. the substitutions that Kanripo's normalized text makes against each edition at every
+   occurrence (`data/kanripo-normalized.tsv`, derived by `bench/kanripo_variants`);
+4. Kanripo's table of uncoded characters: a Unicode form and the character it normalizes to
+   (`data/kanripo-gaiji.tsv`);
+5. Unihan kZVariant, 6. OpenCC's Japanese variants (jp2t), 7. Unihan kSemanticVariant,
+   8. Unihan kSpecializedSemanticVariant (Unihan from Debian's unicode-data, read at build time).
+
+Only the curated table folds a character that a standard repertoire has. A table folds a
+character only if neither GB 2312 nor Big5 has it (the repertoires of simplified and traditional
+text) and it is not OpenCC's traditional form of a simplified character (爲, 衆: the mainland's
+traditional script). So 荅 and 筭, which Big5 has, fold by the editors' word, while pairs that
+join distinct words of a Chinese text never fold: Unihan's 徹/澈, 够/彀 or 關/寡 (kLau,
+kMatthews), OpenCC's Japanese 余→餘 or 弁→辨. Of the characters Unihan relates to a variant, it
+folds to the most standard one, if that one alone is. Pairs that Unihan calls simplified and
+traditional forms (kSimplifiedVariant, kTraditionalVariant: 于/於, 并/並) never fold: they differ
+in script, which the comparison script handles. Folds chain (𢧐 → 戦 → 戰), and a chain stops
+before it would come back to a character.
+"""
+
+from __future__ import annotations
+
+import bz2
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import opencc
+import regex
+from rapidfuzz.distance import Levenshtein
+
+from ..errors import EditionError
+from ..tables import read_tsv
+
+UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
+DATA = Path(__file__).resolve().parent / "data"
+KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
+KANRIPO_GAIJI = DATA / "kanripo-gaiji.tsv"
+HAN = regex.compile(r"\p{Han}")
+SCRIPT_FIELDS = ("kSimplifiedVariant", "kTraditionalVariant")
+UNIHAN_FIELDS = ("kZVariant", "kSemanticVariant", "kSpecializedSemanticVariant")
+JAPANESE = "OpenCC Japanese variants (jp2t)"
+CANONICAL = "Unicode canonical equivalent (compatibility ideograph)"
+SIMPLIFY, TRADITIONALIZE, KYUJITAI = opencc.OpenCC("t2s"), opencc.OpenCC("s2t"), opencc.OpenCC("jp2t")
+
+
+@cache
+def standardness(char: str) -> int:
+    """How standard a character is: in GB 2312 (simplified) and in Big5 or as OpenCC's
+    traditional form of a simplified character (爲, 衆): 2 in both, 1 in one, 0 in neither."""
+    simplified = SIMPLIFY.convert(char)
+    traditional = encodes(char, "big5") or simplified != char and TRADITIONALIZE.convert(simplified) == char
+    return encodes(char, "gb2312") + traditional
+
+
+def encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Fold:
+    standard: str
+    sources: tuple[str, ...]
+
+
+@cache
+def unihan() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Field -> character -> the characters Unihan relates it to by that field."""
+    if not UNIHAN.is_file():
+        raise EditionError(UNIHAN, "Unihan's variant table is missing: install the Debian package unicode-data (`make` does)")
+    fields: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
+    with bz2.open(UNIHAN, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if not line.startswith("U+"):
+                continue
+            code, field, values = line.rstrip("\n").split("\t")
+            if field in SCRIPT_FIELDS + UNIHAN_FIELDS:
+                related = tuple(chr(int(value.split("<")[0][2:], 16)) for value in values.split())
+                fields[field][chr(int(code[2:], 16))] = related
+    return fields
+
+
+def script_pair(a: str, b: str) -> bool:
+    """Unihan calls one the simplified or traditional form of the other."""
+    return any(b in unihan()[field].get(a, ()) or a in unihan()[field].get(b, ()) for field in SCRIPT_FIELDS)
+
+
+def unihan_fold(char: str, field: str) -> str | None:
+    """The one character of those Unihan relates `char` to by `field` that is the most standard,
+    if it is more standard than `char`."""
+    related = [c for c in unihan()[field].get(char, ()) if c != char and not script_pair(char, c)]
+    if not related:
+        return None
+    best = max(map(standardness, related))
+    chosen = [c for c in related if standardness(c) == best]
+    return chosen[0] if len(chosen) == 1 and best > standardness(char) else None
+
+
+def load_pairs(path: Path, variant_column: str, standard_column: str, source) -> dict[str, tuple[str, str]]:
+    """variant -> (standard, source) of a table, its rows that name one character for another."""
+    pairs = {}
+    for _, row in read_tsv(path, (variant_column, standard_column)):
+        variant, standard = row[variant_column], row[standard_column]
+        if len(variant) == 1 and len(standard) == 1 and variant != standard and HAN.match(standard):
+            pairs.setdefault(variant, (standard, source(row)))
+    return pairs
+
+
+@cache
+def kanripo_tables() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    normalized = load_pairs(KANRIPO_NORMALIZED, "variant", "standard", lambda row: row["source"])
+    gaiji = load_pairs(KANRIPO_GAIJI, "form", "normalized", lambda row: f"Kanripo gaiji table ({row['code']})")
+    return normalized, gaiji
+
+
+def load_curated(path: Path) -> dict[str, tuple[str, str]]:
+    table: dict[str, tuple[str, str]] = {}
+    for line, row in read_tsv(path, ("variant", "standard", "source")):
+        variant, standard = row["variant"], row["standard"]
+        if len(variant) != 1 or len(standard) != 1:
+            raise EditionError(path, "variant and standard must be single characters", line)
+        if variant in table:
+            raise EditionError(path, f"variant {variant} is listed twice", line)
+        if not row["source"].strip():
+            raise EditionError(path, f"variant {variant} has no source", line)
+        table[variant] = (standard, row["source"])
+    return table
+
+
+def canonical(char: str) -> tuple[str, str] | None:
+    composed = unicodedata.normalize("NFC", char)
+    return (composed, CANONICAL) if composed != char else None
+
+
+def japanese(char: str) -> tuple[str, str] | None:
+    converted = KYUJITAI.convert(char)
+    return (converted, JAPANESE) if len(converted) == 1 and converted != char and not script_pair(char, converted) else None
+
+
+def unihan_table(field: str):
+    def fold(char: str) -> tuple[str, str] | None:
+        standard = unihan_fold(char, field)
+        return (standard, f"Unihan {field}") if standard else None
+
+    return fold
+
+
+@cache
+def tables() -> tuple:
+    """The tables after the curated one, in order: each a function giving a character's standard
+    form there and the source to name, or None."""
+    normalized, gaiji = kanripo_tables()
+    return (canonical, normalized.get, gaiji.get, unihan_table("kZVariant"), japanese, unihan_table("kSemanticVariant"), unihan_table("kSpecializedSemanticVariant"))
+
+
+class VariantForms:
+    """The folds of characters to their standard forms, asked character by character."""
+
+    def __init__(self, curated: dict[str, tuple[str, str]]):
+        self.curated = curated
+        self.folds: dict[str, Fold | None] = {}
+
+    @classmethod
+    def load(cls, curated: Path) -> "VariantForms":
+        return cls(load_curated(curated))
+
+    def step(self, char: str) -> Fold | None:
+        """The one fold `char` has: the curated table's, else the first table's if no standard
+        repertoire has `char`; with every table that folds it the same way."""
+        if char not in self.folds:
+            hits = [hit for table in tables() if (hit := table(char))] if char in self.curated or standardness(char) == 0 else []
+            if char in self.curated:
+                standard, source = self.curated[char]
+                hits.insert(0, (standard, f"{source} (variants.tsv)"))
+            fold = None
+            if hits and hits[0][0] != char:
+                standard = hits[0][0]
+                fold = Fold(standard, tuple(dict.fromkeys(source for found, source in hits if found == standard)))
+            self.folds[char] = fold
+        return self.folds[char]
+
+    def fold(self, char: str) -> Fold | None:
+        """`char` folded through the chain of its folds, with the sources of every step."""
+        chain, sources = [char], []
+        while (step := self.step(chain[-1])) and step.standard not in chain:
+            chain.append(step.standard)
+            sources += step.sources
+        return Fold(chain[-1], tuple(dict.fromkeys(sources))) if len(chain) > 1 else None
+
+    def standard(self, char: str) -> str:
+        fold = self.fold(char)
+        return fold.standard if fold else char
+
+    def sources(self, char: str) -> tuple[str, ...]:
+        fold = self.fold(char)
+        return fold.sources if fold else ()
+
+
+# --- Derivation of data/kanripo-normalized.tsv ---------------------------------------------------
+
+ENTITY = regex.compile(r"&KR\d+;")
+MARKUP = regex.compile(r"<pb:[^>]*>|[¶\r\n()/\u3000]")
+ENTITY_MARK = "\ufffc"  # an entity stands for one character; never a fold of its own
+
+
+def mandoku_characters(text: str) -> str:
+    """The characters of a mandoku file: no header or remark lines, page breaks, line ends,
+    brackets or column marks; an entity as one character."""
+    body = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+    return MARKUP.sub("", ENTITY.sub(ENTITY_MARK, body))
+
+
+def kanripo_substitutions(editions: list[tuple[str, str, str]]) -> list[tuple[str, str, int, str]]:
+    """(variant, standard, count, source) of each character that Kanripo's normalized text
+    replaces by one and the same character at every occurrence in the editions, aligned one to
+    one character by character (rapidfuzz's Levenshtein opcodes). `editions` are (label,
+    edition text, normalized text)."""
+    replaced: dict[str, Counter] = defaultdict(Counter)
+    kept: Counter = Counter()
+    seen_in: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for label, edition, normalized in editions:
+        a, b = mandoku_characters(edition), mandoku_characters(normalized)
+        for tag, i1, i2, j1, j2 in Levenshtein.opcodes(a, b):
+            if tag == "equal":
+                kept.update(a[i1:i2])
+            elif tag == "replace" and i2 - i1 == j2 - j1:
+                for x, y in zip(a[i1:i2], b[j1:j2]):
+                    if HAN.match(x) and HAN.match(y):
+                        replaced[x][y] += 1
+                        seen_in[x, y].add(label)
+    rows = []
+    for variant, targets in replaced.items():
+        if len(targets) == 1 and not kept[variant]:
+            (standard, count), = targets.items()
+            rows.append((variant, standard, count, "Kanripo normalized text: " + ", ".join(sorted(seen_in[variant, standard]))))
+    return sorted(rows, key=lambda row: (-row[2], row[0]))

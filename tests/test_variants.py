@@ -1,0 +1,321 @@
+"""Script, variant forms and readings, as a philologist separates them: a difference of script is
+no entry, variant forms are folded from real tables (each fold with its source) and listed in the
+异体字表 of the TEI, the HTML and the PDF, or at each place when the edition asks for it, and what
+remains is substantive.
+
+The real witness is SBCK 卷五 (tests/fixtures/kanripo/KR1d0026_005.txt, Kanripo KR1d0026, branch
+SBCK, commit a1e937a7a133eac356c381437ee862a4e82ba4dc), its classic text taken out here by plain
+string work, so that these tests need no layout profile of the mandoku format.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import opencc
+import pytest
+import regex
+from differences import minimal_difference
+from lxml import etree
+
+from edition.build import build, intake_all
+from edition.collation.apparatus import collate
+from edition.intake.normalize import Normalizer
+from edition.intake.variants import KANRIPO_GAIJI, VariantForms, kanripo_substitutions, kanripo_tables, unihan
+from edition.publication import render
+from edition.publication.tei import TEI_NS
+from edition.sources import Sources
+from edition.tables import read_tsv
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+NS = {"t": TEI_NS}
+WITNESS = '\n[[witness]]\nsiglum = "{siglum}"\nfile = "{siglum}.txt"\ntitle = "{title}"\nscript = "{script}"\nprofile = "plain"\n'
+TO_SIMPLIFIED, TO_TRADITIONAL = opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
+
+
+def sbck_classic() -> str:
+    """SBCK 卷五's classic text: no header, remarks, page breaks, line ends or 注 in (…); a missing
+    page as ▯; an entity as the character Kanripo's table normalizes it to."""
+    normalized = {row["code"]: row["normalized"] for _, row in read_tsv(KANRIPO_GAIJI, ("code", "form", "normalized"))}
+    text = (FIXTURES / "kanripo" / "KR1d0026_005.txt").read_text(encoding="utf-8")
+    body = "".join("▯" if "missing" in line else "" if line.startswith("#") else line for line in text.splitlines())
+    body = regex.sub(r"<pb:[^>]*>|¶|\([^)]*\)", "", body)
+    body = regex.sub(r"&(KR\d+);", lambda m: normalized.get(m.group(1)) if len(normalized.get(m.group(1), "")) == 1 else "▯", body)
+    return body[body.index("鄕射之禮") : body.rindex("肉袒") + 2]
+
+
+@pytest.fixture(scope="module")
+def normalizer(sources) -> Normalizer:
+    return sources.normalizer()
+
+
+# --- The folds -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "variant,standard,source",
+    [
+        ("荅", "答", "Unihan kSemanticVariant"),
+        ("吿", "告", "Unihan kSemanticVariant"),
+        ("飮", "饮", "editor (variant form) (variants.tsv)"),
+        ("筭", "算", "Unihan kSemanticVariant"),
+        ("𠋣", "倚", "Kanripo normalized text: KR1d0026 SBCK"),
+        ("𫉬", "获", "Kanripo gaiji table (KR0023)"),
+        ("鄕", "乡", "Unihan kZVariant"),
+        ("竒", "奇", "Unihan kSemanticVariant"),
+        ("歩", "步", "OpenCC Japanese variants (jp2t)"),
+        ("乗", "乘", "OpenCC Japanese variants (jp2t)"),
+        ("譲", "让", "OpenCC Japanese variants (jp2t)"),
+    ],
+)
+def test_real_pairs_fold_each_with_its_source(sources, normalizer, variant, standard, source):
+    assert normalizer.fold(variant)[0] == normalizer.fold(standard)[0]
+    assert normalizer.difference(variant, standard) == "variant"
+    assert source in sources.orthography().sources(variant, standard)
+
+
+@pytest.mark.parametrize("a,b", ["徹澈", "够彀", "關寡", "辯辨", "預豫", "烝蒸", "亏于", "協勰", "綠氯", "弁辨", "芸藝", "胑膱", "升堂", "兴举"])
+def test_distinct_words_are_never_folded_together(normalizer, a, b):
+    """Unihan's kSemanticVariant (徹/澈 from kLau) and OpenCC's Japanese forms (弁 for 辨, 芸 for
+    藝) relate characters that are distinct words in a Chinese text."""
+    assert normalizer.fold(a)[0] != normalizer.fold(b)[0]
+
+
+def test_no_substantive_variant_of_the_gold_apparatus_is_folded_away(normalizer):
+    def folded(text: str) -> str:
+        return "".join(normalizer.fold(c)[0] for c in text)
+
+    for passage in tomllib.loads((FIXTURES / "gold_apparatus.toml").read_text())["passage"]:
+        for variant in passage["variant"]:
+            inside = variant["base"][variant["base"].index("[") + 1 : variant["base"].index("]")]
+            assert folded(inside) != folded(variant["reading"]), variant
+
+
+def test_pairs_that_merge_only_in_simplified_script(sources):
+    orthography = sources.orthography()
+    for simplified, traditional in ("于於", "后後", "余餘", "发發", "发髮"):
+        assert orthography.difference(simplified, False, traditional, False) == "orthographic", "between traditional witnesses"
+        assert orthography.difference(simplified, True, traditional, False) == "script", "against a simplified witness: none"
+    assert orthography.difference("發", False, "髮", False) == "orthographic"
+    assert orthography.sources("于", "於") == ("OpenCC (t2s): one character in simplified script",)
+
+
+def test_every_curated_row_is_one_the_tables_lack(normalizer):
+    """sources/variants.tsv holds only what the tables and the script conversion do not give."""
+    tables_only = Normalizer("simplified", VariantForms({}), normalizer.gaiji)
+    rows = read_tsv(ROOT / "sources" / "variants.tsv", ("variant", "standard", "source"))
+    assert rows
+    for _, row in rows:
+        assert tables_only.fold(row["variant"])[0] != tables_only.fold(row["standard"])[0], row
+
+
+def test_the_tables_fold_only_forms_outside_the_standard_repertoires():
+    normalized, gaiji = kanripo_tables()
+    tables = VariantForms({})
+    assert tables.fold("羋") is None, "Kanripo's 羋→芉 once: 羋 is a character of its own"
+    assert tables.fold("杞") is None and gaiji["杞"][0] == "𣏌", "nor a standard character to a rarer one"
+    assert tables.fold("余") is None, "OpenCC's Japanese 余→餘"
+    assert tables.standard("𢧐") == "戰", "a chain: Kanripo's 𢧐→戦, then OpenCC's 戦→戰"
+    assert normalized["𠋣"] == ("倚", "Kanripo normalized text: KR1d0026 SBCK")
+    assert "荅" in unihan()["kSemanticVariant"]["答"]
+
+
+def test_kanripo_substitutions_on_a_small_sample():
+    """A form Kanripo's normalized text replaces at every occurrence is a fold; one it replaces at
+    some places only (七 once read 匙) is not; markup, remarks and entities are no characters."""
+    edition = "#+TITLE: 儀禮\n<pb:X_005-1a>¶\n𠋣旌七人(注&KR0002;𠋣/也)¶\n# page missing\n七匕𠋣¶\n"
+    normalized = "#+TITLE: 儀禮\n#+PROPERTY: X\n<pb:X_005-1a>¶\n倚旌七人(注若倚/也)¶\n# page missing\n匙匕倚¶\n"
+    assert kanripo_substitutions([("X SBCK", edition, normalized)]) == [("𠋣", "倚", 3, "Kanripo normalized text: X SBCK")]
+
+
+# --- Collation -----------------------------------------------------------------------------------
+
+def witness_stanzas(root: Path, texts: dict[str, tuple[str, str]]) -> None:
+    with (root / "witnesses.toml").open("a", encoding="utf-8") as handle:
+        for siglum, (script, text) in texts.items():
+            (root / f"{siglum}.txt").write_text(text + "\n", encoding="utf-8")
+            handle.write(WITNESS.format(siglum=siglum, title=f"test {siglum}", script=script))
+
+
+def variant_forms_of(text: str) -> dict[str, str]:
+    """For characters of `text`, a variant form that the tables fold to it (from Unihan and
+    Kanripo's tables, in the BMP so that the fonts have it)."""
+    forms = VariantForms({})
+    normalized, gaiji = kanripo_tables()
+    by_standard = {}
+    for variant in [*normalized, *gaiji, *unihan()["kSemanticVariant"], *unihan()["kZVariant"]]:
+        standard = forms.standard(variant)
+        if standard != variant and ord(variant) < 0x10000 and regex.match(r"\p{Han}", variant):
+            by_standard.setdefault(standard, variant)
+    return {c: by_standard[c] for c in sorted(set(text)) if c in by_standard}
+
+
+@pytest.fixture(scope="module")
+def kanripo_edition(tmp_path_factory):
+    """An edition on SBCK 卷五 (S): its classic text converted to simplified script (J), with
+    variant forms put in (V), and with 于 for every 於 (T), each in a sources folder of its own
+    kind: variant forms in the appendix, or in the apparatus too."""
+    text = sbck_classic()
+    substituted = variant_forms_of(text)
+    variant = "".join(substituted.get(c, c) for c in text)
+    witnesses = {
+        "S": ("traditional", text),
+        "J": ("simplified", TO_SIMPLIFIED.convert(text)),
+        "V": ("traditional", variant),
+        "T": ("traditional", text.replace("於", "于")),
+    }
+    roots = {}
+    for kind in ("appendix", "apparatus"):
+        root = tmp_path_factory.mktemp(kind) / "sources"
+        root.mkdir()
+        for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+            shutil.copy(ROOT / "sources" / name, root / name)
+        config = f'[edition]\ntitle = "鄉射禮"\nbase = "S"\ncomparison_script = "simplified"\nvariant_forms = "{kind}"\n'
+        (root / "edition.toml").write_text(config, encoding="utf-8")
+        (root / "witnesses.toml").write_text("", encoding="utf-8")
+        witness_stanzas(root, witnesses)
+        roots[kind] = root
+    return roots, text, variant
+
+
+def collated(root: Path, sigla: tuple[str, ...]):
+    sources = Sources.load(root)
+    witnesses = [w for w in intake_all(sources) if w.meta.siglum in sigla]
+    return collate(witnesses, sources.config.base, sources.orthography(), sources.config.min_quality)
+
+
+def readings_of(apparatus, siglum: str) -> list:
+    return [r for u in apparatus.units for r in u.readings if siglum in r.sigla]
+
+
+def test_a_script_only_witness_of_a_traditional_base_adds_no_entry(kanripo_edition):
+    """OpenCC's t2s also simplifies some variant forms of the base (絶 to 绝, as 絕): those, and
+    only those, are in the 异体字表, as 荅 against 答 would be."""
+    roots, text, _ = kanripo_edition
+    apparatus = collated(roots["appendix"], ("S", "J"))
+    assert apparatus.statuses["J"].quality > 0.99 and "▯" in text
+    assert apparatus.units == []
+    forms = VariantForms({})
+    assert apparatus.variant_forms and all(forms.fold(v.text) and not forms.fold(v.form) for v in apparatus.variant_forms)
+    assert sum(kind == "script" for _, kind in apparatus.own_forms["J"].values()) > 1000, "yet it writes otherwise"
+
+
+def test_a_traditional_witness_of_the_simplified_base_adds_no_entry(sources, witnesses, tmp_path):
+    """Seed 001's classic text put into traditional script by OpenCC s2t, beside the seeds."""
+    base = witnesses["001"]
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", root)
+    text = "".join(segment.text(base.raw) for segment in base.segments_of("classic"))
+    witness_stanzas(root, {"ST": ("traditional", TO_TRADITIONAL.convert(text))})
+    with_it = collated(root, ("000", "001", "002", "003", "ST"))
+    without = collate([witnesses[s] for s in ("000", "001", "002", "003")], "001", sources.orthography())
+    assert readings_of(with_it, "ST") == [] and not any(u.emended and "ST" in u.lemma.sigla for u in with_it.units)
+    assert len(with_it.units) == len(without.units)
+
+
+def test_a_variant_only_witness_adds_no_substantive_reading(kanripo_edition):
+    roots, text, variant = kanripo_edition
+    changed = sum(a != b for a, b in zip(text, variant))
+    assert changed > 300
+    appendix = collated(roots["appendix"], ("S", "V"))
+    assert appendix.units == [], "variant forms are in the 异体字表 only"
+    assert sum(v.counts["V"] for v in appendix.variant_forms) == changed
+    assert all(v.sources for v in appendix.variant_forms)
+    at_each_place = collated(roots["apparatus"], ("S", "V"))
+    types = {r.type for r in readings_of(at_each_place, "V")}
+    assert types == {"orthographic"}
+
+
+def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_edition):
+    roots, text, _ = kanripo_edition
+    apparatus = collated(roots["apparatus"], ("S", "J", "T"))
+    yu = [u for u in apparatus.units if u.lemma.display == "於"]
+    assert len(yu) == text.count("於") > 20
+    for unit in yu:
+        assert "J" in unit.lemma.sigla, "no difference against a simplified witness"
+        assert [(r.display, r.type, r.sigla) for r in unit.readings] == [("于", "orthographic", ["T"])]
+    row = next(v for v in collated(roots["appendix"], ("S", "J", "T")).variant_forms if (v.text, v.form) == ("於", "于"))
+    assert row.counts == {"T": len(yu)}
+
+
+# The substantive readings of SBCK 卷五 against the seed base 001, checked by hand against both
+# texts over the whole chapter: 001 未旅 / SBCK 末旅; SBCK 袓 for 袒 (a graphic error of its own);
+# 亦/皆; the heading 記, which the plain extraction here keeps as text; 胑/膱 (three times) and the
+# clause 将兴者于右 of the gold apparatus; SBCK 乗天 for 乘矢. Where SBCK alone differs from 001 and
+# the seeds lack the place, 001 is not emended, and SBCK's reading is an entry: 梲/挩, 尊/奠 (001's
+# typo), 一/壹, 从/衆 (001's typo for 众), 及/乃.
+SBCK_SUBSTANTIVE = sorted([("梲", "挩"), ("尊", "奠"), ("一", "壹"), ("从", "衆"), ("及", "乃"), ("未", "末"), ("袒", "袓"), ("亦", "皆"), ("", "記"), ("胑", "膱"), ("胑", "膱"), ("胑", "膱"), ("将兴者于右", "将举者于右"), ("矢", "天")])
+
+
+def test_sbck_adds_only_real_substantive_readings(tmp_path):
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", root)
+    config = (root / "edition.toml").read_text(encoding="utf-8")
+    (root / "edition.toml").write_text(re.sub(r'(?m)^base = .*$', 'base = "001"', config), encoding="utf-8")
+    witness_stanzas(root, {"K5": ("traditional", sbck_classic())})
+    apparatus = collated(root, ("000", "001", "002", "003", "K5"))
+    assert apparatus.statuses["K5"].quality > 0.99
+    found = [(u.lemma.source, r.source) for u in apparatus.units for r in u.readings if "K5" in r.sigla and r.type == "substantive"]
+    assert sorted(found) == SBCK_SUBSTANTIVE
+    pairs = {(v.text, v.form) for v in apparatus.variant_forms if "K5" in v.counts}
+    assert {("答", "荅"), ("告", "吿"), ("饮", "飮"), ("算", "筭"), ("倚", "𠋣"), ("获", "𫉬"), ("乡", "鄕"), ("奇", "竒")} <= pairs
+    assert all(kind == "script" for form, kind in apparatus.own_forms["K5"].values() if form in "階執東興")
+
+
+# --- The 异体字表 in the TEI, the HTML and the PDF -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def builds(kanripo_edition, tmp_path_factory):
+    roots, _, _ = kanripo_edition
+    out = {}
+    for kind, root in roots.items():
+        out[kind] = tmp_path_factory.mktemp(f"{kind}-build") / "build"
+        build(root, out[kind])
+    return out
+
+
+def pdf_text(path: Path) -> str:
+    return re.sub(r"\s+", "", subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout)
+
+
+def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
+    out = builds["appendix"]
+    edition = render.read(out / "edition.xml")
+    assert not edition.variant_forms_at_each_place and edition.apps == [], "neither script nor variant forms make entries"
+    rows = {(v.text, v.form): v for v in edition.variant_forms}
+    yu = rows["於", "于"]
+    assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC (t2s): one character in simplified script"
+    assert sum(v.count for v in edition.variant_forms) == sum(count for v in edition.variant_forms for _, count in v.witnesses)
+    assert {w for v in edition.variant_forms for w, _ in v.witnesses} == {"wJ", "wV", "wT"}
+    html = (out / "site" / "variants.html").read_text(encoding="utf-8")
+    assert '<a href="variants.html"' in (out / "site" / "index.html").read_text(encoding="utf-8"), "linked from the navigation"
+    for v in edition.variant_forms:
+        assert f'<td lang="lzh">{v.text}</td><td lang="lzh">{v.form}</td><td>{v.count}</td>' in html
+    assert 'href="witness-V.html" class="sig">V</a>' in html
+    witness_page = (out / "site" / "witness-V.html").read_text(encoding="utf-8")
+    assert witness_page.count('class="form"') > 300, "the witness's own forms in its text"
+    assert "阶" in (out / "site" / "witness-J.html").read_text(encoding="utf-8").split("<main")[1], "in its own script"
+    assert "阶" not in (out / "site" / "index.html").read_text(encoding="utf-8").split("<main")[1]
+    text = pdf_text(out / "edition.pdf")
+    assert "附录：异体字表" in text and "正文异体次数传本据" in text
+    assert f"於于{yu.count}T{yu.count}" in text
+
+
+def test_the_other_setting_puts_variant_forms_at_each_place(builds):
+    out = builds["apparatus"]
+    doc = etree.parse(str(out / "edition.xml"))
+    assert doc.xpath("//t:normalization[@xml:id='norm-variant-forms']/@method", namespaces=NS) == ["markup"]
+    grouped = doc.xpath("//t:rdgGrp[@type='lemma']/t:rdg[@type='orthographic'][contains(@wit, '#wV')]", namespaces=NS)
+    assert len(grouped) > 300
+    script_only = doc.xpath("//t:rdg[contains(@wit, '#wJ')]", namespaces=NS)
+    assert {r.get("type") for r in script_only} == {"orthographic"} and len(script_only) < 100, "script differences are never entries"
+    assert doc.xpath("//t:back/t:div[@type='variant-forms']/t:table/t:row", namespaces=NS), "the 异体字表 too"
+    notes = pdf_text(out / "edition.pdf")
+    assert len(re.findall(r"〔\d+〕", notes)) >= len(grouped)
+    html = (out / "site" / "index.html").read_text(encoding="utf-8")
+    minor = re.findall(r'<button type="button" class="app kind-orthographic[^>]*data-tags="([^"]*)"', html)
+    assert len(minor) > 300 and all("minor" in tags.split() and "orthographic" in tags.split() for tags in minor), "the filter hides them"
