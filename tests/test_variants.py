@@ -22,7 +22,7 @@ import regex
 from differences import minimal_difference
 from lxml import etree
 
-from edition.build import build, intake_all
+from edition.build import build
 from edition.collation.apparatus import collate
 from edition.intake.normalize import Normalizer
 from edition.intake.variants import KANRIPO_GAIJI, VariantForms, kanripo_substitutions, kanripo_tables, unihan
@@ -184,7 +184,7 @@ def kanripo_edition(tmp_path_factory):
 
 def collated(root: Path, sigla: tuple[str, ...]):
     sources = Sources.load(root)
-    witnesses = [w for w in intake_all(sources) if w.meta.siglum in sigla]
+    witnesses = [w for w in sources.intake_all() if w.meta.siglum in sigla]
     return collate(witnesses, sources.config.base, sources.orthography(), sources.config.min_quality)
 
 

@@ -25,13 +25,8 @@ from dataclasses import dataclass
 from functools import wraps
 
 from ..intake.witness import Witness
-<<<<<<< HEAD
 from ..intake.align import align
-from .reading import UNMAPPED, Reading, classify, merge_same, reading_text
-=======
-from .align import align
 from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text
->>>>>>> main
 from .sections import section_cuts
 from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus
