@@ -15,8 +15,7 @@ import click
 from . import __version__
 from .build import build, check, collate_only
 from .errors import EditionError
-from .intake.guess import guess
-from .sources import add_witness
+from .sources import add_witness, guess_layout
 
 
 def paths_and_verbosity(command):
@@ -96,12 +95,13 @@ def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> N
 def add_witness_command(file: Path, siglum: str, title, profile, encoding, script, sources_dir: Path) -> None:
     """Copy FILE into the sources untouched and describe it in witnesses.toml."""
     with one_line_errors(["add-witness"]):
-        guessed = guess(file)
+        guessed = guess_layout(sources_dir, file, siglum)
         target = add_witness(
-            sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script
+            sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script,
+            None if profile else guessed.composed,
         )
-    for line in guessed.lines():
-        click.echo(f"  guessed {line}")
+    for line in guessed.lines(profile_given=profile is not None):
+        click.echo(f"  {line}")
     click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
 
 

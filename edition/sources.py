@@ -20,7 +20,8 @@ from .errors import EditionError, interrupts_as_errors
 from .intake.aligned import Reference
 from .intake.gaiji import GaijiTable
 from .intake.normalize import Normalizer
-from .intake.profile import Profile, load_profile
+from .intake.guess import Guess, guess
+from .intake.profile import Profile, available_profiles, load_profile
 from .intake.raw import read_raw
 from .intake.rule import Rule
 from .intake.variants import VariantForms
@@ -183,13 +184,40 @@ def load_config(path: Path) -> EditionConfig:
     return EditionConfig(**settings)
 
 
-def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str) -> Path:
-    """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml.
+def guess_layout(root: Path, file: Path, siglum: str) -> Guess:
+    """How a new witness file is laid out, checked against the base's classic text and weighed
+    against every profile the sources know, where the sources can be read."""
+    if not file.is_file():
+        raise EditionError(file, "no such witness file")
+    try:
+        sources = Sources.load(root)
+    except EditionError as error:
+        return guess(file, siglum, {}, unchecked=f"the sources cannot be read to check it ({error})")
+    normalizer = sources.normalizer()
+    base = sources.intake(next(m for m in sources.witnesses if m.siglum == sources.config.base), normalizer)
+    profiles = {}
+    for name in available_profiles(root):
+        try:
+            profiles[name] = load_profile(name, root)
+        except EditionError:
+            continue
+    return guess(file, siglum, profiles, base, normalizer)
 
-    Every option is checked before anything is written, and the two writes are all or nothing.
+
+def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None) -> Path:
+    """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml;
+    `composed`: the TOML of the witness's own profile, written to `sources/profiles/<profile>.toml`.
+
+    Every option is checked before anything is written, and the writes are all or nothing.
     A retry after an interruption that left the copy without its stanza takes the copy up."""
     stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
-    check_options(root, file, stanza)
+    profile_path = root / "profiles" / f"{profile}.toml"
+    if composed is not None:
+        if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:
+            raise EditionError(profile_path, "a profile of that name is already in the sources")
+        check_options(root, file, stanza | {"profile": None})
+    else:
+        check_options(root, file, stanza)
     meta_path = root / "witnesses.toml"
     source, existing = "", []
     if meta_path.is_file():
@@ -209,8 +237,12 @@ def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, e
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
+    files = ({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")}
+    if composed is not None:
+        profile_path.parent.mkdir(exist_ok=True)
+        files[profile_path] = composed.encode("utf-8")
     with interrupts_as_errors(file, "nothing was added"):
-        write_together(({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")})
+        write_together(files)
     return target
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from ..intake.witness import Witness
-from ..intake.align import align
+from ..intake.align import STRETCH, align, layout_problem
 from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text
 from .sections import section_cuts
 from .variation_unit import Unit
@@ -33,8 +33,6 @@ from .witness_map import WitnessMap, WitnessStatus
 
 AUTO_RESP = "edition-auto"
 EMENDING_WITNESSES = 2  # other witnesses that must agree against the base for an automatic emendation
-CLAUSE = 10  # characters aligned in one run: a clause read in order, not a chance match
-STRETCH = 20  # characters between runs that the base lacks: a note, not a variant
 LINES_NAMED = 12
 
 
@@ -107,13 +105,10 @@ def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> li
 
 
 def misread(witness: Witness, alignment) -> str:
-    """Why a witness aligns badly, from the runs its alignment makes: scrambled (it aligns in short
-    runs), or a layout problem (long runs, and between them long stretches the base lacks: most
-    often commentary its profile took for classic text), naming the lines of those stretches."""
-    runs = [op.w1 - op.w0 for op in alignment.ops if op.tag == "equal"]
-    stretches = [op for op in alignment.ops if op.tag in ("insert", "replace") and op.w1 - op.w0 >= STRETCH]
-    unaligned = alignment.witness_length - alignment.in_order
-    if sum(r for r in runs if r >= CLAUSE) < sum(runs) / 2 or sum(op.w1 - op.w0 for op in stretches) < unaligned / 2:
+    """Why a witness aligns badly: scrambled, or a layout problem, naming the lines of the
+    stretches the base lacks."""
+    stretches = layout_problem(alignment)
+    if stretches is None:
         return "scrambled or unrelated"
     line = witness.raw.line_of
     starts, ends = witness.classic.starts, witness.classic.ends

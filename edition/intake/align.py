@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from rapidfuzz.distance import Levenshtein
 
 WILDCARDS = "▯\ufffc"
+CLAUSE = 10  # characters aligned in one run: a clause read in order, not a chance match
+STRETCH = 20  # characters between runs that the base lacks: a note, not a variant
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,18 @@ class Alignment:
     @property
     def quality(self) -> float:
         return self.in_order / self.witness_length if self.witness_length else 0.0
+
+
+def layout_problem(alignment: Alignment) -> list[Op] | None:
+    """Why a witness aligns badly, from the runs of its alignment: None if it is scrambled (it
+    aligns in short runs), else the long stretches the base lacks between its long runs (a layout
+    problem: most often commentary read as classic text)."""
+    runs = [op.w1 - op.w0 for op in alignment.ops if op.tag == "equal"]
+    stretches = [op for op in alignment.ops if op.tag in ("insert", "replace") and op.w1 - op.w0 >= STRETCH]
+    unaligned = alignment.witness_length - alignment.in_order
+    if sum(r for r in runs if r >= CLAUSE) < sum(runs) / 2 or sum(op.w1 - op.w0 for op in stretches) < unaligned / 2:
+        return None
+    return stretches
 
 
 def unique_kgrams(text: str, k: int) -> dict[str, int]:

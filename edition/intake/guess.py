@@ -1,18 +1,52 @@
-"""Guessing how a new witness file is laid out: its encoding, line ends, script, commentary
-brackets, translation, page markers, header, and so the layout profile to read it with."""
+"""Guessing how a new witness file is laid out: its encoding, line ends and script, and the
+layout features it shows, composed into a profile.
+
+Each feature that can be told from a file's text has a `[detect]` table in its
+`features/*.toml`: a `pattern`, how many matches (`min`) show it, the features it goes `with`
+only and those it is `unless`. The features found are composed in the order of
+`data/composition.toml`. A built-in profile made of the same features (and of others that find
+nothing in the file) is named instead of a new one. How sure the guess is comes from what only
+this tool knows: how the classic text the profile finds aligns with the base's.
+"""
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import opencc
 import regex
 
-from .raw import guess_encoding
+from ..errors import EditionError
+from ..tables import TomlLines, read_toml
+from .align import align, layout_problem
+from .aligned import Reference
+from .normalize import Normalizer
+from .profile import Profile, built_in, compose, load_profile, split_layers
+from .raw import RawText, guess_encoding, read_raw
+from .witness import Witness
 
-PAGE_MARKER = regex.compile(r"\[p\.?\s*\d+\]|<pb[^>\n]*>")
-HEADER_LINE = regex.compile(r"^[^\n：:]{1,12}[：:]", regex.MULTILINE)
+SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
+BETTER = 0.02  # how much better (a share of the score) another profile must read the file to be chosen
+DETECT_TIME_LIMIT = 5  # seconds a detector's pattern may take on one file
+
+
+@dataclass(frozen=True)
+class Detector:
+    feature: str
+    words: str
+    pattern: regex.Pattern | None  # None: found wherever the features it goes with are
+    min: int
+    goes_with: tuple[str, ...]
+    unless: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Found:
+    feature: str
+    words: str
+    count: int
 
 
 @dataclass
@@ -21,22 +55,64 @@ class Guess:
     bom: bool
     newline: str
     script: str
-    brackets: str
-    translation: bool
-    page_markers: int
-    header_lines: int
+    found: list[Found]
     profile: str
+    composed: str | None  # the TOML of a new profile to write as sources/profiles/<profile>.toml
+    fit: str  # how sure, in words
 
-    def lines(self) -> list[str]:
-        return [
-            f"encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends",
-            f"script: {self.script}",
-            f"commentary brackets: {self.brackets or 'none'}",
-            f"translation: {'yes' if self.translation else 'no'}",
-            f"page markers: {self.page_markers}",
-            f"header lines: {self.header_lines}",
-            f"layout profile: {self.profile}",
-        ]
+    def lines(self, profile_given: bool = False) -> list[str]:
+        """What was guessed, for the user; with `profile_given`, only what the profile was not."""
+        found = [f"found {f.feature}: {f.words}" + (f" ({f.count}×)" if f.count else "") for f in self.found]
+        written = f", composed of {', '.join(f.feature for f in self.found)}; written to sources/profiles/{self.profile}.toml for review" if self.composed else ""
+        layout = [] if profile_given else [*found, f"guessed layout profile: {self.profile}{written}", f"how sure: {self.fit}"]
+        return [f"guessed encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends", f"guessed script: {self.script}", *layout]
+
+
+def detectors() -> list[Detector]:
+    """The features a file can show, in the order a profile composes them."""
+    order, _ = read_toml(built_in("data") / "composition.toml")
+    out = []
+    for name in order["order"]:
+        doc, _ = read_toml(built_in("features") / f"{name}.toml", "feature")
+        detect = doc.get("detect")
+        if detect is None:
+            raise EditionError(built_in("features") / f"{name}.toml", "a feature that data/composition.toml composes needs a [detect] table")
+        flags = sum(getattr(regex, f.upper()) for f in detect.get("flags", ""))
+        pattern = regex.compile(detect["pattern"], flags) if "pattern" in detect else None
+        out.append(Detector(name, detect["words"], pattern, detect.get("min", 1), tuple(detect.get("with", ())), tuple(detect.get("unless", ()))))
+    return out
+
+
+def features_found(text: str) -> list[Found]:
+    counts: dict[str, Found] = {}
+    for detector in detectors():
+        count = len(detector.pattern.findall(text, timeout=DETECT_TIME_LIMIT)) if detector.pattern else 0
+        if (detector.pattern and count < detector.min) or any(w not in counts for w in detector.goes_with) or any(u in counts for u in detector.unless):
+            continue
+        counts[detector.feature] = Found(detector.feature, detector.words, count)
+    return list(counts.values())
+
+
+def composition(found: list[Found], siglum: str) -> str:
+    lines = [f'description = """\nThe layout of witness {siglum} as `edition add-witness` found it: review it.\n"""\n']
+    lines += [f'[[rule]]\nfeature = "{f.feature}"\n' for f in found]
+    return "\n".join(lines)
+
+
+def built_in_equivalent(found: list[Found], text: str) -> str | None:
+    """A built-in profile made only of features, the found ones among them in the same order, the
+    others finding nothing in the file."""
+    names = [f.feature for f in found]
+    detecting = {d.feature: d for d in detectors()}
+    for path in sorted(built_in("profiles").glob("*.toml")):
+        doc, _ = read_toml(path, "profile")
+        steps = [step.get("feature") for step in doc["rule"]]
+        if None in steps or [s for s in steps if s in names] != names:
+            continue
+        extras = [detecting.get(s) for s in steps if s not in names]
+        if all(d is not None and d.pattern is not None and not d.pattern.search(text, timeout=DETECT_TIME_LIMIT) for d in extras):
+            return path.stem
+    return None
 
 
 def decode(data: bytes) -> tuple[str, str, bool]:
@@ -61,33 +137,47 @@ def script_of(text: str) -> str:
     return "mixed"
 
 
-def profile_for(text: str) -> str:
-    if "【注" in text:
-        return "wuli-tongkao"
-    if regex.search(r"^原文$", text, regex.MULTILINE) and regex.search(r"^译文$", text, regex.MULTILINE):
-        return "web-translation"
-    if "[疏]" in text or regex.search(r"^译", text, regex.MULTILINE):
-        return "zhushu"
-    if "【" in text:
-        return "lishu-gangmu"
-    return "plain"
+def fit(raw: RawText, profile: Profile, base: Witness | None, normalizer: Normalizer | None, unchecked: str = "") -> tuple[float, str]:
+    """How well the profile reads the file, and that in words: the characters of the classic text
+    it finds that align in order with the base's, times their share of that text (so that neither
+    commentary read as classic text nor classic text read as commentary scores well); nothing
+    below a likely reading."""
+    try:
+        segments = split_layers(raw, profile, (), Reference((base.classic.text,), normalizer) if base else None)
+    except EditionError as error:
+        return -1.0, f"the profile cannot read it: {error}"
+    if base is None:
+        return 0.0, unchecked or "no base witness to check its classic text against"
+    classic = normalizer.stream(raw, segments)
+    alignment = align(base.classic.text, classic.text)
+    quality = alignment.quality
+    stretches = layout_problem(alignment)
+    verdict = (
+        "sure" if quality >= SURE else "likely" if quality >= LIKELY
+        else "unsure: scrambled or unrelated" if stretches is None
+        else f"unsure: a layout problem, {len(stretches)} long stretches the base lacks between runs that align (commentary read as classic text?)"
+    )
+    return (alignment.in_order * quality if quality >= LIKELY else 0.0), f"{quality:.0%} of the classic text it finds aligns in order with the base {base.meta.siglum}'s: {verdict}"
 
 
-def guess(path: Path) -> Guess:
+def guess(path: Path, siglum: str, profiles: dict[str, Profile], base: Witness | None = None, normalizer: Normalizer | None = None, unchecked: str = "") -> Guess:
+    """How the file at `path` is laid out; `profiles`: the built-in and the edition's own, to be
+    weighed against the composed one when there is a base to check them by; `unchecked`: why there
+    is none."""
     data = path.read_bytes()
     text, encoding, bom = decode(data)
     crlf = data.count(b"\r\n")
     newline = "CRLF" if crlf and crlf == data.count(b"\n") else "mixed" if crlf else "LF"
-    brackets = "".join(pair for pair in ("【】", "（）", "〔〕") if pair[0] in text and pair[1] in text)
-    header = regex.match(r"(?:[^\n：:]{1,12}[：:][^\n]*\r?\n)+", text)
-    return Guess(
-        encoding=encoding,
-        bom=bom,
-        newline=newline,
-        script=script_of(text),
-        brackets=brackets,
-        translation=bool(regex.search(r"^(?:译文|译)", text, regex.MULTILINE)),
-        page_markers=len(PAGE_MARKER.findall(text)),
-        header_lines=len(HEADER_LINE.findall(header.group())) if header else 0,
-        profile=profile_for(text),
-    )
+    found = features_found(text)
+    name = built_in_equivalent(found, text)
+    composed = None if name else composition(found, siglum)
+    raw = read_raw(path, encoding)
+    candidate = load_profile(name) if name else Profile(siglum, "", compose(tomllib.loads(composed), TomlLines(composed), path, ()))
+    score, words = fit(raw, candidate, base, normalizer, unchecked)
+    for other, profile in profiles.items():
+        if base is None or other == name or profile.aligns:
+            continue  # a profile that decides by the base's text cannot be weighed by it
+        other_score, other_words = fit(raw, profile, base, normalizer)
+        if other_score > score * (1 + BETTER):
+            name, composed, score, words = other, None, other_score, f"{other_words} (it reads the file better than the features found)"
+    return Guess(encoding, bom, newline, script_of(text), found, name or siglum, composed, words)

@@ -1,0 +1,101 @@
+"""Guessing composes: `edition add-witness` finds a file's layout features, composes them into a
+profile (a built-in one where that is the same), checks it against the base and says how sure it
+is; the composed profile is written for review and read by the build."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from edition.cli import main
+from edition.intake.guess import detectors, features_found
+from edition.sources import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", root)
+    return root
+
+
+def add(project: Path, file: Path, siglum: str, *options: str):
+    return CliRunner().invoke(main, ["add-witness", str(file), "--siglum", siglum, "--sources", str(project), *options])
+
+
+def found(text: str) -> list[str]:
+    return [f.feature for f in features_found(text)]
+
+
+def test_every_feature_composed_can_be_detected():
+    assert all(d.words for d in detectors())
+    assert [d.feature for d in detectors()][-2:] == ["rest-is-classic", "classic-by-alignment"]
+
+
+def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
+    for name, siglum, profile, features in (
+        ("KR1d0026_005.txt", "N1", "mandoku-notes", ("mandoku", "headings", "small-notes")),
+        ("KR1d0028_005.txt", "N2", "mandoku-zhushu", ("kaozheng", "marked-small-notes", "zhu-in-large-characters", "classic-by-alignment")),
+    ):
+        copy = tmp_path / f"new-{name}"
+        shutil.copy(ROOT / "sources" / name, copy)
+        result = add(project, copy, siglum)
+        assert result.exit_code == 0, result.output
+        assert f"guessed layout profile: {profile}\n" in result.output
+        assert all(f"found {f}:" in result.output for f in features)
+        assert "found bibliographic-header" not in result.output, "a mandoku header is not a bibliographic one"
+        assert "how sure: " in result.output and ": sure" in result.output
+        assert f'profile = "{profile}"' in (project / "witnesses.toml").read_text(encoding="utf-8")
+    assert not (project / "profiles").exists(), "nothing to write where a built-in profile is the same"
+
+
+def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_path):
+    opening = "鄉射之禮主人戒賓賓出迎再拜主人荅再拜乃請賓賓禮辭許主人再拜賓荅再拜主人退賓送再拜無介乃席賓南面東上衆賓之席繼而西"
+    notes = ["主人州長也鄉大夫若在焉則稱鄉大夫也", "戒猶警也語也出迎出門也", "請告也告賓以射事", "退還射宫省録射事", "雖先飲酒主於射也", "言繼者甫欲習衆庶未有所殊别"]
+    lines = ["欽定四庫全書", "　儀禮集説卷五"]
+    for i, note in enumerate(notes):
+        lines += [opening[i * 10 : (i + 1) * 10], "　" + note]
+    lines.append(opening[60:])
+    new = tmp_path / "jishuo.txt"
+    new.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = add(project, new, "JS")
+    assert result.exit_code == 0, result.output
+    assert "found indented-commentary" in result.output and "found headings" in result.output
+    assert "written to sources/profiles/JS.toml for review" in result.output
+    written = (project / "profiles" / "JS.toml").read_text(encoding="utf-8")
+    assert [line.split('"')[1] for line in written.splitlines() if line.startswith("feature")] == ["headings", "indented-commentary", "rest-is-classic"]
+    sources = Sources.load(project)
+    witness = sources.intake(next(m for m in sources.witnesses if m.siglum == "JS"), sources.normalizer())
+    assert "".join(s.text(witness.raw) for s in witness.segments_of("classic")) == opening
+    assert "".join(s.text(witness.raw) for s in witness.segments_of("commentary")) == "".join(notes)
+
+
+def test_a_compilers_layout_composes_its_remarks_and_labels():
+    text = "礼书\n\n乡射之礼【主人州长也○案此说是】主人戒宾\n右戒宾\n宾出迎【出迎出门也○又案】再拜\n右迎宾\n【请告也】【告宾】\n"
+    assert found(text) == ["title-line", "section-labels", "lenticular-notes", "compiler-remarks", "rest-is-classic"]
+    assert "circle-separators" not in found(text), "the ○ are inside the notes"
+
+
+def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):
+    scrambled = tmp_path / "scrambled.txt"
+    shutil.copy(ROOT / "sources" / "004_cea1450921f3d73e.txt", scrambled)
+    result = add(project, scrambled, "SC")
+    assert result.exit_code == 0, result.output
+    assert "unsure: scrambled or unrelated" in result.output
+    sbck = (ROOT / "sources" / "KR1d0026_005.txt").read_text(encoding="utf-8")
+    flattened = tmp_path / "flattened.txt"
+    flattened.write_text(sbck.replace("(", "").replace(")", "").replace("/", ""), encoding="utf-8")
+    result = add(project, flattened, "FL")
+    assert result.exit_code == 0, result.output
+    assert "unsure: a layout problem" in result.output and "commentary read as classic text" in result.output
+
+
+def test_a_failed_add_writes_no_profile(project, tmp_path):
+    new = tmp_path / "jishuo.txt"
+    new.write_text("　儀禮集説卷五\n" + "".join(f"鄉射之禮主人戒賓\n　主人州長也鄉大夫若在焉{i}\n" for i in range(6)), encoding="utf-8")
+    result = add(project, new, "001")
+    assert result.exit_code == 1 and "siglum '001' is taken" in result.output
+    assert not (project / "profiles").exists()
