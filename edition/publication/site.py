@@ -437,7 +437,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
-    env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, SERIES_A=SERIES_A, heat_colour=heat_colour)
+    env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
     return env
 
 
