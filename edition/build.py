@@ -62,7 +62,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"  今文/古文: {len(notes)} notes, {len(anchors)} readings, {placed} anchored")
     for siglum, status in apparatus.statuses.items():
         progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
-    progress(f"  {len(apparatus.units)} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
+    progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
     document = tei.edition_document(sources, apparatus, found, choices.editors)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")

@@ -13,6 +13,7 @@ from lxml import etree
 from edition.build import edit
 from edition.collation import decisions
 from edition.collation.apparatus import collate
+from edition.collation.witness_map import clause_boundaries
 from edition.errors import EditionError
 from edition.intake.align import align
 from edition.intake.aligned import Reference
@@ -120,6 +121,13 @@ def test_a_lacuna_of_unknown_extent_is_not_extant_however_short():
     assert len(align(base, witness).extant) == 1, "without the remark: an omission of six characters"
     lost = base.index("寒來")
     assert align(base, witness, breaks=(lost,)).extant == [(0, lost), (lost + 6, len(base))]
+
+
+def test_line_ends_page_breaks_and_remarks_are_no_clause_boundaries(tmp_path, sources):
+    text = "主人降¶\n<pb:X_005-7a>¶\n# SB1_0015-128.png\n禮不嚌肺(注/也)不啐酒¶\n"
+    w = read(tmp_path, sources, text, MANDOKU)
+    assert len(w.classic.tokens) == len("主人降禮不嚌肺不啐酒")
+    assert clause_boundaries(w) == {7}, "only the note before 不啐酒"
 
 
 def test_entities_are_stand_ins_resolved_through_kanripos_table(tmp_path, sources):

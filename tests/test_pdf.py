@@ -26,13 +26,16 @@ def text(built):
 
 
 def expected_notes(edition_xml: Path) -> Counter:
-    """app number -> notes it must have in the PDF, counted from the TEI with XPath alone."""
+    """app number -> notes it must have in the PDF, counted from the TEI with XPath alone. An app's
+    own readings count, not those of apps nested in it; an app nested in a reading (a moved
+    clause's difference) is shown in that reading's note."""
     doc = etree.parse(str(edition_xml))
     expected = Counter()
-    for app in doc.iterfind(".//t:app", NS):
+    for app in doc.xpath("//t:app[not(parent::t:rdg)]", namespaces=NS):
         number = int(app.get("{http://www.w3.org/XML/1998/namespace}id").split("-")[1])
-        types = {r.get("type") for r in app.iterfind(".//t:rdg", NS)}
-        expected[number] += bool(types & set(SERIES_A) or app.find(".//t:lem[@resp]", NS) is not None or app.find("t:note[@type='editorial']", NS) is not None)
+        types = {r.get("type") for r in app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS)}
+        emended = app.xpath("t:lem[@resp] | t:rdgGrp/t:lem[@resp]", namespaces=NS)
+        expected[number] += bool(types & set(SERIES_A) or emended or app.find("t:note[@type='editorial']", NS) is not None)
         expected[number] += "jinguwen" in types
         expected[number] += bool(types & set(SERIES_C))
     return +expected

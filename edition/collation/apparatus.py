@@ -2,13 +2,19 @@
 and the edited text (the lemma).
 
 Each witness's alignment yields marks on a doubled axis of the base (base token i is 2i+1, the gap
-before it is 2i): its substitutions and omissions, its additions and the blocks it moves, its
-orthographic differences where the apparatus records them at each place (see `Orthography`),
-and where its text starts and stops. Marks of all witnesses that touch are merged into variation
-units. In each unit every extant witness has one reading; readings with the same comparison text
-form one substantive reading, their display forms its orthographic variants. The base reading is
-the lemma unless intake flagged it as an intrusion, or the base stands alone against every other
-witness extant there: then the others' reading is the lemma, marked as an automatic emendation.
+before it is 2i): its substitutions and omissions, its additions, its orthographic differences
+where the apparatus records them at each place (see `Orthography`), and where its text starts and
+stops. Marks of all witnesses that touch are merged into variation units. In each unit every
+extant witness has one reading; readings with the same comparison text form one substantive
+reading, their display forms its orthographic variants. The base reading is the lemma unless
+intake flagged it as an intrusion, or the base stands alone against every other witness extant
+there: then the others' reading is the lemma, marked as an automatic emendation.
+
+A clause that a witness reads elsewhere (a block its alignment moves, cut where sections end) is
+one unit at each end, apart from the marks: at its place in the base a unit over the whole clause,
+whose lemma holds the other witnesses' units inside it; at the place where the witness reads it a
+unit with the witness's text, which holds the differences of that text from the base's clause.
+Marks never straddle either end.
 
 Every orthographic difference of a witness from the base's text is also counted, pair by pair,
 for the 异体字表; and every character a witness writes otherwise than the base where it reads
@@ -21,15 +27,15 @@ import gc
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 
 from ..intake.witness import Witness
-from ..intake.align import STRETCH, align, layout_problem
+from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
 from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text
 from .sections import section_cuts
 from .variation_unit import Unit
-from .witness_map import WitnessMap, WitnessStatus
+from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
 
 AUTO_RESP = "edition-auto"
 EMENDING_WITNESSES = 2  # other witnesses that must agree against the base for an automatic emendation
@@ -38,13 +44,24 @@ LINES_NAMED = 12
 
 @dataclass
 class Transposition:
+    """A clause that witness `siglum` reads at base gap `at` (its tokens w0:w1), which the base
+    reads at b0:b1; `away` and `arrival` are its units at the two places."""
+
     id: int
     siglum: str
     b0: int
     b1: int
-    at: int  # base gap where the witness reads the block
+    at: int
+    w0: int
+    w1: int
     display: str
     differences: int  # characters in which the moved block differs from the base's text
+    ops: tuple = ()  # the witness's text of it aligned with the base's (align.Op)
+    away: Unit | None = None
+    arrival: Unit | None = None
+
+    def reading_at(self, unit: Unit) -> Reading:
+        return next(r for r in unit.readings if self.id in r.moves)
 
 
 @dataclass
@@ -62,7 +79,7 @@ class Apparatus:
     base: Witness
     witnesses: dict[str, Witness]  # included, base first
     statuses: dict[str, WitnessStatus]
-    units: list[Unit]
+    units: list[Unit]  # in base order; those inside a moved clause's place are nested in its unit there
     transpositions: list[Transposition]
     maps: dict[str, "WitnessMap"]
     section_cuts: list[int]
@@ -71,9 +88,36 @@ class Apparatus:
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
 
+    moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
+
+    def entries(self) -> list[Unit]:
+        """The units that stand in the text, in its order. At one gap: the clauses moved there
+        (in the witness's order), then additions; a moved clause's place comes before the units
+        nested in it."""
+        arrivals = {id(t.arrival): t.w0 for t in self.transpositions}
+        aways = {id(t.away) for t in self.transpositions}
+
+        def key(u: Unit):
+            if id(u) in arrivals:
+                return (u.t0, 0, arrivals[id(u)])
+            return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in aways else 3, -u.t1)
+
+        return sorted(self.units + self.moved, key=key)
+
+    def all_units(self) -> list[Unit]:
+        """Every unit in the order of the document, those inside a moved reading after its unit."""
+        return [v for u in self.entries() for v in (u, *(inner for r in u.readings for _, _, inner in r.inner))]
+
+    def number(self) -> None:
+        for index, unit in enumerate(self.all_units()):
+            unit.index = index
+
     def unit_over(self, t0: int, t1: int) -> Unit:
         """The unit covering base tokens t0:t1: an existing one, or one made by merging those it
-        overlaps, or a new one. Units stay in order and keep their readings."""
+        overlaps, or a new one, never across either end of a moved clause's place (it is cut to
+        the part where it begins). Units stay in order and keep their readings."""
+        ends = sorted({g for t in self.transpositions for g in (t.b0, t.b1)})
+        t1 = min([t1, *(g for g in ends if t0 < g < t1)])
         overlapping = [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
         if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
             return overlapping[0]
@@ -85,23 +129,27 @@ class Apparatus:
             self.units.remove(old)
         self.units.append(unit)
         self.units.sort(key=lambda u: (u.t0, u.t1))
-        for index, u in enumerate(self.units):
-            u.index = index
+        self.number()
         return unit
 
 
-def merge_marks(marks: list[tuple[int, int]], loose: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Merge marks that overlap, or touch (a deletion next to an addition is one substitution);
-    `loose` marks (where a moved block comes in) merge only with marks they overlap."""
-    merged: list[list] = []
+def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:
+    """Merge marks that overlap, or touch (a deletion next to an addition is one substitution),
+    but never across a cut (a gap on the doubled axis where a moved clause begins, ends or is
+    read): a span that straddles one is split there, the gap itself going with the part before."""
+    merged: list[list[int]] = []
     for a, b in sorted(set(marks)):
-        touching = merged and a == merged[-1][1] + 1 and not merged[-1][2] and (a, b) not in loose
-        if merged and (a <= merged[-1][1] or touching):
+        if merged and a <= merged[-1][1] + 1:
             merged[-1][1] = max(merged[-1][1], b)
-            merged[-1][2] = merged[-1][2] and (a, b) in loose
         else:
-            merged.append([a, b, (a, b) in loose])
-    return [(a, b) for a, b, _ in merged]
+            merged.append([a, b])
+    out = []
+    for a, b in merged:
+        for cut in sorted(c for c in cuts if a < c < b):
+            out.append((a, cut))
+            a = cut + 1
+        out.append((a, b))
+    return out
 
 
 def misread(witness: Witness, alignment) -> str:
@@ -160,16 +208,16 @@ def collate(
 ) -> Apparatus:
     by_siglum = {w.meta.siglum: w for w in witnesses}
     base = by_siglum[base_siglum]
-    base_tokens = base.classic.tokens
-    n = len(base_tokens)
+    n = len(base.classic.tokens)
     base_text = base.classic.text
+    base_clauses = clause_boundaries(base)
     statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", [(0, n)])}
     maps: dict[str, WitnessMap] = {}
     for w in witnesses:
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks)
+        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w))
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
@@ -182,17 +230,27 @@ def collate(
         statuses[siglum] = WitnessStatus(siglum, quality, included, reason, alignment.extant, alignment)
         if included:
             maps[siglum] = WitnessMap(w, alignment, n)
+    included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
+    cuts, titles = section_cuts(included, maps, statuses, n)
+
+    transpositions: list[Transposition] = []
+    ends = set(cuts) | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
+    for siglum, wmap in maps.items():
+        for move in clauses(wmap.alignment.moves, ends):
+            tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
+            differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
+            transposition = Transposition(len(transpositions), siglum, move.b0, move.b1, move.at, move.w0, move.w1, reading_text(wmap.witness, tokens)[0], differences, move.ops)
+            wmap.add_move(transposition.id, move.b0, move.b1)
+            transpositions.append(transposition)
+    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)}
 
     marks: list[tuple[int, int]] = []
-    loose: set[tuple[int, int]] = set()
-    transpositions: list[Transposition] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
     pairs: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     own_forms: dict[str, dict[int, tuple[str, str]]] = {}
-    base_simplified = base.meta.writes_simplified
+    forms = FormComparison(base, orthography, pairs)
     for siglum, wmap in maps.items():
         w = wmap.witness
-        simplified = w.meta.writes_simplified
         own = own_forms[siglum] = {}
         for op in wmap.alignment.ops:
             if op.tag in ("replace", "delete"):
@@ -200,28 +258,13 @@ def collate(
             elif op.tag == "insert":
                 marks.append((2 * op.b0, 2 * op.b0))
             else:
-                for k in range(op.b1 - op.b0):
-                    wt, bt = w.classic.tokens[op.w0 + k], base_tokens[op.b0 + k]
-                    form, text = wt.source(w.raw), bt.source(base.raw)
-                    if form == text:
-                        continue
-                    if wt.kind != "char" or bt.kind != "char":
-                        marks.append((2 * (op.b0 + k) + 1,) * 2)
-                    else:
-                        difference = orthography.difference(form, simplified, text, base_simplified)
-                        if orthography.recorded(difference):
-                            marks.append((2 * (op.b0 + k) + 1,) * 2)
-                        if difference == "orthographic":
-                            pairs[text, form][siglum] += 1
-                        own[op.b0 + k] = (form, difference)
-        for move in wmap.alignment.moves:
-            move_id = len(transpositions)
-            wmap.add_move(move_id, move.b0, move.b1, move.w0, move.w1, move.at)
-            display, norm = reading_text(w, w.classic.tokens[move.w0 : move.w1])
-            differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
-            transpositions.append(Transposition(move_id, siglum, move.b0, move.b1, move.at, display, differences))
-            marks.append((2 * move.at, 2 * move.at))
-            loose.add((2 * move.at, 2 * move.at))
+                for b, (form, difference, recorded) in forms.of(w, op).items():
+                    if recorded:
+                        marks.append((2 * b + 1,) * 2)
+                    if difference is not None:
+                        own[b] = (form, difference)
+        for t0, t1 in runs(i for i in range(n) if wmap.lacks(i)):
+            marks.append((2 * t0 + 1, 2 * t1 - 1))
         extant = wmap.alignment.extant
         for number, (b0, b1) in enumerate(extant if extant != [(0, n)] else ()):  # extant throughout: no fragment
             if b1 <= b0:
@@ -233,21 +276,74 @@ def collate(
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
+    # a witness's markers inside a clause it reads elsewhere go with that clause's unit there
+    moved_markers = {(token, siglum): markers[token].pop(siglum) for token in list(markers) for siglum in list(markers[token]) if token in maps[siglum].moved_away}
     for token in markers:
-        marks.append((2 * token + 1, 2 * token + 1))
-    included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
-    cuts, titles = section_cuts(included, maps, statuses, n)
-    units = build_units(merge_marks(marks, loose), base, maps, base_intrusions, markers, orthography)
-    units = cover_moved_away(units, base, maps, n, cuts, orthography)
-    for index, unit in enumerate(units):
-        unit.index = index
+        if markers[token]:
+            marks.append((2 * token + 1, 2 * token + 1))
+    units = build_units(merge_marks(marks, cut_marks), base, maps, base_intrusions, markers, orthography)
 
     def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
         return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography)
 
+    moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms)
     variant_forms = [VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()]
     variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
-    return Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms)
+    apparatus = Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms, moved)
+    apparatus.number()
+    return apparatus
+
+
+def clauses(moves: list[Move], ends: set[int]) -> list[Move]:
+    """The moved blocks cut where sections end and where other moved blocks begin or end: each
+    part is a clause of its own, and the places of two clauses are either one or apart."""
+    out = []
+    for move in moves:
+        for cut in sorted(c for c in ends if move.b0 < c < move.b1):
+            first, move = move.split(cut)
+            out.append(first)
+        out.append(move)
+    return out
+
+
+def runs(positions) -> list[tuple[int, int]]:
+    """Consecutive positions as ranges (start, end)."""
+    out: list[list[int]] = []
+    for i in positions:
+        if out and out[-1][1] == i:
+            out[-1][1] = i + 1
+        else:
+            out.append([i, i + 1])
+    return [(a, b) for a, b in out]
+
+
+@dataclass
+class FormComparison:
+    """How a witness writes the characters it reads as the base does; the variant forms counted
+    pair by pair for the 异体字表."""
+
+    base: Witness
+    orthography: Orthography
+    pairs: dict[tuple[str, str], dict[str, int]]
+
+    def of(self, witness: Witness, op) -> dict[int, tuple[str, str | None, bool]]:
+        """Base token -> (the witness's characters, its difference of form or None for a stand-in,
+        whether the apparatus records it at its place), for each token of an equal op written otherwise."""
+        out = {}
+        simplified, base_simplified = witness.meta.writes_simplified, self.base.meta.writes_simplified
+        for k in range(op.b1 - op.b0):
+            wt, bt = witness.classic.tokens[op.w0 + k], self.base.classic.tokens[op.b0 + k]
+            form, text = wt.source(witness.raw), bt.source(self.base.raw)
+            if form == text:
+                continue
+            if wt.kind != "char" or bt.kind != "char":
+                out[op.b0 + k] = (form, None, True)
+                continue
+            difference = self.orthography.difference(form, simplified, text, base_simplified)
+            if difference == "orthographic":
+                self.pairs[text, form][witness.meta.siglum] += 1
+            out[op.b0 + k] = (form, difference, self.orthography.recorded(difference))
+        return out
 
 
 def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, orthography: Orthography) -> list[Unit]:
@@ -259,33 +355,79 @@ def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusio
     return units
 
 
-def cover_moved_away(units: list[Unit], base: Witness, maps: dict[str, WitnessMap], n: int, cuts: list[int], orthography: Orthography) -> list[Unit]:
-    """A witness that reads a stretch of the base elsewhere must be attested in it: stretches of a
-    moved-away block that no unit covers become units of their own, cut where sections end."""
-    cut_set = set(cuts)
-    covered = [False] * n
-    for unit in units:
-        for i in range(unit.t0, unit.t1):
-            covered[i] = True
-    extra = []
-    for siglum, wmap in maps.items():
-        run_start = None
-        for i in range(n + 1):
-            inside = i < n and i in wmap.moved_away and not covered[i]
-            if inside and run_start is not None and i in cut_set:
-                extra.append((run_start, i))
-                run_start = None
-            if inside and run_start is None:
-                run_start = i
-            elif not inside and run_start is not None:
-                extra.append((run_start, i))
-                run_start = None
-        for t0, t1 in extra:
-            for k in range(t0, t1):
-                covered[k] = True
-    for t0, t1 in extra:
-        units.append(make_unit(t0, t1, range(t0 + 1, t1), base, maps, {}, {}, orthography))
-    return sorted(units, key=lambda u: (u.t0, u.t1))
+def moved_units(transpositions: list[Transposition], base: Witness, maps: dict[str, WitnessMap], units: list[Unit], moved_markers, orthography: Orthography, forms: FormComparison) -> list[Unit]:
+    """Each transposition's two units: the clause's place in the base (shared by the witnesses
+    that move the same clause), with the witness's reading empty, and the place where the witness
+    reads it, with its text and the differences of that text from the base's."""
+    base_siglum = base.meta.siglum
+    tokens = base.classic.tokens
+    out: list[Unit] = []
+    for t in sorted(transpositions, key=lambda t: (t.b0, t.b1)):
+        away = next((u for u in out if (u.t0, u.t1) == (t.b0, t.b1)), None)
+        if away is None:
+            lemma = Reading.of(base, tokens[t.b0 : t.b1])
+            lemma.display = base.classic_between(tokens[t.b0].start, tokens[t.b1 - 1].end)
+            away = Unit(0, t.b0, t.b1, lemma, [])
+            out.append(away)
+        wmap = maps[t.siglum]
+        away.readings.append(Reading([t.siglum], [], "", "", "transposition", moves=[t.id], moved_away=True))
+        for token in range(t.b0, t.b1):
+            away.markers.setdefault(t.siglum, []).extend(moved_markers.get((token, t.siglum), []))
+        t.away = away
+        moved_tokens = wmap.witness.classic.tokens[t.w0 : t.w1]
+        arriving = Reading.of(wmap.witness, moved_tokens, type="transposition", moves=[t.id])
+        arriving.inner = differences_in(t, wmap, base, units, orthography, forms)
+        extant_here = [s for s, m in maps.items() if s != t.siglum and m.gap_inside(t.at)]
+        t.arrival = Unit(0, t.at, t.at, Reading([base_siglum, *extant_here], [], "", ""), [arriving])
+        out.append(t.arrival)
+    for unit in out:
+        if unit.t0 < unit.t1:
+            unit.lemma.sigla = [base_siglum, *(s for s, m in maps.items() if not any(r for r in unit.readings if s in r.sigla) and any(m.reads_in_place(i) for i in range(unit.t0, unit.t1)))]
+    return out
+
+
+def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: list[Unit], orthography: Orthography, forms: FormComparison) -> list[tuple[int, int, Unit]]:
+    """Where a moved clause, as the witness reads it, differs from the edited text of the clause
+    (the base's, or the lemma of a unit inside it that emends the base): (its first token, after
+    its last, relative to the clause, and the unit of the difference)."""
+    spans = []
+    for op in t.ops:
+        if op.tag != "equal":
+            spans.append((op.b0, op.b1))
+        else:
+            spans += [(b, b + 1) for b, (_, _, recorded) in forms.of(wmap.witness, op).items() if recorded]
+    emended = [u for u in units if u.emended and t.b0 <= u.t0 and u.t1 <= t.b1]
+    spans += [(u.t0, u.t1) for u in emended]
+    out = []
+    tokens = wmap.witness.classic.tokens
+    for b0, b1 in merge_spans(spans):
+        w0, w1 = witness_position(t.ops, b0, t.w0), witness_position(t.ops, b1, t.w1)
+        edited = next((u.lemma for u in emended if (u.t0, u.t1) == (b0, b1)), None)
+        lemma = Reading(list(edited.sigla), edited.tokens, edited.display, edited.norm, forms=edited.forms, simplified=edited.simplified) if edited else Reading.of(base, base.classic.tokens[b0:b1])
+        readings = [Reading.of(wmap.witness, tokens[w0:w1])]
+        if edited:  # where the edition emends the base, the base's reading too, which the witness may refute
+            readings.append(Reading.of(base, base.classic.tokens[b0:b1]))
+        others = []
+        for reading in readings:
+            if orthography.same(reading, lemma):
+                lemma.sigla += reading.sigla
+            else:
+                reading.type, reading.subtype = classify(reading, lemma)
+                others.append(reading)
+        if others:
+            out.append((w0 - t.w0, w1 - t.w0, Unit(0, b0, b1, lemma, others, emended=edited is not None)))
+    return out
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans of base tokens as one; insertions (empty spans) at a span's edge join it."""
+    out: list[list[int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] and not (a == out[-1][1] and a < b and out[-1][0] < out[-1][1]):
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
 
 
 def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers, orthography: Orthography) -> Unit:
@@ -301,17 +443,15 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
             unit_markers[siglum] += names
     partial_agreement = []
     for siglum, wmap in maps.items():
-        extant_tokens = [i for i in range(t0, t1) if wmap.extant[i]]
-        moved_away = sorted({wmap.moved_away[i] for i in range(t0, t1) if i in wmap.moved_away})
-        moved_in = [m for g in gaps for m in wmap.moved_in.get(g, ())]
-        if not extant_tokens and not moved_away and not moved_in and not any(wmap.gap_inside(g) for g in gaps):
+        extant_tokens = [i for i in range(t0, t1) if wmap.reads_in_place(i)]
+        if not extant_tokens and not any(wmap.gap_inside(g) for g in gaps):
             continue
         positions = wmap.positions(t0, t1, gaps)
         tokens = [wmap.witness.classic.tokens[p] for p in positions]
-        reading = Reading.of(wmap.witness, tokens, moves=moved_in + moved_away, moved_away=bool(moved_away))
-        if len(extant_tokens) < t1 - t0 and not moved_away and not moved_in:
+        reading = Reading.of(wmap.witness, tokens)
+        if len(extant_tokens) < t1 - t0:
             # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant
-            part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.extant[i])
+            part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.reads_in_place(i))
             if reading.norm == part:
                 partial_agreement.append(siglum)
                 continue

@@ -19,6 +19,24 @@ class WitnessStatus:
     alignment: Alignment | None = None
 
 
+def clause_boundaries(witness: Witness) -> frozenset[int]:
+    """Tokens of the witness's classic text with a clause boundary before them: punctuation, a
+    separator or a note between them and the token before (line ends, page breaks and the
+    transcriber's remarks alone are none)."""
+    tokens, text = witness.classic.tokens, without_layout(witness)
+    return frozenset(i for i in range(1, len(tokens)) if text[tokens[i - 1].end : tokens[i].start].strip("\r\n"))
+
+
+def without_layout(witness: Witness) -> str:
+    """The raw text with breaks (`¶`, `<pb:…>`) and remark lines, markers included, as line ends."""
+    remark_rules = {s.rule for s in witness.segments_of("remark")}
+    chars = list(witness.raw.text)
+    for s in witness.segments:
+        if "break" in s.attrs or s.rule in remark_rules:
+            chars[s.start : s.end] = "\n" * (s.end - s.start)
+    return "".join(chars)
+
+
 class WitnessMap:
     """Where a witness's tokens stand against the base tokens and gaps."""
 
@@ -28,8 +46,7 @@ class WitnessMap:
         self.start: list[int | None] = [None] * base_length
         self.end: list[int | None] = [None] * base_length
         self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        self.moved_in: dict[int, list[int]] = defaultdict(list)  # gap -> move ids
-        self.moved_away: dict[int, int] = {}  # base token -> move id
+        self.moved_away: dict[int, int] = {}  # base token -> the transposition that reads it elsewhere
         for op in alignment.ops:
             if op.tag == "equal":
                 for k in range(op.b1 - op.b0):
@@ -56,12 +73,18 @@ class WitnessMap:
                     mapping[op.w0 + k] = min(op.b0 + k, op.b1 - 1)
         return mapping
 
-    def add_move(self, move_id: int, b0: int, b1: int, w0: int, w1: int, at: int) -> None:
-        self.inserted[at].append((w0, w1))
-        self.moved_in[at].append(move_id)
+    def add_move(self, move_id: int, b0: int, b1: int) -> None:
+        """The witness reads base tokens b0:b1 elsewhere, where it has nothing of them in place."""
         for i in range(b0, b1):
-            if not self.extant[i] or self.start[i] is None or self.start[i] == self.end[i]:
+            if self.start[i] is None or self.start[i] == self.end[i]:
                 self.moved_away[i] = move_id
+
+    def reads_in_place(self, i: int) -> bool:
+        return self.extant[i] and i not in self.moved_away
+
+    def lacks(self, i: int) -> bool:
+        """Extant here, but with nothing in place or elsewhere for base token i: an omission."""
+        return self.extant[i] and self.start[i] is None and i not in self.moved_away
 
     def gap_of(self, position: int) -> int:
         """The base gap at which the witness's token `position` stands (or would stand)."""
@@ -71,7 +94,7 @@ class WitnessMap:
         return len(self.start)
 
     def gap_inside(self, gap: int) -> bool:
-        return 0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]
+        return 0 < gap < len(self.extant) and self.reads_in_place(gap - 1) and self.reads_in_place(gap)
 
     def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
         found: set[int] = set()

@@ -4,13 +4,15 @@ collation places a witness, and how intake tells a witness's classic text by the
 Unique k-grams shared by both texts are anchors. The longest chain of anchors in the order of
 both texts is the witness's text in place; between chained anchors the texts are aligned locally
 (rapidfuzz's Levenshtein opcodes). Runs of anchors that fall outside the chain are blocks the
-witness has moved: each is aligned to its place in the base and recorded as a transposition.
-Stretches of the base with no witness text at the start, the end or inside (longer than
-`lacuna_length`) are where the witness is not extant. So is the base text between the chained
-anchors around a `break`, where the witness has a lacuna of unknown extent (a missing page): the
-witness text on either side of it is aligned from its own side, and what lies between is not
-extant however short. The work is near-linear in the length of the texts: only the short
-stretches between anchors are aligned by dynamic programming.
+witness has moved: each is aligned to its place in the base and recorded as a transposition. A
+block grows over matching neighbours up to a clause boundary (`base_clauses`, `witness_clauses`:
+punctuation, a separator or a note between two characters, in either text) or a cut. Stretches
+of the base with no witness text at the start, the end or inside (longer than `lacuna_length`)
+are where the witness is not extant, and so is the base text between the chained anchors around
+a `break`, where the witness has a lacuna of unknown extent (a missing page): the witness text on
+either side of it is aligned from its own side, and what lies between is not extant however
+short. A stretch the witness reads elsewhere counts as extant. The work is near-linear in the
+length of the texts: only the short stretches between anchors are aligned by dynamic programming.
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ class Move:
     at: int
     ops: tuple[Op, ...]
 
+    def split(self, b: int) -> tuple["Move", "Move"]:
+        """The block cut at base position b0 < b < b1 into two, both placed at the same gap."""
+        w = witness_position(self.ops, b, self.w0)
+        left = [part for op in self.ops for part in cut_op(op, b, w)[:1] if part.b1 <= b and part.w1 <= w]
+        right = [part for op in self.ops for part in cut_op(op, b, w)[-1:] if part.b0 >= b and part.w0 >= w]
+        return Move(self.b0, b, self.w0, w, self.at, tuple(left)), Move(b, self.b1, w, self.w1, self.at, tuple(right))
+
 
 @dataclass
 class Alignment:
@@ -77,6 +86,22 @@ def layout_problem(alignment: Alignment) -> list[Op] | None:
     if sum(r for r in runs if r >= CLAUSE) < sum(runs) / 2 or sum(op.w1 - op.w0 for op in stretches) < unaligned / 2:
         return None
     return stretches
+
+
+def witness_position(ops, b: int, default: int) -> int:
+    """The witness position that stands against base position b in these ops."""
+    for op in ops:
+        if op.b0 <= b <= op.b1:
+            return op.w0 + min(b - op.b0, op.w1 - op.w0)
+    return default
+
+
+def cut_op(op: Op, b: int, w: int) -> tuple[Op, ...]:
+    """An op cut at base position b and witness position w, if it spans them."""
+    if not (op.b0 < b < op.b1 or op.w0 < w < op.w1):
+        return (op,)
+    b, w = min(max(b, op.b0), op.b1), min(max(w, op.w0), op.w1)
+    return Op(op.tag, op.b0, b, op.w0, w), Op(op.tag, b, op.b1, w, op.w1)
 
 
 def unique_kgrams(text: str, k: int) -> dict[str, int]:
@@ -147,17 +172,30 @@ def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     return ops
 
 
-def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: int = 4, lacuna_length: int = 40,
-          breaks: tuple[int, ...] = (), cuts: tuple[int, ...] = ()) -> Alignment:
+def align(
+    base: str,
+    witness: str,
+    k: int = 6,
+    min_move: int = 8,
+    min_placed: int = 4,
+    lacuna_length: int = 40,
+    breaks: tuple[int, ...] = (),
+    cuts: tuple[int, ...] = (),
+    base_clauses: frozenset[int] = frozenset(),
+    witness_clauses: frozenset[int] = frozenset(),
+) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
-    `cuts`: witness positions that no anchor may span (breaks are cuts too)."""
+    `cuts`: witness positions that no anchor may span (breaks are cuts too); `base_clauses` and
+    `witness_clauses`: positions of the two texts with a clause boundary before them, where a moved
+    block stops growing."""
     points = anchors(base, witness, k, (*breaks, *cuts))
+    witness_clauses = witness_clauses | {*breaks, *cuts}  # no block grows across a cut either
     chain_idx, rest_idx = longest_chain(points)
     chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
     if not chain:
         return Alignment(len(base), len(witness), [])
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
-    moved = merge_blocks(extend_moves(moved, base, witness))
+    moved = merge_blocks(extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses)
     lacunae: list[tuple[int, int]] = []
     ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae)
     placed = place_insertions(ops, base, witness, moved, min_placed)
@@ -168,7 +206,7 @@ def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: in
         Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
         for w0, w1, b0, b1 in sorted(moved)
     ]
-    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, lacuna_length, set(lacunae)))
+    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, moves, lacuna_length, lacunae))
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):
@@ -185,10 +223,11 @@ def off_chain_blocks(points, chain, k: int, min_move: int):
     return out
 
 
-def merge_blocks(blocks, slack: int = 2):
+def merge_blocks(blocks, slack: int = 2, base_clauses=frozenset(), witness_clauses=frozenset()):
     """Merge blocks that follow each other in both texts with at most `slack` characters between
-    them (a substitution inside a moved clause); where blocks overlap in the witness only, the
-    later one gives up the overlap."""
+    them (a substitution inside a moved clause); where blocks overlap in the witness only (anchors
+    run across a clause boundary the comparison streams do not show), the boundary between them
+    is the first clause boundary in the overlap, or else the later one gives up the overlap."""
     out: list[tuple[int, int, int, int]] = []
     for w0, w1, b0, b1 in sorted(set(blocks)):
         if out:
@@ -197,12 +236,14 @@ def merge_blocks(blocks, slack: int = 2):
                 out[-1] = (lw0, max(lw1, w1), lb0, max(lb1, b1))
                 continue
             if w0 < lw1:
-                b0 += lw1 - w0
-                w0 = lw1
+                boundary = next((q for q in range(w0, lw1) if q in witness_clauses or lb1 - (lw1 - q) in base_clauses or b0 + (q - w0) in base_clauses), lw1)
+                out[-1] = (lw0, boundary, lb0, lb1 - (lw1 - boundary))
+                b0 += boundary - w0
+                w0 = boundary
                 if w0 >= w1:
                     continue
         out.append((w0, w1, b0, b1))
-    return out
+    return [block for block in out if block[1] > block[0]]
 
 
 def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> list[Op]:
@@ -276,9 +317,10 @@ def without_blocks(op: Op, blocks) -> list[Op]:
     return [Op("insert", op.b0, op.b1, a, b) for a, b in split_by_moves(op.w0, op.w1, blocks)]
 
 
-def extend_moves(moved, base: str, witness: str, confirm: int = 3):
+def extend_moves(moved, base: str, witness: str, base_clauses=frozenset(), witness_clauses=frozenset(), confirm: int = 3):
     """Grow each moved block over matching neighbours, across single substitutions that the next
-    `confirm` characters confirm, but never into another block's anchored core."""
+    `confirm` characters confirm, but never into another block's anchored core nor across a
+    clause boundary of either text."""
     cores = {w for w0, w1, _, _ in moved for w in range(w0, w1)}
 
     def agree(w: int, b: int, step: int) -> bool:
@@ -290,9 +332,9 @@ def extend_moves(moved, base: str, witness: str, confirm: int = 3):
 
     out = []
     for w0, w1, b0, b1 in moved:
-        while w0 > 0 and b0 > 0 and w0 - 1 not in cores and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
+        while w0 > 0 and b0 > 0 and w0 - 1 not in cores and w0 not in witness_clauses and b0 not in base_clauses and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
             w0, b0 = w0 - 1, b0 - 1
-        while w1 < len(witness) and b1 < len(base) and w1 not in cores and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
+        while w1 < len(witness) and b1 < len(base) and w1 not in cores and w1 not in witness_clauses and b1 not in base_clauses and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
             w1, b1 = w1 + 1, b1 + 1
         out.append((w0, w1, b0, b1))
     return out
@@ -402,11 +444,13 @@ def base_gap_at(ops: list[Op], w: int) -> int:
     return ops[-1].b1 if ops else 0
 
 
-def extant_ranges(ops: list[Op], lacuna_length: int, lacunae: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Base ranges where the witness has text; long deletions, and the base at its lacunae of
-    unknown extent, are lacunae, not omissions."""
+def extant_ranges(ops: list[Op], moves: list[Move], lacuna_length: int, lacunae: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Base ranges where the witness has text, in place or elsewhere (the blocks it moves); long
+    deletions, stretches longer than `lacuna_length` between what it has, and the base at its
+    lacunae of unknown extent, are lacunae, not omissions."""
     ranges: list[list[int]] = []
-    for op in ops:
+    moved = [Op("equal", m.b0, m.b1, m.w0, m.w1) for m in moves]
+    for op in sorted(ops + moved, key=lambda op: (op.b0, op.b1)):
         if op.tag == "delete" and (op.b1 - op.b0 > lacuna_length or (op.b0, op.b1) in lacunae):
             continue
         if op.b1 == op.b0:
@@ -414,7 +458,8 @@ def extant_ranges(ops: list[Op], lacuna_length: int, lacunae: set[tuple[int, int
                 continue
             ranges.append([op.b0, op.b0])
             continue
-        if ranges and ranges[-1][1] >= op.b0:
+        across_lacuna = ranges and any(ranges[-1][1] <= l0 and l1 <= op.b0 for l0, l1 in lacunae)
+        if ranges and op.b0 - ranges[-1][1] <= lacuna_length and not across_lacuna:
             ranges[-1][1] = max(ranges[-1][1], op.b1)
         else:
             ranges.append([op.b0, op.b1])

@@ -25,7 +25,7 @@ import jinja2
 import regex
 
 from ..errors import EditionError
-from .render import SERIES_A, SERIES_C, App, Edition
+from .render import SERIES_A, SERIES_C, App, Edition, Reading
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -84,12 +84,22 @@ class Notes:
         shown = escape(text) if text else r"\textit{om.}"
         return shown + r"\ " + self.sigla(wit) + (rf" \textit{{{label}}}" if label else "")
 
+    def elsewhere(self, r: Reading) -> str:
+        """Where a transposed reading's clause stands at its other place: section and line, and
+        there the differences of the witness's text from the edited text."""
+        places = [rf"\S{self.section_number(other)}, l.~\xlineref{{{other.id}}}" for other in r.elsewhere]
+        differences = [f"{escape(inner.lemma.text or '+')}] " + "; ".join(self.reading(x.text, x.wit) for x in inner.of_types(SERIES_A)) for inner in r.inner if inner.of_types(SERIES_A)]
+        return f" ({'; '.join(places + differences)})" if places or differences else ""
+
+    def section_number(self, app: App) -> int:
+        return next(number for number, section in enumerate(self.edition.sections, 1) if section.id == app.section)
+
     def series_a(self, app: App) -> str:
         parts = []
         if app.emended:
             parts.append(self.sigla(app.lemma.wit) + r" \textit{emend.}")
         for r in app.of_types(SERIES_A):
-            parts.append(self.reading(r.text, r.wit, TYPE_LABELS.get(r.type, "")))
+            parts.append(self.reading(r.text, r.wit, TYPE_LABELS.get(r.type, "")) + self.elsewhere(r))
         parts += [r"\textit{ed.} " + escape(text) for text in app.editorial]
         return "; ".join(parts)
 
@@ -109,12 +119,16 @@ class Notes:
         for series, text in (("A", self.series_a(app)), ("B", self.series_b(app)), ("C", self.series_c(app))):
             if text:
                 notes.append(rf"\{series}footnote{{{text}\appno{{{app.number}}}}}")
-        lemma = escape(app.lemma.text)
+        lemma = "".join(self.edtext(part) if isinstance(part, App) else escape(part) for part in app.parts) if app.nested else escape(app.lemma.text)
         label = rf"\edlabel{{{app.id}}}"
         if not notes:
             return label + lemma
         if not lemma:
             return rf"\edtext{{{label}}}{{\lemma{{+}}{''.join(notes)}}}"
+        if app.nested:  # a moved clause's place: the note's lemma gives its first and last words
+            text = app.lemma.text
+            shown = escape(text if len(text) <= 8 else f"{text[:3]}…{text[-3:]}")
+            return rf"\edtext{{{label}{lemma}}}{{\lemma{{{shown}}}{''.join(notes)}}}"
         return rf"\edtext{{{label}{lemma}}}{{{''.join(notes)}}}"
 
 
@@ -137,10 +151,11 @@ def paragraph(section, notes: Notes) -> str:
 
 def counts(edition: Edition) -> dict[str, int]:
     notes = Notes(edition)
+    in_text = [app for app in edition.apps if app.in_text]
     return {
-        "A": sum(1 for app in edition.apps if notes.series_a(app)),
-        "B": sum(1 for app in edition.apps if notes.series_b(app)),
-        "C": sum(1 for app in edition.apps if notes.series_c(app)),
+        "A": sum(1 for app in in_text if notes.series_a(app)),
+        "B": sum(1 for app in in_text if notes.series_b(app)),
+        "C": sum(1 for app in in_text if notes.series_c(app)),
     }
 
 

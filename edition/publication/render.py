@@ -1,6 +1,8 @@
 """Rendering: the edition as read back from its TEI (build/edition.xml), for the PDF and HTML views.
 
-Renderers never reach into the pipeline: everything they show comes from the TEI file.
+Renderers never reach into the pipeline: everything they show comes from the TEI file. An `app`
+may hold others: in its lemma (the entries inside a moved clause, at its place in the base) or in
+a reading (a moved clause's differences from the edited text, where the witness reads it).
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Reading:
     quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
     corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
     elsewhere: list[App] = field(default_factory=list)  # the apps those readings are in
+    counterparts: list[Reading] = field(default_factory=list)  # those readings
+    inner: list[App] = field(default_factory=list)  # the entries nested in this reading
 
 
 @dataclass
@@ -60,6 +64,18 @@ class App:
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
 
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
+    parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
+    section: str = ""  # the id of its section
+    within: App | None = None  # the app whose lemma or reading holds it
+    in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
+
+    @property
+    def in_text(self) -> bool:
+        return not self.in_reading
+
+    @property
+    def nested(self) -> list[App]:
+        return [part for part in self.parts if isinstance(part, App)]
 
     def of_types(self, types) -> list[Reading]:
         return [r for r in self.readings if r.type in types]
@@ -107,21 +123,43 @@ class Edition:
 
 def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
     """A reading's characters: stand-ins as their mapped character or a described placeholder,
-    lost characters as ▯, fragment markers left out."""
+    lost characters as ▯, fragment markers left out, a nested app as the reading that goes with it."""
     out = [node.text or ""]
     for child in node:
-        name = etree.QName(child).localname
-        if name == "g":
-            ref = child.get("ref", "").lstrip("#")
-            if ref not in gaiji or gaiji[ref] is not None:
-                mapping, description = gaiji.get(ref, ("", ""))
-                out.append(mapping or f"〔{description or ''.join(child.itertext())}〕")
-        elif name == "gap":
-            out.append("▯" * int(child.get("quantity", "1")))
-        elif name not in MARKERS:
-            out.append(text_of(child, gaiji))
+        out.append(child_text(child, node, gaiji))
         out.append(child.tail or "")
     return "".join(out)
+
+
+def child_text(child, parent, gaiji) -> str:
+    name = etree.QName(child).localname
+    if name == "g":
+        ref = child.get("ref", "").lstrip("#")
+        if ref in gaiji and gaiji[ref] is None:
+            return ""
+        mapping, description = gaiji.get(ref, ("", ""))
+        return mapping or f"〔{description or ''.join(child.itertext())}〕"
+    if name == "gap":
+        return "▯" * int(child.get("quantity", "1"))
+    if name == "app":
+        return text_of(nested_reading(child, parent), gaiji)
+    return "" if name in MARKERS else text_of(child, gaiji)
+
+
+def nested_reading(app, reading):
+    """The reading of a nested app that goes with the reading holding it: its lemma, or the
+    reading of the same witnesses."""
+    wit = set(reading.get("wit", "").split())
+    if etree.QName(reading).localname == "rdg":
+        own = next((r for r in app.iterfind(".//t:rdg", NS) if wit & set(r.get("wit", "").split())), None)
+        if own is not None:
+            return own
+    return app.find(".//t:lem", NS)
+
+
+def own_children(node, path: str):
+    """Matches of `path` under `node` that no nested app holds."""
+    return [found for found in node.iterfind(path, NS) if next(found.iterancestors(f"{{{TEI}}}app")) is node]
 
 
 def reading(node, gaiji) -> Reading:
@@ -132,16 +170,31 @@ def reading(node, gaiji) -> Reading:
     )
 
 
-def read_app(node, number: int, gaiji) -> App:
-    lem = node.find(".//t:lem", NS)
-    readings = [reading(r, gaiji) for r in node.iterfind(".//t:rdg", NS)]
+def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
+    """The app and, after it in `apps`, those nested in it."""
+    lem = own_children(node, ".//t:lem")[0]
+    readings = [reading(r, gaiji) for r in own_children(node, ".//t:rdg")]
     by_id = {r.id: r for r in readings}
     for note in node.iterfind("t:note[@type='jinguwen']", NS):
         target = by_id.get(note.get("target", "").lstrip("#"))
         if target is not None:
             target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.iterfind("t:note[@type='editorial']", NS)]
-    return App(node.get(XML_ID, ""), number, reading(lem, gaiji), readings, editorial)
+    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, within=within)
+    apps.append(app)
+    app.parts = [lem.text] if lem.text else []
+    for child in lem:
+        if etree.QName(child).localname == "app":
+            app.parts.append(read_app(child, gaiji, apps, app))
+        else:
+            app.parts.append(child_text(child, lem, gaiji))
+        if child.tail:
+            app.parts.append(child.tail)
+    for r, element in zip(readings, own_children(node, ".//t:rdg")):
+        r.inner = [read_app(child, gaiji, apps, app) for child in element.iterfind("t:app", NS)]
+        for inner in r.inner:
+            inner.in_reading = True
+    return app
 
 
 def read(path: Path) -> Edition:
@@ -172,9 +225,10 @@ def read(path: Path) -> Edition:
             section.items.append(p.text)
         for child in p:
             if etree.QName(child).localname == "app":
-                app = read_app(child, int(child.get(XML_ID).rsplit("-", 1)[1]), gaiji)
-                apps.append(app)
-                section.items.append(app)
+                first = len(apps)
+                section.items.append(read_app(child, gaiji, apps))
+                for app in apps[first:]:
+                    app.section = section.id
             if child.tail:
                 section.items.append(child.tail)
         sections.append(section)
@@ -182,9 +236,11 @@ def read(path: Path) -> Edition:
     for app in apps:
         app.emended = bool(app.lemma.resp) and any(f"#{base}" in r.wit for r in app.readings)
     app_of = {r.id: app for app in apps for r in app.readings}
+    reading_of = {r.id: r for app in apps for r in app.readings}
     for app in apps:
         for r in app.readings:
             r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
+            r.counterparts = [reading_of[ref] for ref in r.corresp if ref in reading_of]
     application = doc.find(".//t:appInfo/t:application", NS)
     tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     edition = Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)

@@ -198,7 +198,7 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         return "".join(t.source(base.raw) for t in tokens[t0:t1])
 
     by_type: dict[str, dict[str, int]] = {}
-    for unit in apparatus.units:
+    for unit in apparatus.all_units():
         for reading in unit.readings:
             for siglum in reading.sigla:
                 counts = by_type.setdefault(siglum, {})
@@ -230,6 +230,8 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
             "base_text": base_text(t.b0, t.b1),
             "placed_after": base_text(max(0, t.at - 8), t.at),
             "differences": t.differences,
+            "app_here": f"app-{t.away.index + 1}",  # the clause's place in the base
+            "app_there": f"app-{t.arrival.index + 1}",  # where the witness reads it
         }
         for t in apparatus.transpositions
     ]
@@ -250,7 +252,7 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         "tool": f"edition {__version__}",
         "base": base.meta.siglum,
         "seconds": round(seconds, 3),
-        "units": len(apparatus.units),
+        "units": len(apparatus.all_units()),
         "sections": [{"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source} for s in sections],
         "witnesses": witnesses,
         "transpositions": transpositions,

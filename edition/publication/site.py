@@ -64,7 +64,8 @@ class Segment:
 class Piece:
     """A stretch of a witness's text: `same` as the edition (in the witness's own characters),
     `absent` (not extant), `form` (a variant form of the 异体字表 where the apparatus has no entry),
-    or the type of the witness's own reading."""
+    `elsewhere` (a mark where the witness has a clause that the view shows at another place), or
+    the type of the witness's own reading."""
 
     text: str
     kind: str = "same"
@@ -93,6 +94,7 @@ class Site:
     reports: dict
     segments: dict[str, list[Segment]]
     extant: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters
+    away: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters it reads elsewhere, inside entries
     notes: list[Note]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # witness id -> base character -> its own characters, kind
     length: int = 0  # base characters in the chapter
@@ -131,15 +133,21 @@ class Site:
     def sigla(self, wit: list[str]) -> str:
         return " ".join(TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].siglum for w in wit if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses)
 
-    def pieces(self, segment: Segment, witness_id: str) -> list[Piece]:
-        """The segment as the witness reads it."""
+    def pieces(self, segment: Segment, witness_id: str, order: str = "base") -> list[Piece]:
+        """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
+        the base in the base's `order`, where the witness has it in its `own` order."""
         forms = self.own_forms.get(witness_id, {})
-        pieces = text_pieces(segment.text, segment.start, self.extant.get(witness_id, []), forms)
+        away = self.away.get(witness_id, [])
+        pieces = text_pieces(segment.text, segment.start, self.extant.get(witness_id, []), forms, away)
         app = segment.app
-        if app is not None:
+        if app is not None and not moved_by(app.within, "#" + witness_id):
             wit = "#" + witness_id
             own = next((r for r in app.readings if wit in r.wit), None)
-            if wit in app.lemma.wit:
+            if own is not None and own.type == "transposition":
+                pieces.append(moved_piece(app, own, order))
+            elif app.nested:
+                pass  # a moved clause's place that the witness reads: its text and entries follow
+            elif wit in app.lemma.wit:
                 pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
                 pieces.append(Piece(own.text, own.type, app))
@@ -147,9 +155,17 @@ class Site:
                 pieces.append(Piece(app.lemma.text, "absent", app))
         return merged(pieces)
 
-    def witness_text(self, section: Section, witness_id: str) -> list[Piece]:
-        """A section as the witness reads it."""
-        return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id)])
+    def witness_text(self, section: Section, witness_id: str, order: str = "base") -> list[Piece]:
+        """A section as the witness reads it, in the base's order or its own."""
+        return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id, order)])
+
+    def section_number(self, app: App) -> int:
+        return next(number for number, section in enumerate(self.edition.sections, 1) if section.id == app.section)
+
+    def entries(self, section: Section) -> list[App]:
+        """The section's apparatus entries, those nested in a moved clause's place included; a
+        moved clause's differences are shown with its reading."""
+        return [app for app in self.edition.apps if app.section == section.id and app.in_text]
 
     def density(self, section: Section) -> tuple[int, float]:
         """Entries with readings of series A (substantive, lacuna, intrusion, transposition) or
@@ -163,6 +179,25 @@ class Site:
         for note in sorted((n for n in self.notes if n.section == section.id), key=lambda n: (n.witness, n.position)):
             grouped.setdefault(note.witness, []).append(note)
         return grouped
+
+
+def moved_by(app: App | None, wit: str) -> bool:
+    """The app, or one that holds it, is a moved clause's place that the witness reads elsewhere."""
+    while app is not None:
+        if any(wit in r.wit for r in app.of_types(("transposition",))):
+            return True
+        app = app.within
+    return False
+
+
+def moved_piece(app: App, own, order: str) -> Piece:
+    """A transposed reading: at the clause's place in the base (an empty reading) the witness's
+    text of it in the base's order, struck there in its own; where the witness has it, its text in
+    its own order and a mark in the base's."""
+    if not own.text:
+        shown = "".join(r.text for r in own.counterparts)
+        return Piece(shown, "transposition", app) if order == "base" else Piece("", "transposition", app)
+    return Piece(own.text, "transposition", app) if order == "own" else Piece("", "elsewhere", app)
 
 
 def merged(pieces: list[Piece]) -> list[Piece]:
@@ -185,34 +220,61 @@ def base_length(app: App, edition: Edition) -> int:
 
 def segments_of(edition: Edition) -> dict[str, list[Segment]]:
     """Each section cut at its apparatus entries, with the base position of every piece; the
-    positions are those of the collation report (base characters, from 1)."""
-    position, out = 0, {}
+    positions are those of the collation report (base characters, from 1). A moved clause's place
+    is a segment of no length, followed by its text and the entries nested in it."""
+    out = {}
+    position = 0
     for section in edition.sections:
-        runs, text, start = [], "", position
-        for item in section.items:
-            if isinstance(item, str):
-                text += item
-                position += len(HAN.findall(item))
-            else:
+        runs: list[Segment] = []
+        text, start = "", position
+
+        def walk(items) -> None:
+            nonlocal text, start, position
+            for item in items:
+                if isinstance(item, str):
+                    text += item
+                    position += len(HAN.findall(item))
+                    continue
                 runs.append(Segment(text, start, item, position))
-                position += base_length(item, edition)
+                if not item.nested:
+                    position += base_length(item, edition)
                 text, start = "", position
+                walk(item.parts if item.nested else ())
+
+        walk(section.items)
         if text or not runs:
             runs.append(Segment(text, start, None, position))
         out[section.id] = runs
     return out
 
 
-def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, forms: dict[int, tuple[str, str]]) -> list[Piece]:
+def read_elsewhere(edition: Edition, segments: dict[str, list[Segment]]) -> dict[str, list[tuple[int, int]]]:
+    """Witness id -> the stretches of base characters (from, to) inside moved clauses' places
+    with entries nested in them, which the witness reads elsewhere."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for runs in segments.values():
+        for segment in runs:
+            app = segment.app
+            if app is None or not app.nested:
+                continue
+            for r in app.of_types(("transposition",)):
+                for wit in r.wit:
+                    out.setdefault(wit.lstrip("#"), []).append((segment.app_start + 1, segment.app_start + base_length(app, edition) + 1))
+    return out
+
+
+def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, forms: dict[int, tuple[str, str]], away: list[tuple[int, int]] = ()) -> list[Piece]:
     """Edited text as a witness reads it, split where the witness begins or ceases to be extant
-    (None: extant throughout), in the witness's own forms of its characters; punctuation goes
-    with the character before it."""
+    (None: extant throughout), in the witness's own forms of its characters, without what it
+    reads elsewhere (`away`, from–before); punctuation goes with the character before it."""
     pieces: list[Piece] = []
     position = start
     for char in text:
         han = HAN.match(char)
         if han:
             position += 1
+        if any(first <= max(position, 1) < last for first, last in away):
+            continue
         kind = "same" if ranges is None or any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
         shown, how = forms.get(position, (char, "")) if han and kind == "same" else (char, "")
         if how == "orthographic":
@@ -450,7 +512,8 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     folds = Folds(edition, characters)
     place_notes(notes, edited_stream(edition, folds), folds)
     own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
-    site = Site(edition, reports, segments_of(edition), extant, notes, own_forms)
+    segments = segments_of(edition)
+    site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), notes, own_forms)
     site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
     site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
     site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}
@@ -472,7 +535,8 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
         "search.html": ("search.html.j2", {}),
         "downloads.html": ("downloads.html.j2", {"downloads": downloads}),
     }
-    pages |= {f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w}) for w in site.manuscripts}
+    pages |= {f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w, "order": "base"}) for w in site.manuscripts}
+    pages |= {f"witness-{w.siglum}-own-order.html": ("witness.html.j2", {"witness": w, "order": "own"}) for w in site.manuscripts if site.transposed(w)}
     written = []
     for name, (template, context) in pages.items():
         html = env.get_template(template).render(site=site, edition=edition, page=name, **context)

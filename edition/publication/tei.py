@@ -317,7 +317,14 @@ TRADITION_WITNESSES = (
 
 
 class EditionWriter:
-    """Renders an apparatus and its sections as one TEI document (build/edition.xml)."""
+    """Renders an apparatus and its sections as one TEI document (build/edition.xml).
+
+    A clause that a witness reads elsewhere is an `app` of type transposition at each end, its
+    transposed readings pointing at each other with `@corresp`: at its place in the base the
+    `lem` holds the clause, with the other witnesses' entries inside it nested as `app`s, and the
+    witness's `rdg` is empty; where the witness reads it the `lem` is empty and the witness's
+    `rdg` holds its text, with its differences from the base's clause nested as `app`s.
+    """
 
     def __init__(self, apparatus, sections):
         self.apparatus = apparatus
@@ -325,8 +332,8 @@ class EditionWriter:
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.gaiji: set[GaijiEntry] = set()
-        self.moves_in: dict[int, list[str]] = {}
-        self.moves_away: dict[int, list[str]] = {}
+        self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
+        self.aways = {id(t.away) for t in apparatus.transpositions}
 
     def wit(self, sigla) -> str:
         ordered = sorted(set(sigla), key=self.order.index)
@@ -368,6 +375,8 @@ class EditionWriter:
             attrib["resp"] = f"#ed-{unit.decided.resp}"
         if tag == "rdg" and reading.error is not None:
             attrib["cause"] = "error"
+        if id(reading) in self.counterparts:
+            attrib["corresp"] = " ".join(f"#{other.xml_id}" for other in self.counterparts[id(reading)])
         node = etree.Element(f"{{{TEI_NS}}}{tag}", attrib)
         before: dict[int, list] = {}
         after: dict[int, list] = {}
@@ -382,7 +391,14 @@ class EditionWriter:
                 (before if name in MARKER_AT_START else after).setdefault(token_index, []).append((name, siglum))
         if reading.intrusion:
             append_text(node, reading.display)
-        else:
+        elif reading.inner:
+            position = 0
+            for first, end, inner in reading.inner:
+                self.append_tokens(node, raw, reading.tokens[position:first])
+                node.append(self.app_element(inner))
+                position = end
+            self.append_tokens(node, raw, reading.tokens[position:])
+        elif not (tag == "lem" and id(unit) in self.aways):  # a moved clause's place: body() fills its lemma
             self.append_tokens(node, raw, reading.tokens, before, after, punctuated)
         if not reading.tokens and (before or after):
             for name, siglum in [*before.get(0, []), *after.get(0, [])]:
@@ -441,24 +457,14 @@ class EditionWriter:
         return self.apparatus.witnesses[siglum].raw
 
     def assign_ids(self) -> None:
-        for unit in self.apparatus.units:
+        for unit in self.apparatus.all_units():
             unit.lemma.xml_id = f"app-{unit.index + 1}-lem"
             for number, reading in enumerate(unit.readings, 1):
                 reading.xml_id = f"app-{unit.index + 1}-r{number}"
-                for move in reading.moves:
-                    side = self.moves_away if reading.moved_away else self.moves_in
-                    side.setdefault(move, []).append(reading.xml_id)
-
-    def link_transpositions(self, body) -> None:
-        """Each transposed reading points at its counterpart(s) at the other place."""
-        by_id = {node.get(XML_ID): node for node in body.iter(f"{{{TEI_NS}}}rdg")}
-        for move, here in self.moves_in.items():
-            away = self.moves_away.get(move, [])
-            for xml_id in here:
-                if away:
-                    by_id[xml_id].set("corresp", " ".join(f"#{a}" for a in away))
-            for xml_id in away:
-                by_id[xml_id].set("corresp", " ".join(f"#{h}" for h in here))
+        for t in self.apparatus.transpositions:
+            away, arrival = t.reading_at(t.away), t.reading_at(t.arrival)
+            self.counterparts.setdefault(id(away), []).append(arrival)
+            self.counterparts.setdefault(id(arrival), []).append(away)
 
     def body(self):
         self.assign_ids()
@@ -469,7 +475,7 @@ class EditionWriter:
         def offset(t: int) -> int:
             return tokens[t].start if t < n else len(self.base.raw.text)
 
-        units = iter(self.apparatus.units)
+        units = iter(self.apparatus.entries())
         unit = next(units, None)
         for number, section in enumerate(self.sections):
             last = number == len(self.sections) - 1
@@ -480,13 +486,29 @@ class EditionWriter:
             el("head", head, section.title, parent=div)
             p = el("p", {XML_ID: f"{section.xml_id}-p1"}, parent=div)
             position = offset(section.t0)
+            places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
+
+            def close_place() -> int:
+                place, lem = places.pop()
+                append_text(lem, self.base.classic_between(position, tokens[place.t1 - 1].end))
+                return tokens[place.t1 - 1].end
+
             while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
-                append_text(p, self.base.classic_between(position, offset(unit.t0)))
-                p.append(self.app_element(unit))
-                position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else offset(unit.t0)
+                while places and unit.t0 >= places[-1][0].t1:
+                    position = close_place()
+                container = places[-1][1] if places else p
+                append_text(container, self.base.classic_between(position, offset(unit.t0)))
+                app = self.app_element(unit)
+                container.append(app)
+                if id(unit) in self.aways:
+                    places.append((unit, app.find(f".//{{{TEI_NS}}}lem")))
+                    position = offset(unit.t0)
+                else:
+                    position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else offset(unit.t0)
                 unit = next(units, None)
+            while places:
+                position = close_place()
             append_text(p, self.base.classic_between(position, offset(section.t1)))
-        self.link_transpositions(body)
         return body
 
 
