@@ -21,7 +21,7 @@ import gc
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 
 from ..intake.witness import Witness
@@ -70,6 +70,8 @@ class Apparatus:
     make_unit: Callable[[int, int, range], Unit]
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
+    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
+    punctuation_source: str = ""  # the witness it is carried over from
 
     def unit_over(self, t0: int, t1: int) -> Unit:
         """The unit covering base tokens t0:t1: an existing one, or one made by merging those it
@@ -169,7 +171,7 @@ def collate(
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks)
+        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_lacunae=base.lacuna_breaks)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
@@ -228,8 +230,10 @@ def collate(
                 continue
             markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
             markers[b1 - 1][siglum].append("witEnd" if number == len(wmap.alignment.extant) - 1 else "lacunaStart")
-        for position, _ in intrusion_gaps(w):
-            marks.append((2 * wmap.gap_of(position),) * 2)
+        for position, text in intrusion_gaps(w):
+            gap = wmap.gap_of(position)
+            wmap.intrusions[gap] = wmap.intrusions.get(gap, "") + text
+            marks.append((2 * gap,) * 2)
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
@@ -309,6 +313,10 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         positions = wmap.positions(t0, t1, gaps)
         tokens = [wmap.witness.classic.tokens[p] for p in positions]
         reading = Reading.of(wmap.witness, tokens, moves=moved_in + moved_away, moved_away=bool(moved_away))
+        intruded = "".join(wmap.intrusions.get(g, "") for g in gaps)
+        if intruded:
+            reading.display = reading.source = reading.display + intruded
+            reading.intrusion = True
         if len(extant_tokens) < t1 - t0 and not moved_away and not moved_in:
             # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant
             part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.extant[i])
@@ -344,8 +352,8 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
     alone = not base_reading.intrusion and against_the_base(base_reading, voters)
     emended = alone and len(voters) >= EMENDING_WITNESSES
-    if emended:
-        model = voters[0]
+    if emended:  # printed as a witness that writes it in characters, in the base's script if one does
+        model = min(voters, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified))
     else:
         model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source, forms=base_reading.forms, simplified=base_reading.simplified)
     lemma = Reading([], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified)
@@ -356,4 +364,5 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
             continue
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
+    lemma.sigla.sort(key=lambda s: s != model.sigla[0])  # the lemma's tokens are its first witness's
     return lemma, merge_same(others, orthography), emended, alone and not emended

@@ -148,19 +148,21 @@ def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
 
 
 def align(base: str, witness: str, k: int = 6, min_move: int = 8, min_placed: int = 4, lacuna_length: int = 40,
-          breaks: tuple[int, ...] = (), cuts: tuple[int, ...] = ()) -> Alignment:
+          breaks: tuple[int, ...] = (), cuts: tuple[int, ...] = (), base_lacunae: tuple[int, ...] = ()) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
-    `cuts`: witness positions that no anchor may span (breaks are cuts too)."""
+    `cuts`: witness positions that no anchor may span (breaks are cuts too); `base_lacunae`: the
+    same in the base (a leaf the base has lost)."""
     points = anchors(base, witness, k, (*breaks, *cuts))
     chain_idx, rest_idx = longest_chain(points)
     chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
+    chain = read_on_at_base_lacunae(chain, base_lacunae, lacuna_length)
     if not chain:
         return Alignment(len(base), len(witness), [])
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
     moved = merge_blocks(extend_moves(moved, base, witness))
     lacunae: list[tuple[int, int]] = []
-    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae)
-    placed = place_insertions(ops, base, witness, moved, min_placed)
+    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae)
+    placed = place_insertions(ops, base, witness, moved, min_placed, base_lacunae)
     if placed:
         moved = merge_blocks(moved + placed)
         ops = coalesce([part for op in ops for part in without_blocks(op, moved)])
@@ -205,10 +207,30 @@ def merge_blocks(blocks, slack: int = 2):
     return out
 
 
-def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> list[Op]:
-    """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`."""
+def read_on_at_base_lacunae(chain, base_lacunae: tuple[int, ...], lacuna_length: int):
+    """Where the base has lost a leaf, a witness that reads on without a break into the text after
+    it reads the lost text just before: the run before the one after the lacuna, close in the
+    witness but far in the base, matched a parallel passage, and so did the runs the witness reads
+    without a break before it. They leave the chain (the text becomes the witness's, at the lacuna)."""
+    for gap in base_lacunae:
+        after = next((i for i, r in enumerate(chain) if r[2] >= gap), None)
+        if not after:
+            continue
+        start = after - 1
+        if chain[after][0] - chain[start][1] > lacuna_length or chain[after][2] - chain[start][3] <= lacuna_length:
+            continue
+        while start > 0 and chain[start][0] - chain[start - 1][1] <= lacuna_length:
+            start -= 1
+        chain = chain[:start] + chain[after:]
+    return chain
+
+
+def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=()) -> list[Op]:
+    """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`. The
+    witness's text before its first run reaches back no further than a base lacuna before it."""
     first = chain[0]
-    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved)
+    bound = max((g for g in base_lacunae if g <= first[2]), default=None)
+    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved, bound=bound)
     ops.append(Op("equal", first[2], first[3], first[0], first[1]))
     previous = first
     for current in chain[1:]:
@@ -223,10 +245,11 @@ def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> li
     return coalesce(ops)
 
 
-def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: int):
+def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: int, base_lacunae=()):
     """Text the witness adds that the base reads elsewhere, where the witness does not read it in
     place: short moved clauses the anchors were too coarse to catch. Each added stretch is looked
-    up by its `min_length`-grams in the base text no alignment uses yet, which must hold them once."""
+    up by its `min_length`-grams in the base text no alignment uses yet, which must hold them once.
+    What the witness reads where the base has lost a leaf is the lost text, not moved."""
     used = [False] * len(base)
     for op in ops:
         if op.tag in ("equal", "replace"):
@@ -238,7 +261,7 @@ def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: 
         if not any(used[i : i + min_length]):
             index.setdefault(base[i : i + min_length], []).append(i)
     placed = []
-    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length]
+    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length and op.b0 not in base_lacunae]
     while pending:
         w0, w1 = pending.pop()
         block = best_free_run(base, witness, w0, w1, index, used, min_length)
@@ -418,4 +441,10 @@ def extant_ranges(ops: list[Op], lacuna_length: int, lacunae: set[tuple[int, int
             ranges[-1][1] = max(ranges[-1][1], op.b1)
         else:
             ranges.append([op.b0, op.b1])
-    return [tuple(r) for r in ranges]
+    joined: list[list[int]] = []
+    for r in ranges:  # a short stretch between two extant ones, not a lacuna, is an omission
+        if joined and r[0] - joined[-1][1] <= lacuna_length and not any(joined[-1][1] <= a and b <= r[0] for a, b in lacunae):
+            joined[-1][1] = max(joined[-1][1], r[1])
+        else:
+            joined.append(r)
+    return [tuple(r) for r in joined]

@@ -175,6 +175,8 @@ def read(path: Path) -> Edition:
                 app = read_app(child, int(child.get(XML_ID).rsplit("-", 1)[1]), gaiji)
                 apps.append(app)
                 section.items.append(app)
+            elif etree.QName(child).localname == "pc":
+                section.items.append(child.text)
             if child.tail:
                 section.items.append(child.tail)
         sections.append(section)
