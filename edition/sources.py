@@ -139,8 +139,8 @@ class Sources:
             )
         if config.base not in {w.siglum for w in witnesses}:
             raise EditionError(root / "edition.toml", f"base witness {config.base!r} has no metadata stanza")
-        if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses}:
-            raise EditionError(root / "edition.toml", f"punctuation_from: witness {config.punctuation_from!r} has no metadata stanza")
+        if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
+            raise EditionError(root / "edition.toml", f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
         persons = {
             row["id"]: Person(row["id"], row["name"], row["role"], row["dates"])
             for _, row in read_tsv(inside.file(root / "persons.tsv", "table"), ("id", "name", "role", "dates"))

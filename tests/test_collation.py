@@ -167,6 +167,9 @@ def test_intrusions_are_readings_and_never_in_the_edited_text(edition):
     assert "摧" not in text and "蜂蜜" not in text
     assert "主人取爵于上篚" in text and "上射升堂，少左" in text
     assert "升堂，揖；豫則鉤楹" in text and ";" not in regex.sub(r"&\w+;", "", text), "SBCK's text with 001's punctuation, full-width"
+    marks = edition.xpath("//t:body//t:pc", namespaces=NS)
+    assert marks and all(m.get("resp") == "#edition-auto" and m.get("source") == "#w001" and len(m.text) == 1 and not m.text.isascii() for m in marks)
+    assert not edition.xpath("//t:rdg//t:pc", namespaces=NS), "editorial punctuation belongs to the edited text"
 
 
 def test_variant_forms_are_counted_in_the_appendix(edition, witnesses):

@@ -123,6 +123,17 @@ def misread(witness: Witness, alignment) -> str:
     )
 
 
+def spliced(witness: Witness, positions: list[int], intrusions: list[tuple[int, str]]) -> str:
+    """The witness's characters at token `positions`, with each intruded text where it stands
+    (before the token of its position)."""
+    out, pending = [], list(intrusions)
+    for p in positions:
+        while pending and pending[0][0] <= p:
+            out.append(pending.pop(0)[1])
+        out.append(witness.classic.tokens[p].source(witness.raw))
+    return "".join(out + [text for _, text in pending])
+
+
 def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     """(number of classic tokens before it, text) for each intrusion inside the classic text."""
     starts = witness.classic.starts
@@ -232,7 +243,7 @@ def collate(
             markers[b1 - 1][siglum].append("witEnd" if number == len(wmap.alignment.extant) - 1 else "lacunaStart")
         for position, text in intrusion_gaps(w):
             gap = wmap.gap_of(position)
-            wmap.intrusions[gap] = wmap.intrusions.get(gap, "") + text
+            wmap.intrusions.setdefault(gap, []).append((position, text))
             marks.append((2 * gap,) * 2)
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
@@ -313,9 +324,9 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         positions = wmap.positions(t0, t1, gaps)
         tokens = [wmap.witness.classic.tokens[p] for p in positions]
         reading = Reading.of(wmap.witness, tokens, moves=moved_in + moved_away, moved_away=bool(moved_away))
-        intruded = "".join(wmap.intrusions.get(g, "") for g in gaps)
+        intruded = sorted(item for g in gaps for item in wmap.intrusions.get(g, ()))
         if intruded:
-            reading.display = reading.source = reading.display + intruded
+            reading.display = reading.source = spliced(wmap.witness, positions, intruded)
             reading.intrusion = True
         if len(extant_tokens) < t1 - t0 and not moved_away and not moved_in:
             # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant

@@ -68,7 +68,8 @@ class Reported:
     notes: list[Note]
     confidence: str
     core: str = ""  # the tradition's own characters at the anchor
-    norm: str = ""  # `reading` as compared: the same reading in another script or form is this one
+    span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
+    core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
 
 
 @dataclass
@@ -469,15 +470,14 @@ def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
             continue
         unit = apparatus.unit_over(anchor.t0, anchor.t1)
         reading = tradition_reading(apparatus, unit, anchor)
-        text = apparatus.base.classic.text
-        norm = text[unit.t0 : anchor.t0] + anchor.reading_norm + text[anchor.t1 : unit.t1]
-        same = next((r for r in unit.reported if r.tradition == anchor.parsed.tradition and r.norm == norm), None)
+        span = (anchor.t0, anchor.t1)
+        same = next((r for r in unit.reported if (r.tradition, r.span, r.core_norm) == (anchor.parsed.tradition, span, anchor.reading_norm)), None)
         if same:
             if anchor.note not in same.notes:
                 same.notes.append(anchor.note)
             continue
         kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading, norm))
+        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading, span, anchor.reading_norm))
 
 
 def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:

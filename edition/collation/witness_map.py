@@ -30,7 +30,7 @@ class WitnessMap:
         self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.moved_in: dict[int, list[int]] = defaultdict(list)  # gap -> move ids
         self.moved_away: dict[int, int] = {}  # base token -> move id
-        self.intrusions: dict[int, str] = {}  # base gap -> text intruded there
+        self.intrusions: dict[int, list[tuple[int, str]]] = {}  # base gap -> (witness position, text) intruded there
         for op in alignment.ops:
             if op.tag == "equal":
                 for k in range(op.b1 - op.b0):

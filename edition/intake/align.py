@@ -427,24 +427,19 @@ def base_gap_at(ops: list[Op], w: int) -> int:
 
 def extant_ranges(ops: list[Op], lacuna_length: int, lacunae: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """Base ranges where the witness has text; long deletions, and the base at its lacunae of
-    unknown extent, are lacunae, not omissions."""
+    unknown extent, are lacunae, not omissions; a short stretch between two extant ones that is
+    no lacuna is an omission, and extant."""
     ranges: list[list[int]] = []
+
+    def continues(b0: int) -> bool:
+        end = ranges[-1][1] if ranges else None
+        return end is not None and b0 - end <= lacuna_length and not any(end <= a and b <= b0 for a, b in lacunae)
+
     for op in ops:
         if op.tag == "delete" and (op.b1 - op.b0 > lacuna_length or (op.b0, op.b1) in lacunae):
             continue
-        if op.b1 == op.b0:
-            if ranges and ranges[-1][1] >= op.b0:
-                continue
-            ranges.append([op.b0, op.b0])
-            continue
-        if ranges and ranges[-1][1] >= op.b0:
+        if continues(op.b0):
             ranges[-1][1] = max(ranges[-1][1], op.b1)
         else:
             ranges.append([op.b0, op.b1])
-    joined: list[list[int]] = []
-    for r in ranges:  # a short stretch between two extant ones, not a lacuna, is an omission
-        if joined and r[0] - joined[-1][1] <= lacuna_length and not any(joined[-1][1] <= a and b <= r[0] for a, b in lacunae):
-            joined[-1][1] = max(joined[-1][1], r[1])
-        else:
-            joined.append(r)
-    return [tuple(r) for r in joined]
+    return [tuple(r) for r in ranges]

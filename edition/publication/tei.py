@@ -355,9 +355,13 @@ class EditionWriter:
             for name, siglum in (markers_after or {}).get(index, ()):
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
 
+    def carries(self, gap: int) -> bool:
+        """Base gap `gap` has carried punctuation not yet written."""
+        return gap in self.apparatus.punctuation and gap not in self.punctuated
+
     def append_carried(self, parent, gap: int) -> None:
         """The punctuation carried over to base gap `gap`, once, as editorial `pc`."""
-        if gap in self.apparatus.punctuation and gap not in self.punctuated:
+        if self.carries(gap):
             self.punctuated.add(gap)
             source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
             for mark in self.apparatus.punctuation[gap]:
@@ -368,7 +372,7 @@ class EditionWriter:
         `t1`, with the punctuation carried over to the gaps on the way."""
         tokens = self.base.classic.tokens
         for gap in range(max(t0, 1), t1 + 1):
-            if gap in self.apparatus.punctuation and gap not in self.punctuated:
+            if self.carries(gap):
                 end = max(start, tokens[gap - 1].end)
                 append_text(parent, self.base.classic_between(start, end))
                 self.append_carried(parent, gap)
