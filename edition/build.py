@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .collation import decisions, jinguwen
+from .collation import decisions, jinguwen, punctuation
 from .collation.apparatus import collate
 from .collation.sections import sections as find_sections
 from .errors import EditionError, SourceErrors
@@ -40,6 +40,10 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
     config = sources.config
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    if config.punctuation_from:
+        if config.punctuation_from not in apparatus.witnesses:
+            raise EditionError(sources.root / "edition.toml", f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus ({apparatus.statuses[config.punctuation_from].reason})")
+        apparatus.punctuation, apparatus.punctuation_source = punctuation.carried(apparatus, config.punctuation_from), config.punctuation_from
     normalizer = sources.normalizer()
     notes, anchors = jinguwen.collect(apparatus, normalizer)
     jinguwen.apply(apparatus, anchors)

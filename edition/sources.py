@@ -49,6 +49,7 @@ class EditionConfig:
     editors: tuple[str, ...] = ()
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
     variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
+    punctuation_from: str = ""  # the witness whose punctuation an unpunctuated base takes, as editorial punctuation
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,8 @@ class Sources:
             )
         if config.base not in {w.siglum for w in witnesses}:
             raise EditionError(root / "edition.toml", f"base witness {config.base!r} has no metadata stanza")
+        if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
+            raise EditionError(root / "edition.toml", f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
         persons = {
             row["id"]: Person(row["id"], row["name"], row["role"], row["dates"])
             for _, row in read_tsv(inside.file(root / "persons.tsv", "table"), ("id", "name", "role", "dates"))

@@ -13,14 +13,17 @@ import pytest
 import regex
 from click.testing import CliRunner
 from differences import minimal_difference
+from lxml import etree
 
 from edition.build import collate_only
 from edition.cli import main
 from edition.publication import render
+from edition.publication.tei import TEI_NS
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"
-# Known changes to the opening of the base text, before it is put into traditional script.
+# The synthetic witness is the opening of 001 in traditional script, with known changes; it
+# differs from the base (SBCK) where 001 does, and at these.
 CHANGES = [("乃张侯", "乃设侯"), ("左玄酒，皆加勺", "皆加勺"), ("水在洗东", "水在洗之东")]
 EXPECTED = {("张", "设"), ("左玄酒", ""), ("", "之")}
 
@@ -33,7 +36,7 @@ def sources(tmp_path) -> Path:
 
 
 def synthetic_witness(path: Path) -> int:
-    """The opening of the base in traditional script, GB18030, CRLF, page markers, a header."""
+    """The opening of 001 in traditional script, GB18030, CRLF, page markers, a header."""
     base = (ROOT / "sources" / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
     lines = [line for line in base.split("\n")[8:60] if line.strip()]
     text = "".join(lines)
@@ -52,23 +55,33 @@ def add(sources: Path, file: Path, siglum: str = "005"):
     return CliRunner().invoke(main, ["add-witness", str(file), "--siglum", siglum, "--title", "測試本", "--sources", str(sources)])
 
 
-def substantive_differences(apparatus_xml: Path, siglum: str) -> set[tuple[str, str]]:
-    """Minimal (base characters, witness characters) of each substantive difference between the
-    base and the witness, whichever of them is the lemma."""
+def substantive_differences(apparatus_xml: Path, siglum: str, where: str | None = None) -> set[tuple[str, str]]:
+    """Minimal (base characters, witness characters), in simplified script, of each substantive
+    difference between the base (SBCK) and the witness, whichever of them is the lemma; only
+    where witness `where` is extant, if given."""
     edition = render.read(apparatus_xml)
-    base_id, wit_id = "#w001", f"#w{siglum}"
+    base_id, wit_id = "#wSBCK", f"#w{siglum}"
+    fold = opencc.OpenCC("t2s").convert
     found = set()
     for app in edition.apps:
         readings = [app.lemma, *app.readings]
+        if where is not None and not any(f"#w{where}" in r.wit for r in readings):
+            continue
         base = next((r for r in readings if base_id in r.wit), None)
         other = next((r for r in readings if wit_id in r.wit), None)
         if base is None or other is None or base is other:
             continue
-        fold = opencc.OpenCC("t2s").convert
-        a, b = regex.sub(r"[\p{P}\p{S}\s]", "", base.text), regex.sub(r"[\p{P}\p{S}\s]", "", fold(other.text))
+        a, b = (regex.sub(r"[\p{P}\p{S}\s]", "", fold(r.text)) for r in (base, other))
         if a != b:
             found.add(minimal_difference(a, b)[1:])
     return found
+
+
+def variant_forms(edition_xml: Path) -> list[tuple[str, str, set[str]]]:
+    """(the edited text's form, a witness's form, the witnesses) of each row of the 异体字表."""
+    ns = {"t": TEI_NS}
+    rows = etree.parse(str(edition_xml)).xpath("//t:div[@type='variant-forms']//t:row[not(@role='label')]", namespaces=ns)
+    return [(c[0].text, c[1].text, {ref.text for ref in c[3].iterfind("t:ref", ns)}) for c in (row.findall("t:cell", ns) for row in rows)]
 
 
 def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
@@ -76,21 +89,25 @@ def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
     pages = synthetic_witness(new)
     result = add(sources, new)
     assert result.exit_code == 0, result.output
-    for guessed in ("encoding: gb18030", "CRLF", "script: traditional", f"found page-markers: page markers such as [p.12] or <pb n=\"12\"/> ({pages}×)", "found bibliographic-header", "layout profile: plain", "base 001's: sure"):
+    for guessed in ("encoding: gb18030", "CRLF", "script: traditional", f"found page-markers: page markers such as [p.12] or <pb n=\"12\"/> ({pages}×)", "found bibliographic-header", "layout profile: plain", "base SBCK's: sure"):
         assert guessed in result.output, guessed
     assert (sources / new.name).read_bytes() == new.read_bytes(), "copied untouched"
     stanza = (sources / "witnesses.toml").read_text(encoding="utf-8")
     assert 'siglum = "005"' in stanza and 'encoding = "gb18030"' in stanza and 'profile = "plain"' in stanza
     out = tmp_path / "build"
     collate_only(sources, out)
-    assert substantive_differences(out / "edition.xml", "005") == EXPECTED
-    doc = (out / "edition.xml").read_text(encoding="utf-8")
+    expected = EXPECTED | substantive_differences(out / "edition.xml", "001", where="005")
+    assert substantive_differences(out / "edition.xml", "005") == expected
     own = [app for app in render.read(out / "edition.xml").apps if any("#w005" in r.wit for r in app.readings) or app.emended and "#w005" in app.lemma.wit]
-    assert len(own) == len(EXPECTED), "differences of script make no entries"
-    assert "#w005" not in doc.split("<back>")[1], "nor variant forms"
+    assert len(own) == len(expected), "differences of script make no entries"
+    forms = variant_forms(out / "edition.xml")
+    own_forms = {(a, b) for a, b, sigla in forms if "005" in sigla}
+    seed = opencc.OpenCC("s2t").convert
+    seed_forms = {(a, form) for a, b, sigla in forms for form in (b, seed(b)) if {"001", "WYG"} & sigla}
+    assert own_forms and own_forms <= seed_forms, "its variant forms are 001's in traditional script, or WYG's"
     report = json.loads((out / "reports" / "collation.json").read_text())
     w005 = next(w for w in report["witnesses"] if w["siglum"] == "005")
-    assert w005["included"] and w005["extant"][0]["incipit"].startswith("乡射之礼")
+    assert w005["included"] and w005["extant"][0]["incipit"].startswith("鄕射之禮")
 
 
 def test_the_same_witness_added_by_hand_works_the_same(sources, tmp_path):
@@ -100,7 +117,7 @@ def test_the_same_witness_added_by_hand_works_the_same(sources, tmp_path):
         handle.write('\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\nscript = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n')
     out = tmp_path / "build"
     collate_only(sources, out)
-    assert substantive_differences(out / "edition.xml", "006") == EXPECTED
+    assert substantive_differences(out / "edition.xml", "006") == EXPECTED | substantive_differences(out / "edition.xml", "001", where="006")
 
 
 def decisions_report(out: Path) -> list[dict]:
@@ -118,14 +135,14 @@ def test_decisions_survive_the_addition_of_a_witness(sources, tmp_path):
     after = decisions_report(tmp_path / "after")
     assert all(d["applied_to"] and not d["stale"] for d in after)
     doc = (tmp_path / "after" / "edition.xml").read_text(encoding="utf-8")
-    assert re.search(r'<lem[^>]*>决</lem><rdg[^>]*wit="#w000"[^>]*cause="error"[^>]*>次</rdg>', doc)
+    assert re.search(r'<lem[^>]*>決</lem><rdg[^>]*wit="#w000"[^>]*cause="error"[^>]*>次</rdg>', doc)
 
 
 def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
-    base = sources / "001_c77d09b7a3e08e74.txt"
+    base = sources / "KR1d0026_005.txt"
     text = base.read_text(encoding="utf-8")
-    assert text.count("皆释弓，说决拾，袭") == 1
-    base.write_text(text.replace("皆释弓，说决拾，袭", "皆释弓，说拾，袭"), encoding="utf-8")
+    assert text.count("皆釋弓說決拾襲") == 1
+    base.write_text(text.replace("皆釋弓說決拾襲", "皆釋弓說拾襲"), encoding="utf-8")
     out = tmp_path / "build"
     collate_only(sources, out)
     stale = [d for d in decisions_report(out) if d["stale"]]
@@ -167,9 +184,9 @@ def test_every_kind_of_decision_is_applied(sources, tmp_path):
             """
 [[decision]]
 kind = "lemma"
-context = "揖及阶揖升[常]揖豫则钩楹内"
+context = "揖及階揖升[堂]揖豫則鉤楹內"
 reading = "常"
-reason = "keep the base to show the choice"
+reason = "001's reading, to show the choice"
 resp = "ed"
 
 [[decision]]
@@ -192,7 +209,7 @@ resp = "ed"
     report = decisions_report(out)
     assert all(d["applied_to"] and not d["stale"] for d in report), [d["stale"] for d in report if d["stale"]]
     doc = (out / "edition.xml").read_text(encoding="utf-8")
-    assert re.search(r'<lem[^>]*resp="#ed-ed"[^>]*>常</lem><rdg[^>]*wit="#w000"[^>]*>堂</rdg>', doc)
+    assert re.search(r'<lem[^>]*resp="#ed-ed"[^>]*>常</lem><rdg[^>]*wit="#wSBCK[^"]*"[^>]*>堂</rdg>', doc)
     assert '<note type="editorial" resp="#ed-ed">compare 大射</note>' in doc
     assert re.search(r'<rdg[^>]*wit="#jinwen"[^>]*>立</rdg>', doc)
 

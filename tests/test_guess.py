@@ -77,6 +77,8 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
     text = "礼书\n\n乡射之礼【主人州长也○案此说是】主人戒宾\n右戒宾\n宾出迎【出迎出门也○又案】再拜\n右迎宾\n【请告也】【告宾】\n"
     assert found(text) == ["title-line", "section-labels", "lenticular-notes", "compiler-remarks", "rest-is-classic"]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
+    mandoku = "#+TITLE: 儀禮經傳通解\n<pb:X_001-1a>¶\n鄉射之禮主人戒賓(主人州長也○今/案此説是)¶\n賓出迎(出迎出門/也○又案)再拜¶\n右戒賓¶\n右迎賓¶\n(請告也)(告賓)(退還)(射宫)¶\n"
+    assert found(mandoku) == ["mandoku", "section-labels", "small-notes", "compiler-remarks", "rest-is-classic"]
 
 
 def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tomllib
 from pathlib import Path
@@ -157,6 +158,16 @@ def test_a_bad_setting_is_named_with_its_line(project, setting, expected):
     kept = [line for line in config.read_text().splitlines() if not line.startswith(f"{key} =")]
     config.write_text("\n".join(kept) + f"\n{setting}\n")
     refused(project, f"edition.toml:{line_of(config, setting)}: edition, {expected}")
+
+
+@pytest.mark.parametrize("witness", ["base", "nobody"])
+def test_punctuation_comes_from_a_witness_other_than_the_base(project, witness):
+    sources, _ = project
+    config = sources / "edition.toml"
+    base = re.search(r'(?m)^base = "([^"]+)"', config.read_text()).group(1)
+    siglum = base if witness == "base" else witness
+    config.write_text(config.read_text() + f'punctuation_from = "{siglum}"\n')
+    refused(project, f"punctuation_from: {siglum!r} is not a witness other than the base")
 
 
 DECISIONS = '[editors]\ned = "editor"\n\n[[decision]]\nkind = "note"\ncontext = "请射于[賔]"\ntext = "x"\nresp = "ed"\n'

@@ -204,11 +204,19 @@ def test_a_script_only_witness_of_a_traditional_base_adds_no_entry(kanripo_editi
     assert sum(kind == "script" for _, kind in apparatus.own_forms["J"].values()) > 1000, "yet it writes otherwise"
 
 
+def sources_on_001(root: Path) -> None:
+    """The seed sources copied to `root` with the punctuated web text 001 as base, as before SBCK."""
+    shutil.copytree(ROOT / "sources", root)
+    config = (root / "edition.toml").read_text(encoding="utf-8")
+    config = re.sub(r'(?m)^punctuation_from = .*\n', "", re.sub(r'(?m)^base = .*$', 'base = "001"', config))
+    (root / "edition.toml").write_text(config, encoding="utf-8")
+
+
 def test_a_traditional_witness_of_the_simplified_base_adds_no_entry(sources, witnesses, tmp_path):
     """Seed 001's classic text put into traditional script by OpenCC s2t, beside the seeds."""
     base = witnesses["001"]
     root = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", root)
+    sources_on_001(root)
     text = "".join(segment.text(base.raw) for segment in base.segments_of("classic"))
     witness_stanzas(root, {"ST": ("traditional", TO_TRADITIONAL.convert(text))})
     with_it = collated(root, ("000", "001", "002", "003", "ST"))
@@ -253,9 +261,7 @@ SBCK_SUBSTANTIVE = sorted([("梲", "挩"), ("尊", "奠"), ("一", "壹"), ("从
 
 def test_sbck_adds_only_real_substantive_readings(tmp_path):
     root = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", root)
-    config = (root / "edition.toml").read_text(encoding="utf-8")
-    (root / "edition.toml").write_text(re.sub(r'(?m)^base = .*$', 'base = "001"', config), encoding="utf-8")
+    sources_on_001(root)
     witness_stanzas(root, {"K5": ("traditional", sbck_classic())})
     apparatus = collated(root, ("000", "001", "002", "003", "K5"))
     assert apparatus.statuses["K5"].quality > 0.99

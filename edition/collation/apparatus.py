@@ -87,8 +87,9 @@ class Apparatus:
     make_unit: Callable[[int, int, range], Unit]
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
-
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
+    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
+    punctuation_source: str = ""  # the witness it is carried over from
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
@@ -169,6 +170,17 @@ def misread(witness: Witness, alignment) -> str:
     )
 
 
+def spliced(witness: Witness, positions: list[int], intrusions: list[tuple[int, str]]) -> str:
+    """The witness's characters at token `positions`, with each intruded text where it stands
+    (before the token of its position)."""
+    out, pending = [], list(intrusions)
+    for p in positions:
+        while pending and pending[0][0] <= p:
+            out.append(pending.pop(0)[1])
+        out.append(witness.classic.tokens[p].source(witness.raw))
+    return "".join(out + [text for _, text in pending])
+
+
 def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     """(number of classic tokens before it, text) for each intrusion inside the classic text."""
     starts = witness.classic.starts
@@ -217,7 +229,7 @@ def collate(
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w))
+        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w), base_lacunae=base.lacuna_breaks)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
@@ -271,8 +283,10 @@ def collate(
                 continue
             markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
             markers[b1 - 1][siglum].append("witEnd" if number == len(wmap.alignment.extant) - 1 else "lacunaStart")
-        for position, _ in intrusion_gaps(w):
-            marks.append((2 * wmap.gap_of(position),) * 2)
+        for position, text in intrusion_gaps(w):
+            gap = wmap.gap_of(position)
+            wmap.intrusions.setdefault(gap, []).append((position, text))
+            marks.append((2 * gap,) * 2)
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
@@ -449,6 +463,10 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         positions = wmap.positions(t0, t1, gaps)
         tokens = [wmap.witness.classic.tokens[p] for p in positions]
         reading = Reading.of(wmap.witness, tokens)
+        intruded = sorted(item for g in gaps for item in wmap.intrusions.get(g, ()))
+        if intruded:
+            reading.display = reading.source = spliced(wmap.witness, positions, intruded)
+            reading.intrusion = True
         if len(extant_tokens) < t1 - t0:
             # the witness starts or stops inside the unit: it agrees if it reads the base where it is extant
             part = "".join(t.char for i, t in zip(range(t0, t1), base_tokens) if wmap.reads_in_place(i))
@@ -484,8 +502,8 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
     alone = not base_reading.intrusion and against_the_base(base_reading, voters)
     emended = alone and len(voters) >= EMENDING_WITNESSES
-    if emended:
-        model = voters[0]
+    if emended:  # printed as a witness that writes it in characters, in the base's script if one does
+        model = min(voters, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified))
     else:
         model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source, forms=base_reading.forms, simplified=base_reading.simplified)
     lemma = Reading([], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified)
@@ -496,4 +514,5 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
             continue
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
+    lemma.sigla.sort(key=lambda s: s != model.sigla[0])  # the lemma's tokens are its first witness's
     return lemma, merge_same(others, orthography), emended, alone and not emended

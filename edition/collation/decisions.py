@@ -187,7 +187,7 @@ def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) ->
                 tokens = apparatus.base.classic.tokens
                 raw = apparatus.base.raw
                 reading = "".join(t.source(raw) for t in tokens[target.t0 : t0]) + reported.core + "".join(t.source(raw) for t in tokens[t1 : target.t1])
-                target.reported.append(Reported(reported.tradition, reported.kind, reading, reported.notes, "high", reported.core))
+                target.reported.append(Reported(reported.tradition, reported.kind, reading, reported.notes, "high", reported.core, (t0, t1), reported.core_norm))
                 decision.applied_to = f"app-{target.index + 1}"
                 return ""
     return f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"

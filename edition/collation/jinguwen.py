@@ -2,8 +2,9 @@
 仪礼 read differently, found in the 注 layer of every witness, parsed, anchored on the base text
 through the collation, and added to the apparatus as readings of two hypothetical witnesses.
 
-The formulas (`parse`): X为Y, X作Y, X皆作Y, X皆为Y, 改X为Y, 或作Y (a substitution); 无X (the
-tradition lacks X); 曰… or 作“…” (a whole phrase as the tradition reads it); a phrase followed by
+The formulas (`parse`): X为Y, X作Y, X皆作Y, X皆为Y (X a list, with 、 or without: 賔觶大夫之觶皆爲爵),
+改X为Y, 或作Y (a substitution); 无X (the tradition lacks X); 曰…, 或言… or 作“…” (a whole phrase as
+the tradition reads it); a phrase followed by
 无X; and chains of these, after one 今文/古文 or with the other tradition following. A note is
 anchored in the clause it follows in the witness that carries it (or the clause before), mapped
 onto the base through the alignment. Nothing found is dropped: a note that cannot be parsed or
@@ -29,7 +30,7 @@ QUOTED = r"“([^”]+)”"
 # The formula words as either script writes them.
 WEI = "[为爲為]"
 WU = "[无無]"
-ATOM = r"(?:\{[^{}]+\}|<[^<>]+>|纟舀|▯|[\p{Han}\uE000-\uF8FF\u3100-\u312F\u2500-\u257F])"
+ATOM = r"(?:\{[^{}]+\}|<[^<>]+>|&[A-Za-z][A-Za-z0-9_.-]*;|纟舀|▯|[\p{Han}\uE000-\uF8FF\u3100-\u312F\u2500-\u257F])"
 PLAIN = rf"(?!今文|古文){ATOM}"  # a character of the note that does not begin the other tradition's note
 BRACKET = regex.compile(r"[\p{Ps}\p{Pe}]")
 WINDOW = 60  # the longest clause, in tokens, that a note is taken to follow
@@ -67,6 +68,8 @@ class Reported:
     notes: list[Note]
     confidence: str
     core: str = ""  # the tradition's own characters at the anchor
+    span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
+    core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
 
 
 @dataclass
@@ -139,7 +142,7 @@ def parse(text: str) -> tuple[list[Parsed], str]:
 def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] | None, int]:
     """One reading (or a list X、X) at the start of `rest`; a bare phrase only right after the
     tradition's name (`fresh`), since after a reading it is Zheng's own comment."""
-    m = regex.match(rf"曰：?(?:{QUOTED}|([^，。；]+))", rest)
+    m = regex.match(rf"[皆或]?[曰言]：?(?:{QUOTED}|([^，。；]+))", rest)
     if m:
         return [Parsed("", "phrase", "", m.group(1) or m.group(2))], m.end()
     m = regex.match(rf"作{QUOTED}", rest)
@@ -157,6 +160,9 @@ def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] 
     m = regex.match(rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?(?:{WEI}|作)", rest)
     if m:
         return substitution(m.group(1) or m.group(2), rest, m.end(), "all" if m.group(3) else "one")
+    m = regex.match(rf"((?:{ATOM}){{3,12}}?)皆(?:{WEI}|作)", rest)
+    if m and len(unpunctuated_list(m.group(1))) > 1:
+        return substitution("、".join(unpunctuated_list(m.group(1))), rest, m.end(), "all")
     m = regex.match(rf"((?:{PLAIN}){{1,8}}?){WU}((?:{ATOM}){{1,3}}?)(?=[，。；]|又|今文|古文|$)", rest)
     if m:
         return [Parsed("", "omission", m.group(2), "")], m.end()
@@ -200,13 +206,26 @@ def substitution(lemma_text: str, rest: str, offset: int, scope: str) -> tuple[l
         reading, used = quoted.group(1), offset + quoted.end()
     else:
         length = len(atoms(shared)) or (1 if len(lemmas) > 1 else len(atoms(lemmas[0])))
-        found = regex.match(rf"(?:{ATOM}){{1,{length}}}", rest[offset:])
+        found = regex.match(rf"(?:(?!非也){ATOM}){{1,{length}}}", rest[offset:])  # X作Y非也: Zheng's verdict follows
         if not found:
             return None, 0
         reading, used = found.group(), offset + found.end()
     if shared:
         return [Parsed("", "substitution", x, x[: len(x) - len(shared)] + reading, "all") for x in lemmas], used
     return [Parsed("", "substitution", x, reading, scope if len(lemmas) == 1 else "all") for x in lemmas], used
+
+
+def unpunctuated_list(run: str) -> list[str]:
+    """A list written without 、 (賔觶大夫之觶皆爲爵): the run cut after each occurrence of its last
+    character, the ending its items share."""
+    units = atoms(run)
+    items, item = [], ""
+    for unit in units:
+        item += unit
+        if unit == units[-1]:
+            items.append(item)
+            item = ""
+    return items if not item and all(len(atoms(x)) > 1 for x in items) else []
 
 
 def common_ending(items: list[str]) -> str:
@@ -277,9 +296,9 @@ class Anchoring:
     def norm(self, text: str) -> str:
         out = []
         for atom in regex.findall(rf"{ATOM}|.", text):
-            if DROPPED.match(atom):
-                continue
             entry = self.normalizer.gaiji.entries.get(atom)
+            if entry is None and DROPPED.match(atom):
+                continue
             if entry is not None:
                 out.append(self.normalizer.fold(entry.mapping)[0] if entry.mapping else "\ufffc")
             else:
@@ -365,20 +384,41 @@ class Anchoring:
                 return note.parsed[:index] + [phrase] + [p for p in note.parsed[index:] if p.tradition != parsed.tradition]
         return note.parsed
 
+    def reordered(self, phrase: str, b0: int, b1: int) -> int | None:
+        """Where the base reads the phrase's characters in another order (古文曰反坐: 坐反), last first."""
+        if len(phrase) < 2:
+            return None
+        for start in range(b1 - len(phrase), b0 - 1, -1):
+            found = self.base_text[start : start + len(phrase)]
+            if found != phrase and sorted(found) == sorted(phrase):
+                return start
+        return None
+
     def anchor_phrase(self, note: Note, parsed: Parsed, witness: Witness, clauses) -> Anchor:
+        """In the clause the note follows first, then with the clause before."""
         phrase = self.norm(parsed.reading)
         window = self.base_window(witness, clauses[1][0], clauses[0][1])
         if window is None or not phrase:
             return Anchor(note, parsed, 0, 0, "none", "the clause the note follows has no counterpart in the base")
-        b0, b1 = window
-        best = fuzz.partial_ratio_alignment(phrase, self.base_text[b0:b1])
+        own = self.base_window(witness, *clauses[0])
+        for b0, b1 in ([own] if own else []) + [window]:
+            reordered = self.reordered(phrase, b0, b1)
+            if reordered is not None:
+                return Anchor(note, parsed, reordered, reordered + len(phrase), "high")
+            best = fuzz.partial_ratio_alignment(phrase, self.base_text[b0:b1])
+            if best.score >= 50:
+                break
         start, end = b0 + best.dest_start, b0 + best.dest_end
-        # trim base characters at the edges that the phrase does not share
+        # trim base characters at the edges that the phrase does not share, unless the two are of
+        # one length and those characters are not the phrase's at all (今文皆曰揖衆賔: [厭衆賔])
         local = self.base_text[start:end]
-        matched = [(i1, i2) for tag, i1, i2, _, _ in Levenshtein.opcodes(local, phrase) if tag == "equal"]
+        opcodes = Levenshtein.opcodes(local, phrase)
+        matched = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
         if not matched or best.score < 50:
             return Anchor(note, parsed, 0, 0, "none", f"phrase {parsed.reading} matches nothing in the clause it follows")
-        start, end = start + matched[0][0], start + matched[-1][1]
+        trimmed = local[: matched[0][0]] + local[matched[-1][1] :]
+        if any(op.tag in ("insert", "delete") for op in opcodes) or any(c in phrase for c in trimmed):
+            start, end = start + matched[0][0], start + matched[-1][1]
         if self.base_text[start:end] == phrase and end < b1:
             end += 1  # a phrase that reads like the base is about the character next to it (君射则为下[射])
         confidence = "high" if best.score >= 75 else "medium" if best.score >= 60 else "low"
@@ -424,19 +464,20 @@ def tradition_reading(apparatus: Apparatus, unit, anchor: Anchor) -> str:
 
 def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
     """Add each anchored reading to the app over its characters, merging notes that report the same
-    reading of the same tradition at the same place."""
+    reading (whatever the script or form a witness writes it in) of the same tradition at the same place."""
     for anchor in anchors:
         if anchor.confidence == "none":
             continue
         unit = apparatus.unit_over(anchor.t0, anchor.t1)
         reading = tradition_reading(apparatus, unit, anchor)
-        same = next((r for r in unit.reported if r.tradition == anchor.parsed.tradition and r.reading == reading), None)
+        span = (anchor.t0, anchor.t1)
+        same = next((r for r in unit.reported if (r.tradition, r.span, r.core_norm) == (anchor.parsed.tradition, span, anchor.reading_norm)), None)
         if same:
             if anchor.note not in same.notes:
                 same.notes.append(anchor.note)
             continue
         kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading))
+        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading, span, anchor.reading_norm))
 
 
 def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:

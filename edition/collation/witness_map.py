@@ -47,6 +47,7 @@ class WitnessMap:
         self.end: list[int | None] = [None] * base_length
         self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.moved_away: dict[int, int] = {}  # base token -> the transposition that reads it elsewhere
+        self.intrusions: dict[int, list[tuple[int, str]]] = {}  # base gap -> (witness position, text) intruded there
         for op in alignment.ops:
             if op.tag == "equal":
                 for k in range(op.b1 - op.b0):

@@ -183,22 +183,24 @@ def align(
     cuts: tuple[int, ...] = (),
     base_clauses: frozenset[int] = frozenset(),
     witness_clauses: frozenset[int] = frozenset(),
+    base_lacunae: tuple[int, ...] = (),
 ) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
     `cuts`: witness positions that no anchor may span (breaks are cuts too); `base_clauses` and
     `witness_clauses`: positions of the two texts with a clause boundary before them, where a moved
-    block stops growing."""
+    block stops growing; `base_lacunae`: positions of the base where it has lost a leaf."""
     points = anchors(base, witness, k, (*breaks, *cuts))
     witness_clauses = witness_clauses | {*breaks, *cuts}  # no block grows across a cut either
     chain_idx, rest_idx = longest_chain(points)
     chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
+    chain = read_on_at_base_lacunae(chain, base_lacunae, lacuna_length)
     if not chain:
         return Alignment(len(base), len(witness), [])
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
     moved = merge_blocks(extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses)
     lacunae: list[tuple[int, int]] = []
-    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae)
-    placed = place_insertions(ops, base, witness, moved, min_placed)
+    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae)
+    placed = place_insertions(ops, base, witness, moved, min_placed, base_lacunae)
     if placed:
         moved = merge_blocks(moved + placed)
         ops = coalesce([part for op in ops for part in without_blocks(op, moved)])
@@ -246,10 +248,30 @@ def merge_blocks(blocks, slack: int = 2, base_clauses=frozenset(), witness_claus
     return [block for block in out if block[1] > block[0]]
 
 
-def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> list[Op]:
-    """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`."""
+def read_on_at_base_lacunae(chain, base_lacunae: tuple[int, ...], lacuna_length: int):
+    """Where the base has lost a leaf, a witness that reads on without a break into the text after
+    it reads the lost text just before: the run before the one after the lacuna, close in the
+    witness but far in the base, matched a parallel passage, and so did the runs the witness reads
+    without a break before it. They leave the chain (the text becomes the witness's, at the lacuna)."""
+    for gap in base_lacunae:
+        after = next((i for i, r in enumerate(chain) if r[2] >= gap), None)
+        if not after:
+            continue
+        start = after - 1
+        if chain[after][0] - chain[start][1] > lacuna_length or chain[after][2] - chain[start][3] <= lacuna_length:
+            continue
+        while start > 0 and chain[start][0] - chain[start - 1][1] <= lacuna_length:
+            start -= 1
+        chain = chain[:start] + chain[after:]
+    return chain
+
+
+def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=()) -> list[Op]:
+    """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`. The
+    witness's text before its first run reaches back no further than a base lacuna before it."""
     first = chain[0]
-    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved)
+    bound = max((g for g in base_lacunae if g <= first[2]), default=None)
+    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved, bound=bound)
     ops.append(Op("equal", first[2], first[3], first[0], first[1]))
     previous = first
     for current in chain[1:]:
@@ -264,10 +286,11 @@ def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae) -> li
     return coalesce(ops)
 
 
-def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: int):
+def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: int, base_lacunae=()):
     """Text the witness adds that the base reads elsewhere, where the witness does not read it in
     place: short moved clauses the anchors were too coarse to catch. Each added stretch is looked
-    up by its `min_length`-grams in the base text no alignment uses yet, which must hold them once."""
+    up by its `min_length`-grams in the base text no alignment uses yet, which must hold them once.
+    What the witness reads where the base has lost a leaf is the lost text, not moved."""
     used = [False] * len(base)
     for op in ops:
         if op.tag in ("equal", "replace"):
@@ -279,7 +302,7 @@ def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: 
         if not any(used[i : i + min_length]):
             index.setdefault(base[i : i + min_length], []).append(i)
     placed = []
-    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length]
+    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length and op.b0 not in base_lacunae]
     while pending:
         w0, w1 = pending.pop()
         block = best_free_run(base, witness, w0, w1, index, used, min_length)
@@ -444,22 +467,23 @@ def base_gap_at(ops: list[Op], w: int) -> int:
     return ops[-1].b1 if ops else 0
 
 
-def extant_ranges(ops: list[Op], moves: list[Move], lacuna_length: int, lacunae: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def extant_ranges(ops: list[Op], moves: list[Move], lacuna_length: int, lacunae: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """Base ranges where the witness has text, in place or elsewhere (the blocks it moves); long
-    deletions, stretches longer than `lacuna_length` between what it has, and the base at its
-    lacunae of unknown extent, are lacunae, not omissions."""
+    deletions, and the base at its lacunae of unknown extent, are lacunae, not omissions; a short
+    stretch between two extant ones that is no lacuna is an omission, and extant."""
     ranges: list[list[int]] = []
+
+    def continues(b0: int) -> bool:
+        end = ranges[-1][1] if ranges else None
+        return end is not None and b0 - end <= lacuna_length and not any(end <= a and b <= b0 for a, b in lacunae)
+
     moved = [Op("equal", m.b0, m.b1, m.w0, m.w1) for m in moves]
     for op in sorted(ops + moved, key=lambda op: (op.b0, op.b1)):
         if op.tag == "delete" and (op.b1 - op.b0 > lacuna_length or (op.b0, op.b1) in lacunae):
             continue
-        if op.b1 == op.b0:
-            if ranges and ranges[-1][1] >= op.b0:
-                continue
-            ranges.append([op.b0, op.b0])
+        if op.b1 == op.b0 and ranges and ranges[-1][1] >= op.b0:
             continue
-        across_lacuna = ranges and any(ranges[-1][1] <= l0 and l1 <= op.b0 for l0, l1 in lacunae)
-        if ranges and op.b0 - ranges[-1][1] <= lacuna_length and not across_lacuna:
+        if continues(op.b0):
             ranges[-1][1] = max(ranges[-1][1], op.b1)
         else:
             ranges.append([op.b0, op.b1])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import opencc
@@ -68,7 +69,8 @@ class Guess:
         return [f"guessed encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends", f"guessed script: {self.script}", *layout]
 
 
-def detectors() -> list[Detector]:
+@cache
+def detectors() -> tuple[Detector, ...]:
     """The features a file can show, in the order a profile composes them."""
     order, _ = read_toml(built_in("data") / "composition.toml")
     out = []
@@ -80,7 +82,7 @@ def detectors() -> list[Detector]:
         flags = sum(getattr(regex, f.upper()) for f in detect.get("flags", ""))
         pattern = regex.compile(detect["pattern"], flags) if "pattern" in detect else None
         out.append(Detector(name, detect["words"], pattern, detect.get("min", 1), tuple(detect.get("with", ())), tuple(detect.get("unless", ()))))
-    return out
+    return tuple(out)
 
 
 def features_found(text: str) -> list[Found]:

@@ -229,6 +229,8 @@ def read(path: Path) -> Edition:
                 section.items.append(read_app(child, gaiji, apps))
                 for app in apps[first:]:
                     app.section = section.id
+            elif etree.QName(child).localname == "pc":
+                section.items.append(child.text)
             if child.tail:
                 section.items.append(child.tail)
         sections.append(section)

@@ -334,19 +334,22 @@ class EditionWriter:
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
         self.aways = {id(t.away) for t in apparatus.transpositions}
+        self.punctuated: set[int] = set()  # base gaps whose carried punctuation is written
 
     def wit(self, sigla) -> str:
         ordered = sorted(set(sigla), key=self.order.index)
         return " ".join(f"#{self.apparatus.witnesses[s].meta.xml_id}" for s in ordered)
 
-    def append_tokens(self, parent, raw, tokens, markers_before=None, markers_after=None, punctuated=False) -> None:
-        """Tokens as the witness writes them: gaps as gap, stand-ins as g; with the base's own
-        punctuation between tokens when `punctuated`."""
+    def append_tokens(self, parent, raw, tokens, markers_before=None, markers_after=None, base_from: int | None = None) -> None:
+        """Tokens as the witness writes them: gaps as gap, stand-ins as g. Base tokens from base
+        token `base_from` on have the base's own punctuation between them, and the punctuation
+        carried over to the base."""
         for index, token in enumerate(tokens):
             for name, siglum in (markers_before or {}).get(index, ()):
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
-            if punctuated and index:
+            if base_from is not None and index:
                 append_text(parent, self.base.classic_between(tokens[index - 1].end, token.start))
+                self.append_carried(parent, base_from + index)
             source = token.source(raw)
             if token.kind == "gap":
                 gap = el("gap", {"reason": "lost", "quantity": str(len(source)), "unit": "marks"}, parent=parent)
@@ -359,7 +362,34 @@ class EditionWriter:
             for name, siglum in (markers_after or {}).get(index, ()):
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
 
-    def reading_element(self, tag: str, reading, unit, raw, punctuated: bool = False):
+    def carries(self, gap: int) -> bool:
+        """Base gap `gap` has carried punctuation not yet written."""
+        return gap in self.apparatus.punctuation and gap not in self.punctuated
+
+    def append_carried(self, parent, gap: int) -> None:
+        """The punctuation carried over to base gap `gap`, once, as editorial `pc`."""
+        if self.carries(gap):
+            self.punctuated.add(gap)
+            source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
+            for mark in self.apparatus.punctuation[gap]:
+                el("pc", {"resp": f"#{AUTO_RESP}", "source": source}, mark, parent=parent)
+
+    def append_base(self, parent, start: int, t0: int, t1: int, end: int | None = None) -> None:
+        """The base's classic text from raw offset `start` (after its token `t0` - 1) to its token
+        `t1` (or, up to raw offset `end`, through its token `t1` - 1), with the punctuation carried
+        over to the gaps on the way."""
+        tokens = self.base.classic.tokens
+        for gap in range(max(t0, 1), t1 + 1 if end is None else t1):
+            if self.carries(gap):
+                end = max(start, tokens[gap - 1].end)
+                append_text(parent, self.base.classic_between(start, end))
+                self.append_carried(parent, gap)
+                start = end
+        if end is None:
+            end = tokens[t1].start if t1 < len(tokens) else len(self.base.raw.text)
+        append_text(parent, self.base.classic_between(start, end))
+
+    def reading_element(self, tag: str, reading, unit, raw, base_from: int | None = None):
         attrib = {XML_ID: reading.xml_id}
         if reading.sigla:
             attrib["wit"] = self.wit(reading.sigla)
@@ -399,7 +429,7 @@ class EditionWriter:
                 position = end
             self.append_tokens(node, raw, reading.tokens[position:])
         elif not (tag == "lem" and id(unit) in self.aways):  # a moved clause's place: body() fills its lemma
-            self.append_tokens(node, raw, reading.tokens, before, after, punctuated)
+            self.append_tokens(node, raw, reading.tokens, before, after, base_from)
         if not reading.tokens and (before or after):
             for name, siglum in [*before.get(0, []), *after.get(0, [])]:
                 el(name, {"wit": self.wit([siglum])}, parent=node)
@@ -423,17 +453,17 @@ class EditionWriter:
         lemma_variants = groups.pop(unit.lemma.norm, [])
         base_reads_lemma = not unit.lemma.sigla or self.base.meta.siglum in unit.lemma.sigla
         lemma_raw = self.base.raw if base_reads_lemma else self.source_raw(unit.lemma)
-        lem = self.reading_element("lem", unit.lemma, unit, lemma_raw, punctuated=base_reads_lemma)
+        lem = self.reading_element("lem", unit.lemma, unit, lemma_raw, unit.t0 if base_reads_lemma else None)
         if lemma_variants:
             group = el("rdgGrp", {"type": "lemma"}, parent=app)
             group.append(lem)
             for reading in lemma_variants:
-                group.append(self.reading_element("rdg", reading, unit, self.source_raw(reading), False))
+                group.append(self.reading_element("rdg", reading, unit, self.source_raw(reading)))
         else:
             app.append(lem)
         for readings in groups.values():
             for reading in readings:
-                app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading), False))
+                app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading)))
         for number, reported in enumerate(unit.reported, 1):
             xml_id = f"app-{unit.index + 1}-{reported.tradition}{number}"
             attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "source": "#zheng-xuan", "cert": reported.confidence}
@@ -485,30 +515,31 @@ class EditionWriter:
                 head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
             el("head", head, section.title, parent=div)
             p = el("p", {XML_ID: f"{section.xml_id}-p1"}, parent=div)
-            position = offset(section.t0)
+            position, t = offset(section.t0), section.t0
             places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
 
-            def close_place() -> int:
+            def close_place() -> tuple[int, int]:
                 place, lem = places.pop()
-                append_text(lem, self.base.classic_between(position, tokens[place.t1 - 1].end))
-                return tokens[place.t1 - 1].end
+                self.append_base(lem, position, t, place.t1, end=tokens[place.t1 - 1].end)
+                return tokens[place.t1 - 1].end, place.t1
 
             while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
                 while places and unit.t0 >= places[-1][0].t1:
-                    position = close_place()
+                    position, t = close_place()
                 container = places[-1][1] if places else p
-                append_text(container, self.base.classic_between(position, offset(unit.t0)))
+                self.append_base(container, position, t, unit.t0)
                 app = self.app_element(unit)
                 container.append(app)
                 if id(unit) in self.aways:
                     places.append((unit, app.find(f".//{{{TEI_NS}}}lem")))
-                    position = offset(unit.t0)
+                    position, t = offset(unit.t0), unit.t0
                 else:
                     position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else offset(unit.t0)
+                    t = unit.t1
                 unit = next(units, None)
             while places:
-                position = close_place()
-            append_text(p, self.base.classic_between(position, offset(section.t1)))
+                position, t = close_place()
+            self.append_base(p, position, t, section.t1)
         return body
 
 
