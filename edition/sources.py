@@ -47,6 +47,7 @@ class EditionConfig:
     editors: tuple[str, ...] = ()
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
     variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
+    apparatus_style: str = "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
 
 
 @dataclass(frozen=True)
@@ -160,12 +161,14 @@ def load_config(path: Path) -> EditionConfig:
     return EditionConfig(**settings)
 
 
-def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str) -> Path:
+def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, name: str | None = None) -> Path:
     """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml.
 
     Every option is checked before anything is written, and the two writes are all or nothing.
     A retry after an interruption that left the copy without its stanza takes the copy up."""
     stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
+    if name is not None:
+        stanza["name"] = name
     check_options(root, file, stanza)
     meta_path = root / "witnesses.toml"
     source, existing = "", []

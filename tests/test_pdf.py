@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition.publication.render import SERIES_A, SERIES_C
+from edition.publication.conventions import SERIES_A, SERIES_C
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}

@@ -308,7 +308,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
 def test_the_other_setting_puts_variant_forms_at_each_place(builds):
     out = builds["apparatus"]
     doc = etree.parse(str(out / "edition.xml"))
-    assert doc.xpath("//t:normalization[@xml:id='norm-variant-forms']/@method", namespaces=NS) == ["markup"]
+    assert doc.xpath("//t:normalization[@xml:id='decl-variant_forms']/@method", namespaces=NS) == ["markup"]
     grouped = doc.xpath("//t:rdgGrp[@type='lemma']/t:rdg[@type='orthographic'][contains(@wit, '#wV')]", namespaces=NS)
     assert len(grouped) > 300
     script_only = doc.xpath("//t:rdg[contains(@wit, '#wJ')]", namespaces=NS)
