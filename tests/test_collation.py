@@ -58,10 +58,12 @@ def test_header(edition):
     assert edition.xpath("//t:variantEncoding[@method='parallel-segmentation'][@location='internal']", namespaces=NS)
     assert edition.xpath("//t:appInfo/t:application[@ident='edition']/@version", namespaces=NS)
     witnesses = edition.xpath("//t:listWit/t:witness", namespaces=NS)
-    assert [w.get(XML_ID) for w in witnesses] == ["w001", "w000", "w002", "w003", "w004", "jinwen", "guwen"]
-    for w in witnesses[:5]:
+    assert [w.get(XML_ID) for w in witnesses] == ["w001", "w000", "w002", "w003", "jinwen", "guwen"]
+    excluded = edition.xpath("//t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
+    assert [w.get(XML_ID) for w in excluded] == ["w004"]
+    for w in witnesses[:4] + excluded:
         assert w.xpath("t:note[@type='quality']", namespaces=NS) and w.xpath("t:note[@type='extent']", namespaces=NS)
-    for w in witnesses[5:]:
+    for w in witnesses[4:]:
         assert w.xpath("t:note[@type='status']", namespaces=NS)[0].text.startswith("hypothetical")
     assert edition.xpath("//t:charDecl/t:char[@xml:id='g-EB8E']", namespaces=NS), "gaiji read in the apparatus are declared"
 
