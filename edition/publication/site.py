@@ -152,7 +152,7 @@ class Site:
         if app is not None:
             wit = "#" + witness_id
             own = next((r for r in app.readings if wit in r.wit), None)
-            if wit in app.lemma.wit:
+            if wit in app.lemma.wit or own is not None and own.type == "fragment":  # a fragment begins or ends reading the lemma
                 pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
                 pieces.append(Piece(own.text, own.type, app))

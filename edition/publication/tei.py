@@ -508,10 +508,10 @@ def witness_description(meta, parent: etree._Element) -> None:
 
 
 def list_wit(writer: EditionWriter, sources: Sources):
-    """The witnesses of the apparatus in listWit; Zheng Xuan's 今文 and 古文 in a listWit of their
-    own (xml:id traditions), extant only inside the readings a note reports (witStart/witEnd there);
-    witnesses kept out of the apparatus in a listBibl (type excluded), so that no viewer takes
-    them for witnesses extant throughout."""
+    """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
+    only inside the readings a note reports (witStart/witEnd there); witnesses kept out of the
+    apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses extant
+    throughout."""
 
     def build(parent: etree._Element) -> None:
         list_wit_element = el("listWit", parent=parent)
@@ -534,10 +534,8 @@ def list_wit(writer: EditionWriter, sources: Sources):
                 if b > a
             )
             el("note", {"type": "extent"}, (meta.extent + " " if meta.extent else "") + f"Extant against the base: {ranges or 'nowhere'}.", parent=witness)
-        traditions = el("listWit", {XML_ID: "traditions"}, parent=list_wit_element)
-        el("head", text="今文、古文 (reported by Zheng Xuan)", parent=traditions)
         for xml_id, name, description in TRADITION_WITNESSES:
-            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=traditions)
+            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
             el("abbr", {"type": "siglum"}, name, parent=witness)
             append_text(witness, " " + description)
             el("note", {"type": "status"}, "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it", parent=witness)
