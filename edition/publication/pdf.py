@@ -135,7 +135,6 @@ def latex(edition: Edition) -> str:
         types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
         emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
         label=conventions.label,
-        words=conventions.words,
         jinguwen=jinguwen,
         tradition_labels=TRADITION_NAMES,
         counts={series: conventions.words(number) for series, number in counts(edition).items()},
