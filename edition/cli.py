@@ -88,17 +88,18 @@ def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> N
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--siglum", required=True, help="The witness's siglum in the apparatus.")
 @click.option("--title", help="Its title (default: the file name).")
+@click.option("--name", help="Its short name in the apparatus, e.g. 四部叢刊本 (default: the siglum).")
 @click.option("--profile", help="Its layout profile (default: guessed).")
 @click.option("--encoding", help="Its encoding (default: guessed).")
 @click.option("--script", type=click.Choice(["simplified", "traditional", "mixed"]), help="Its script (default: guessed).")
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
-def add_witness_command(file: Path, siglum: str, title, profile, encoding, script, sources_dir: Path) -> None:
+def add_witness_command(file: Path, siglum: str, title, name, profile, encoding, script, sources_dir: Path) -> None:
     """Copy FILE into the sources untouched and describe it in witnesses.toml."""
     with one_line_errors(["add-witness"]):
         guessed = guess_layout(sources_dir, file, siglum)
         target = add_witness(
             sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script,
-            None if profile else guessed.composed,
+            None if profile else guessed.composed, name,
         )
     for line in guessed.lines(profile_given=profile is not None):
         click.echo(f"  {line}")

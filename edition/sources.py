@@ -50,6 +50,7 @@ class EditionConfig:
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
     variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
     punctuation_from: str = ""  # the witness whose punctuation an unpunctuated base takes, as editorial punctuation
+    apparatus_style: str = "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
 
 
 @dataclass(frozen=True)
@@ -207,13 +208,15 @@ def guess_layout(root: Path, file: Path, siglum: str) -> Guess:
     return guess(file, siglum, profiles, base, normalizer)
 
 
-def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None) -> Path:
+def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None, name: str | None = None) -> Path:
     """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml;
     `composed`: the TOML of the witness's own profile, written to `sources/profiles/<profile>.toml`.
 
     Every option is checked before anything is written, and the writes are all or nothing.
     A retry after an interruption that left the copy without its stanza takes the copy up."""
     stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
+    if name is not None:
+        stanza["name"] = name
     profile_path = root / "profiles" / f"{profile}.toml"
     if composed is not None:
         if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:

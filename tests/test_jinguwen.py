@@ -138,7 +138,7 @@ def test_disagreement_and_left_out_notes_are_reported(built):
 def test_notes_are_apparatus_entries_of_two_hypothetical_witnesses(built):
     doc = etree.parse(str(built / "edition.xml"))
     assert doc.xpath("//t:listWit/t:witness[@xml:id='jinwen']", namespaces=NS) and doc.xpath("//t:listWit/t:witness[@xml:id='guwen']", namespaces=NS)
-    shengs = [r for r in doc.xpath("//t:rdg[@wit='#jinwen']", namespaces=NS) if r.text == "升"]
+    shengs = [r for r in doc.xpath("//t:rdg[@wit='#jinwen']", namespaces=NS) if "".join(r.itertext()) == "升"]
     assert len(shengs) == 1
     app = shengs[0].getparent()
     assert app.find("t:lem", NS).text == "揖" and shengs[0].get("resp") == shengs[0].get("source") == "#zheng-xuan"

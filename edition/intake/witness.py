@@ -28,6 +28,8 @@ class WitnessMeta:
     profile: str
     encoding: str = "utf-8"
     author: str = ""
+    name: str = ""  # the short name the apparatus uses (禮書綱目); the siglum where there is none
+    edition: str = ""  # the edition the witness reproduces, for the conspectus
     extent: str = ""
     remarks: str = ""
     rules: tuple[dict, ...] = ()

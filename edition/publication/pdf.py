@@ -1,5 +1,7 @@
 """The printed edition: the TEI rendered through a Jinja template into LaTeX (ctex for Chinese,
-reledmac for the line-numbered text and its apparatus in three series), typeset with XeLaTeX.
+reledmac for the text and its apparatus in three series, each sentence cited in the margin by
+section and sentence as in the TEI and the HTML), typeset with XeLaTeX. The notes are phrased by
+`conventions` in the edition's style, and the front matter gives the 凡例 from the TEI.
 
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
@@ -25,7 +27,8 @@ import jinja2
 import regex
 
 from ..errors import EditionError
-from .render import SERIES_A, SERIES_C, App, Edition, Reading
+from .conventions import TRADITION_NAMES, Conventions
+from .render import App, Cite, Edition
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -40,8 +43,6 @@ LATEX_SPECIAL = {
     "~": r"\textasciitilde{}",
 }
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
-TYPE_LABELS = {"lacuna": "lac.", "intrusion": "interp.", "transposition": "transp.", "substantive": ""}
-TRADITION_LABELS = {"#jinwen": "今文", "#guwen": "古文"}
 MAX_RUNS = 5
 LIBC = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG = 1
@@ -72,78 +73,46 @@ def environment() -> jinja2.Environment:
 
 
 class Notes:
-    """The apparatus notes of one app, series by series, as LaTeX."""
+    """The apparatus notes of every app, series by series, as LaTeX: each the entry phrased by the
+    edition's conventions, after the citation (section.sentence) of the sentence it is in."""
 
     def __init__(self, edition: Edition):
         self.edition = edition
+        self.conventions = Conventions(edition.style)
+        self.entries = self.conventions.entries(edition)
 
-    def sigla(self, wit) -> str:
-        return escape(self.edition.sigla(wit))
-
-    def reading(self, text: str, wit, label: str = "") -> str:
-        shown = escape(text) if text else r"\textit{om.}"
-        return shown + r"\ " + self.sigla(wit) + (rf" \textit{{{label}}}" if label else "")
-
-    def elsewhere(self, r: Reading) -> str:
-        """Where a transposed reading's clause stands at its other place: section and line, and
-        there the differences of the witness's text from the edited text."""
-        places = [rf"\S{self.section_number(other)}, l.~\xlineref{{{other.id}}}" for other in r.elsewhere]
-        differences = [f"{escape(inner.lemma.text or '+')}] " + "; ".join(self.reading(x.text, x.wit) for x in inner.of_types(SERIES_A)) for inner in r.inner if inner.of_types(SERIES_A)]
-        return f" ({'; '.join(places + differences)})" if places or differences else ""
-
-    def section_number(self, app: App) -> int:
-        return next(number for number, section in enumerate(self.edition.sections, 1) if section.id == app.section)
-
-    def series_a(self, app: App) -> str:
-        parts = []
-        if app.emended:
-            parts.append(self.sigla(app.lemma.wit) + r" \textit{emend.}")
-        for r in app.of_types(SERIES_A):
-            parts.append(self.reading(r.text, r.wit, TYPE_LABELS.get(r.type, "")) + self.elsewhere(r))
-        parts += [r"\textit{ed.} " + escape(text) for text in app.editorial]
-        return "; ".join(parts)
-
-    def series_b(self, app: App) -> str:
-        parts = []
-        for r in app.of_types(("jinguwen",)):
-            words = "，".join(f"{escape(text)} {escape(self.edition.sigla([source]))}" for source, text in r.quotes)
-            shown = escape(r.text) if r.text else r"\textit{om.}"
-            parts.append(f"{TRADITION_LABELS.get(r.wit[0], '')}{shown}（{words}）")
-        return "; ".join(parts)
-
-    def series_c(self, app: App) -> str:
-        return "; ".join(self.reading(r.text, r.wit) for r in app.of_types(SERIES_C))
+    def series(self, app: App, name: str) -> str:
+        parts = [part for _, pieces in self.conventions.sentence(self.entries[app.id].series(name), app) for part in pieces]
+        return "".join(rf"\textit{{{escape(p.text)}}}" if p.role == "note" and self.edition.style == "latin" else escape(p.text) for p in parts)
 
     def edtext(self, app: App) -> str:
         notes = []
-        for series, text in (("A", self.series_a(app)), ("B", self.series_b(app)), ("C", self.series_c(app))):
+        for series in "ABC":
+            text = self.series(app, series)
             if text:
-                notes.append(rf"\{series}footnote{{{text}\appno{{{app.number}}}}}")
+                notes.append(rf"\{series}footnote{{\citeno{{{escape(app.citation)}}}{text}\appno{{{app.number}}}}}")
         lemma = "".join(self.edtext(part) if isinstance(part, App) else escape(part) for part in app.parts) if app.nested else escape(app.lemma.text)
         label = rf"\edlabel{{{app.id}}}"
         if not notes:
             return label + lemma
-        if not lemma:
-            return rf"\edtext{{{label}}}{{\lemma{{+}}{''.join(notes)}}}"
-        if app.nested:  # a moved clause's place: the note's lemma gives its first and last words
-            text = app.lemma.text
-            shown = escape(text if len(text) <= 8 else f"{text[:3]}…{text[-3:]}")
-            return rf"\edtext{{{label}{lemma}}}{{\lemma{{{shown}}}{''.join(notes)}}}"
-        return rf"\edtext{{{label}{lemma}}}{{{''.join(notes)}}}"
+        return rf"\edtext{{{label}{lemma}}}{{\lemma{{}}{''.join(notes)}}}"
 
 
 CLOSING = "，。、；：？！”’」』）》〉】…"
 
 
 def paragraph(section, notes: Notes) -> str:
-    """A section's text with its apparatus; no line may start with closing punctuation after a
-    lemma, so the lemma and the punctuation are tied."""
+    """A section's text with its apparatus and the citation of each sentence in the margin; no
+    line may start with closing punctuation after a lemma, so the lemma and the punctuation are
+    tied."""
     out = []
     for item in section.items:
         if isinstance(item, str):
             if out and out[-1].endswith("}") and item[:1] in CLOSING:
                 out.append(r"\nobreak{}")
             out.append(escape(item))
+        elif isinstance(item, Cite):
+            out.append(rf"\ledrightnote{{\sentenceno{{{escape(item.n)}}}}}")
         else:
             out.append(notes.edtext(item))
     return "".join(out)
@@ -151,27 +120,24 @@ def paragraph(section, notes: Notes) -> str:
 
 def counts(edition: Edition) -> dict[str, int]:
     notes = Notes(edition)
-    in_text = [app for app in edition.apps if app.in_text]
-    return {
-        "A": sum(1 for app in in_text if notes.series_a(app)),
-        "B": sum(1 for app in in_text if notes.series_b(app)),
-        "C": sum(1 for app in in_text if notes.series_c(app)),
-    }
+    return {series: sum(1 for app in edition.apps if app.in_text and notes.series(app, series)) for series in "ABC"}
 
 
 def latex(edition: Edition) -> str:
     notes = Notes(edition)
+    conventions = notes.conventions
     types = Counter(r.type for app in edition.apps for r in app.readings)
     jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
     return environment().get_template("edition.tex.j2").render(
         edition=edition,
         notes=notes,
         paragraph=paragraph,
-        types=types,
-        emendations=sum(1 for app in edition.apps if app.emended),
+        types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
+        emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
+        label=conventions.label,
         jinguwen=jinguwen,
-        tradition_labels=TRADITION_LABELS,
-        counts=counts(edition),
+        tradition_labels=TRADITION_NAMES,
+        counts={series: conventions.words(number) for series, number in counts(edition).items()},
         manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
     )
 

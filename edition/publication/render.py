@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import regex
 from lxml import etree
 
 TEI = "http://www.tei-c.org/ns/1.0"
 NS = {"t": TEI}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-MARKERS = {"witStart", "witEnd", "lacunaStart", "lacunaEnd"}
-SERIES_A = ("substantive", "lacuna", "intrusion", "transposition")
-SERIES_C = ("orthographic", "gaiji")
+MARKERS = ("witStart", "witEnd", "lacunaStart", "lacunaEnd")
+TRADITIONS = ("jinwen", "guwen")  # Zheng Xuan's 今文 and 古文: reported, not extant witnesses
+HAN = regex.compile(r"[\p{Han}▯]")
 
 
 @dataclass
@@ -29,6 +30,14 @@ class Witness:
     status: str
     extent: str
     base: bool = False  # the base text (底本)
+    name: str = ""  # the short name of the apparatus (禮書綱目)
+    author: str = ""
+    edition: str = ""  # the edition it reproduces
+
+    @property
+    def label(self) -> str:
+        """What the apparatus calls it: its name, or its siglum where it has none."""
+        return self.name or self.siglum
 
     @property
     def included(self) -> bool:
@@ -62,10 +71,14 @@ class App:
     lemma: Reading
     readings: list[Reading]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
-
+    markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
     section: str = ""  # the id of its section
+    citation: str = ""  # section.sentence of the sentence it is in
+    before: str = ""  # the character of the edited text before it, and after it (for additions)
+    after: str = ""
+    occurrence: int = 0  # of a lemma that recurs in its sentence: which occurrence it is (1, 2…), else 0
     within: App | None = None  # the app whose lemma or reading holds it
     in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
 
@@ -77,8 +90,21 @@ class App:
     def nested(self) -> list[App]:
         return [part for part in self.parts if isinstance(part, App)]
 
+    def family(self) -> list[App]:
+        """This app and every app nested in its lemma or its readings."""
+        inner = [app for part in self.nested for app in part.family()]
+        return [self, *inner, *(app for r in self.readings for nested in r.inner for app in nested.family())]
+
     def of_types(self, types) -> list[Reading]:
         return [r for r in self.readings if r.type in types]
+
+
+@dataclass
+class Cite:
+    """The start of a sentence: its citation (section.sentence), also its xml:id in the TEI."""
+
+    id: str
+    n: str
 
 
 @dataclass
@@ -87,7 +113,17 @@ class Section:
     title: str
     source: str
     paragraph_id: str
-    items: list = field(default_factory=list)  # str or App
+    items: list = field(default_factory=list)  # str, App or Cite
+    number: int = 0
+
+    @property
+    def text_items(self) -> list:
+        """The edited text and its entries, without the sentences' citations."""
+        return [i for i in self.items if not isinstance(i, Cite)]
+
+    @property
+    def apps(self) -> list[App]:
+        return [i for i in self.items if isinstance(i, App)]
 
 
 @dataclass
@@ -112,13 +148,17 @@ class Edition:
     variant_forms: list[VariantForm] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
     variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
+    style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
+    fanli_head: str = ""
+    fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
 
     @property
     def base(self) -> Witness | None:
-        return next((w for w in self.witnesses.values() if "base text" in w.status), None)
+        return next((w for w in self.witnesses.values() if w.base), None)
 
-    def sigla(self, ids: list[str]) -> str:
-        return " ".join(self.witnesses[i.lstrip("#")].siglum for i in ids if i.lstrip("#") in self.witnesses)
+    def sigla(self, ids: list[str], joiner: str = " ") -> str:
+        """The witnesses' names (sigla where they have none)."""
+        return joiner.join(self.witnesses[i.lstrip("#")].label for i in ids if i.lstrip("#") in self.witnesses)
 
 
 def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
@@ -180,7 +220,9 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
         if target is not None:
             target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.iterfind("t:note[@type='editorial']", NS)]
-    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, within=within)
+    markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
+    markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
+    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, markers, within=within)
     apps.append(app)
     app.parts = [lem.text] if lem.text else []
     for child in lem:
@@ -197,6 +239,24 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     return app
 
 
+def read_witness(node) -> Witness:
+    """A witness of listWit, or an excluded one of listBibl."""
+    bibl = node.find("t:bibl", NS)
+    text = lambda parent, path: parent.findtext(path, default="", namespaces=NS) if parent is not None else ""
+    return Witness(
+        node.get(XML_ID),
+        node.get("n") or text(node, "t:abbr[@type='siglum']") or node.get(XML_ID),
+        text(bibl, "t:title") or (node.find("t:abbr", NS).tail or "").strip(),
+        text(node, "t:note[@type='quality']"),
+        text(node, "t:note[@type='status']"),
+        text(node, "t:note[@type='extent']"),
+        text(node, "t:note[@type='role']") == "base",
+        text(node, "t:abbr[@type='name']"),
+        text(bibl, "t:author"),
+        text(bibl, "t:edition"),
+    )
+
+
 def read(path: Path) -> Edition:
     doc = etree.parse(str(path))
     gaiji = {}
@@ -205,34 +265,29 @@ def read(path: Path) -> Edition:
         name = char.find("t:localProp[@name='name']", NS)
         not_text = char.find("t:localProp[@name='kind'][@value='not-text']", NS) is not None
         gaiji[char.get(XML_ID)] = None if not_text else (mapping, name.get("value") if name is not None else "")
-    witnesses = {}
-    for node in doc.iterfind(".//t:listWit/t:witness", NS):
-        witnesses[node.get(XML_ID)] = Witness(
-            node.get(XML_ID),
-            node.get("n", node.get(XML_ID)),
-            node.findtext("t:title", default="", namespaces=NS) or (node.find("t:abbr", NS).tail or "").strip(),
-            node.findtext("t:note[@type='quality']", default="", namespaces=NS),
-            node.findtext("t:note[@type='status']", default="", namespaces=NS),
-            node.findtext("t:note[@type='extent']", default="", namespaces=NS),
-            node.findtext("t:note[@type='role']", default="", namespaces=NS) == "base",
-        )
+    nodes = doc.xpath("//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
+    witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections, apps = [], []
-    for div in doc.iterfind(".//t:body/t:div", NS):
+    for number, div in enumerate(doc.iterfind(".//t:body/t:div", NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
-        section = Section(div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID))
+        section = Section(div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number)
         if p.text:
             section.items.append(p.text)
         for child in p:
-            if etree.QName(child).localname == "app":
+            name = etree.QName(child).localname
+            if name == "app":
                 first = len(apps)
                 section.items.append(read_app(child, gaiji, apps))
                 for app in apps[first:]:
                     app.section = section.id
-            elif etree.QName(child).localname == "pc":
+            elif name == "pc":
                 section.items.append(child.text)
+            elif name == "anchor" and child.get("type") == "sentence":
+                section.items.append(Cite(child.get(XML_ID), child.get("n")))
             if child.tail:
                 section.items.append(child.tail)
+        place_apps(section)
         sections.append(section)
     base = next((w.id for w in witnesses.values() if w.base), None)
     for app in apps:
@@ -250,8 +305,46 @@ def read(path: Path) -> Edition:
     if table is not None:
         edition.variant_forms = [variant_form(row) for row in table.iterfind(".//t:row", NS) if row.get("role") != "label"]
         edition.variant_forms_note = table.findtext("t:p", default="", namespaces=NS)
-    edition.variant_forms_at_each_place = bool(doc.xpath("//t:normalization[@xml:id='norm-variant-forms'][@method='markup']", namespaces=NS))
+    edition.variant_forms_at_each_place = bool(doc.xpath("//t:editorialDecl/t:normalization[@xml:id='decl-variant_forms'][@method='markup']", namespaces=NS))
+    fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
+    if fanli is not None:
+        edition.style = fanli.get("subtype", edition.style)
+        edition.fanli_head = fanli.findtext("t:head", default="", namespaces=NS)
+        edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
     return edition
+
+
+def place_apps(section: Section) -> None:
+    """Each entry's sentence, neighbouring characters and occurrence of its lemma in the sentence
+    (之¹ 之² where a lemma recurs there); an entry nested in another is cited by its sentence."""
+    sentences: list[list] = [[]]
+    citation = ""
+    for item in section.items:
+        if isinstance(item, Cite):
+            citation = item.n
+            sentences.append([])
+        elif isinstance(item, App):
+            for app in item.family():
+                app.citation = citation
+        sentences[-1].append(item)
+    for sentence in sentences:
+        place_among([item for item in sentence if not isinstance(item, Cite)])
+
+
+def place_among(items: list) -> None:
+    """The neighbours and occurrences of the apps among `items` (text and apps), and of the apps
+    nested in their lemmas among its parts."""
+    plain = lambda items: "".join(i if isinstance(i, str) else i.lemma.text for i in items)
+    text = plain(items)
+    for index, item in enumerate(items):
+        if isinstance(item, App):
+            earlier, later = plain(items[:index]), plain(items[index + 1 :])
+            item.before = (HAN.findall(earlier) or [""])[-1]
+            item.after = (HAN.findall(later) or [""])[0]
+            lemma = item.lemma.text
+            if lemma and text.count(lemma) > 1:
+                item.occurrence = earlier.count(lemma) + 1
+            place_among(item.parts)
 
 
 def variant_form(row) -> VariantForm:

@@ -25,7 +25,8 @@ from fontTools.ttLib import TTCollection, TTFont
 from lxml import etree
 
 from ..errors import EditionError
-from .render import NS, SERIES_A, XML_ID, App, Edition, Section, read
+from .conventions import SERIES_A, Conventions
+from .render import NS, XML_ID, App, Cite, Edition, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -101,6 +102,17 @@ class Site:
     manuscripts: list = field(default_factory=list)  # the witnesses in the apparatus
     by_siglum: dict = field(default_factory=dict)
     collated: dict = field(default_factory=dict)  # siglum -> its entry in the collation report
+    conventions: Conventions | None = None
+    entries: dict = field(default_factory=dict)  # app id -> its phrased entry
+
+    def apparatus(self, app: App) -> list[tuple[str, list]]:
+        """An entry as the edition's conventions phrase it: (series, pieces) for each series it has."""
+        out = []
+        for series in "ABC":
+            pieces = self.conventions.sentence(self.entries[app.id].series(series), app, recurred=True)
+            if pieces:
+                out.append((series, pieces))
+        return out
 
     def attested(self, tradition_id: str) -> list[int]:
         """Base positions of the entries where a hypothetical tradition has a reading."""
@@ -131,7 +143,8 @@ class Site:
         return next((k for k in KINDS if k in types), "orthographic")
 
     def sigla(self, wit: list[str]) -> str:
-        return " ".join(TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].siglum for w in wit if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses)
+        """The witnesses' names (sigla where they have none), the traditions as 今文, 古文."""
+        return " ".join(TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].label for w in wit if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses)
 
     def pieces(self, segment: Segment, witness_id: str, order: str = "base") -> list[Piece]:
         """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
@@ -147,7 +160,7 @@ class Site:
                 pieces.append(moved_piece(app, own, order))
             elif app.nested:
                 pass  # a moved clause's place that the witness reads: its text and entries follow
-            elif wit in app.lemma.wit:
+            elif wit in app.lemma.wit or own is not None and own.type == "fragment":  # a fragment begins or ends reading the lemma
                 pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
                 pieces.append(Piece(own.text, own.type, app))
@@ -162,7 +175,7 @@ class Site:
     def section_number(self, app: App) -> int:
         return next(number for number, section in enumerate(self.edition.sections, 1) if section.id == app.section)
 
-    def entries(self, section: Section) -> list[App]:
+    def section_entries(self, section: Section) -> list[App]:
         """The section's apparatus entries, those nested in a moved clause's place included; a
         moved clause's differences are shown with its reading."""
         return [app for app in self.edition.apps if app.section == section.id and app.in_text]
@@ -241,7 +254,7 @@ def segments_of(edition: Edition) -> dict[str, list[Segment]]:
                 text, start = "", position
                 walk(item.parts if item.nested else ())
 
-        walk(section.items)
+        walk(section.text_items)
         if text or not runs:
             runs.append(Segment(text, start, None, position))
         out[section.id] = runs
@@ -301,7 +314,7 @@ class Folds:
                 if len(r.text) == len(app.lemma.text):
                     for a, b in zip(app.lemma.text, r.text):
                         self.join(a, b)
-        in_text = Counter(c for section in edition.sections for item in section.items if isinstance(item, str) for c in item)
+        in_text = Counter(c for section in edition.sections for item in section.text_items if isinstance(item, str) for c in item)
         for converter in (opencc.OpenCC("t2s"), opencc.OpenCC("s2t")):
             for char in {c for c in characters if HAN.match(c)}:
                 converted = converter.convert(char)
@@ -397,7 +410,7 @@ def edited_stream(edition: Edition, folds: Folds) -> list[tuple[str, str]]:
     """The edited text folded, one (character, section id) per base character or lemma character."""
     out = []
     for section in edition.sections:
-        for item in section.items:
+        for item in section.text_items:
             text = item if isinstance(item, str) else item.lemma.text
             out.extend((c, section.id) for c in folds.normalize(text))
     return out
@@ -407,7 +420,7 @@ def search_entries(site: Site) -> list[dict]:
     """What the search looks in: the edited text by section, every reading, every note."""
     entries = []
     for number, section in enumerate(site.edition.sections, 1):
-        text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.items)
+        text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.text_items)
         entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}"})
         for segment in site.segments[section.id]:
             app = segment.app
@@ -437,6 +450,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
+    env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
     return env
 
@@ -506,7 +520,7 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     in_apparatus = {w.siglum for w in edition.witnesses.values() if w.included}
     paths = sorted(p for p in (build_dir / "witnesses").glob("*.xml") if p.stem in in_apparatus)  # notes of witnesses in the apparatus
     notes = [n for path in paths for n in witness_notes(path, path.stem, edition.gaiji)]
-    characters = {c for s in edition.sections for i in s.items for c in (i if isinstance(i, str) else i.lemma.text)}
+    characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
     characters |= {c for a in edition.apps for r in a.readings for c in r.text} | {c for n in notes for c in n.text + n.cue}
     characters |= {c for v in edition.variant_forms for c in v.text + v.form}
     folds = Folds(edition, characters)
@@ -518,6 +532,8 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
     site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}
     site.collated = {w["siglum"]: w for w in reports["collation"]["witnesses"]}
+    site.conventions = Conventions(edition.style)
+    site.entries = site.conventions.entries(edition)
 
     out.mkdir(parents=True, exist_ok=True)
     downloads = copy_downloads(edition_xml, build_dir, out)

@@ -14,18 +14,20 @@ followed by `cb`, inside the note. A transcriber's remark that marks a lacuna of
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import regex
 from lxml import etree
 
 from .. import __version__
-from ..collation.apparatus import AUTO_RESP
+from ..collation.apparatus import AUTO_RESP, EMENDING_WITNESSES
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, describe_form
 from ..intake.normalize import GAP, TEXT_LAYERS
 from ..intake.witness import Witness, elements
 from ..tables import NOT_TEXT, describe_not_text
+from .conventions import Conventions, table
 
 if TYPE_CHECKING:
     from ..sources import Sources
@@ -316,6 +318,52 @@ TRADITION_WITNESSES = (
 )
 
 
+SENTENCE = regex.compile(r"[^。？！]*[。？！]+[」』”’）]*|[^。？！]+")
+SENTENCE_END = regex.compile(r"[。？！][」』”’）]*$")
+
+
+class Sentences:
+    """A section's paragraph written sentence by sentence: an `anchor` of type sentence, whose
+    xml:id and @n are its citation (section.sentence, c12.3 / 12.3), before the first character
+    of each sentence, as the HTML and the PDF cite it. Without a section, text written into an
+    element inside the paragraph (a moved clause's place), which starts no sentence."""
+
+    def __init__(self, parent: etree._Element, section: int | None = None):
+        self.parent, self.section, self.number, self.open = parent, section, 0, section is None
+
+    def start(self) -> None:
+        self.number += 1
+        n = f"{self.section}.{self.number}"
+        el("anchor", {"type": "sentence", XML_ID: f"c{n}", "n": n}, parent=self.parent)
+        self.open = True
+
+    def text(self, text: str) -> None:
+        for piece in SENTENCE.findall(text):
+            first = regex.search(r"\p{Han}|▯", piece)
+            if not self.open and first:
+                append_text(self.parent, piece[: first.start()])
+                self.start()
+                piece = piece[first.start() :]
+            append_text(self.parent, piece)
+            self.went_on(piece)
+
+    def mark(self, node: etree._Element) -> None:
+        """Punctuation, which ends a sentence or not but starts none."""
+        self.parent.append(node)
+        self.went_on(node.text or "")
+
+    def element(self, node: etree._Element, text: str) -> None:
+        if not self.open:
+            self.start()
+        self.parent.append(node)
+        self.went_on(text)
+
+    def went_on(self, text: str) -> None:
+        """The paragraph went on by `text`: the sentence is closed if it ends one."""
+        if self.section is not None and SENTENCE_END.search(text):
+            self.open = False
+
+
 class EditionWriter:
     """Renders an apparatus and its sections as one TEI document (build/edition.xml).
 
@@ -349,7 +397,7 @@ class EditionWriter:
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
             if base_from is not None and index:
                 append_text(parent, self.base.classic_between(tokens[index - 1].end, token.start))
-                self.append_carried(parent, base_from + index)
+                parent.extend(self.carried(base_from + index))
             source = token.source(raw)
             if token.kind == "gap":
                 gap = el("gap", {"reason": "lost", "quantity": str(len(source)), "unit": "marks"}, parent=parent)
@@ -366,28 +414,29 @@ class EditionWriter:
         """Base gap `gap` has carried punctuation not yet written."""
         return gap in self.apparatus.punctuation and gap not in self.punctuated
 
-    def append_carried(self, parent, gap: int) -> None:
-        """The punctuation carried over to base gap `gap`, once, as editorial `pc`."""
-        if self.carries(gap):
-            self.punctuated.add(gap)
-            source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
-            for mark in self.apparatus.punctuation[gap]:
-                el("pc", {"resp": f"#{AUTO_RESP}", "source": source}, mark, parent=parent)
+    def carried(self, gap: int) -> list[etree._Element]:
+        """The punctuation carried over to base gap `gap` as editorial `pc`, once."""
+        if not self.carries(gap):
+            return []
+        self.punctuated.add(gap)
+        source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
+        return [el("pc", {"resp": f"#{AUTO_RESP}", "source": source}, mark) for mark in self.apparatus.punctuation[gap]]
 
-    def append_base(self, parent, start: int, t0: int, t1: int, end: int | None = None) -> None:
+    def append_base(self, sentences: Sentences, start: int, t0: int, t1: int, end: int | None = None) -> None:
         """The base's classic text from raw offset `start` (after its token `t0` - 1) to its token
         `t1` (or, up to raw offset `end`, through its token `t1` - 1), with the punctuation carried
         over to the gaps on the way."""
         tokens = self.base.classic.tokens
         for gap in range(max(t0, 1), t1 + 1 if end is None else t1):
             if self.carries(gap):
-                end = max(start, tokens[gap - 1].end)
-                append_text(parent, self.base.classic_between(start, end))
-                self.append_carried(parent, gap)
-                start = end
+                stop = max(start, tokens[gap - 1].end)
+                sentences.text(self.base.classic_between(start, stop))
+                for mark in self.carried(gap):
+                    sentences.mark(mark)
+                start = stop
         if end is None:
             end = tokens[t1].start if t1 < len(tokens) else len(self.base.raw.text)
-        append_text(parent, self.base.classic_between(start, end))
+        sentences.text(self.base.classic_between(start, end))
 
     def reading_element(self, tag: str, reading, unit, raw, base_from: int | None = None):
         attrib = {XML_ID: reading.xml_id}
@@ -414,7 +463,7 @@ class EditionWriter:
             if siglum not in reading.sigla:
                 continue
             for name in names:
-                if tag == "lem":
+                if tag == "lem" or reading.type == "fragment":
                     token_index = self.marker_index(unit, siglum, name)
                 else:
                     token_index = 0 if name in MARKER_AT_START else max(0, len(reading.tokens) - 1)
@@ -453,7 +502,11 @@ class EditionWriter:
         lemma_variants = groups.pop(unit.lemma.norm, [])
         base_reads_lemma = not unit.lemma.sigla or self.base.meta.siglum in unit.lemma.sigla
         lemma_raw = self.base.raw if base_reads_lemma else self.source_raw(unit.lemma)
-        lem = self.reading_element("lem", unit.lemma, unit, lemma_raw, unit.t0 if base_reads_lemma else None)
+        # A witness that starts or stops here reading the lemma has a reading of its own that holds
+        # the marker (TEI Guidelines 12.1.5), so that no entry is a lemma without readings.
+        fragments = [s for s in unit.lemma.sigla if unit.markers.get(s)]
+        lemma = replace(unit.lemma, sigla=[s for s in unit.lemma.sigla if s not in fragments])
+        lem = self.reading_element("lem", lemma, unit, lemma_raw, unit.t0 if base_reads_lemma else None)
         if lemma_variants:
             group = el("rdgGrp", {"type": "lemma"}, parent=app)
             group.append(lem)
@@ -464,10 +517,18 @@ class EditionWriter:
         for readings in groups.values():
             for reading in readings:
                 app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading)))
+        for number, siglum in enumerate(fragments, 1):
+            fragment = replace(unit.lemma, sigla=[siglum], type="fragment", subtype=unit.markers[siglum][0])
+            fragment.xml_id = f"app-{unit.index + 1}-f{number}"
+            app.append(self.reading_element("rdg", fragment, unit, lemma_raw))
         for number, reported in enumerate(unit.reported, 1):
             xml_id = f"app-{unit.index + 1}-{reported.tradition}{number}"
             attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "source": "#zheng-xuan", "cert": reported.confidence}
-            el("rdg", attrib, reported.reading, parent=app)
+            # a tradition is extant only in the reading a note reports
+            rdg = el("rdg", attrib, parent=app)
+            el("witStart", {"wit": f"#{reported.tradition}"}, parent=rdg)
+            append_text(rdg, reported.reading)
+            el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
             note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": "#zheng-xuan"}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
                 if number_in_note:
@@ -475,6 +536,8 @@ class EditionWriter:
                 el("quote", {"source": f"#{self.apparatus.witnesses[source.siglum].meta.xml_id}"}, source.text, parent=note)
         if unit.reported and not types:
             app.set("type", "jinguwen")
+        elif fragments and not types:
+            app.set("type", "fragment")
         editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
         editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
         editorial += [(d, d.text) for d in unit.editor_notes]
@@ -507,29 +570,34 @@ class EditionWriter:
 
         units = iter(self.apparatus.entries())
         unit = next(units, None)
-        for number, section in enumerate(self.sections):
-            last = number == len(self.sections) - 1
-            div = el("div", {"type": "section", XML_ID: section.xml_id}, parent=body)
+        for number, section in enumerate(self.sections, 1):
+            last = number == len(self.sections)
+            div = el("div", {"type": "section", "n": str(number), XML_ID: section.xml_id}, parent=body)
             head = {"type": "incipit"}
             if section.source != "incipit":
                 head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
             el("head", head, section.title, parent=div)
             p = el("p", {XML_ID: f"{section.xml_id}-p1"}, parent=div)
+            sentences = Sentences(p, number)
             position, t = offset(section.t0), section.t0
             places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
 
             def close_place() -> tuple[int, int]:
                 place, lem = places.pop()
-                self.append_base(lem, position, t, place.t1, end=tokens[place.t1 - 1].end)
+                self.append_base(Sentences(lem), position, t, place.t1, end=tokens[place.t1 - 1].end)
+                if not places:
+                    sentences.went_on("".join(lem.itertext()))
                 return tokens[place.t1 - 1].end, place.t1
 
             while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
                 while places and unit.t0 >= places[-1][0].t1:
                     position, t = close_place()
-                container = places[-1][1] if places else p
-                self.append_base(container, position, t, unit.t0)
+                self.append_base(Sentences(places[-1][1]) if places else sentences, position, t, unit.t0)
                 app = self.app_element(unit)
-                container.append(app)
+                if places:
+                    places[-1][1].append(app)
+                else:
+                    sentences.element(app, "".join(app.find(f".//{{{TEI_NS}}}lem").itertext()))
                 if id(unit) in self.aways:
                     places.append((unit, app.find(f".//{{{TEI_NS}}}lem")))
                     position, t = offset(unit.t0), unit.t0
@@ -539,27 +607,46 @@ class EditionWriter:
                 unit = next(units, None)
             while places:
                 position, t = close_place()
-            self.append_base(p, position, t, section.t1)
+            self.append_base(sentences, position, t, section.t1)
         return body
 
 
+def witness_description(meta, parent: etree._Element) -> None:
+    """A witness's name and siglum as abbreviations, and the edition it reproduces as a bibl."""
+    if meta.name:
+        el("abbr", {"type": "name"}, meta.name, parent=parent)
+        append_text(parent, " ")
+    el("abbr", {"type": "siglum"}, meta.siglum, parent=parent)
+    append_text(parent, " ")
+    bibl = el("bibl", parent=parent)
+    el("title", text=meta.title, parent=bibl)
+    if meta.author:
+        el("author", text=meta.author, parent=bibl)
+    if meta.edition:
+        el("edition", text=meta.edition, parent=bibl)
+
+
 def list_wit(writer: EditionWriter, sources: Sources):
+    """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
+    only inside the readings a note reports (witStart/witEnd there); witnesses kept out of the
+    apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses extant
+    throughout."""
+
     def build(parent: etree._Element) -> None:
         list_wit_element = el("listWit", parent=parent)
+        excluded = el("listBibl", {"type": "excluded"})
+        tokens = writer.base.classic.tokens
         for siglum, status in writer.apparatus.statuses.items():
             meta = next(m for m in sources.witnesses if m.siglum == siglum)
-            witness = el("witness", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=list_wit_element)
-            el("abbr", {"type": "siglum"}, meta.siglum, parent=witness)
-            append_text(witness, " ")
-            el("title", text=meta.title, parent=witness)
-            if meta.author:
-                append_text(witness, " ")
-                el("persName", text=meta.author, parent=witness)
+            if status.included:
+                witness = el("witness", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=list_wit_element)
+            else:
+                witness = el("bibl", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=excluded)
+            witness_description(meta, witness)
             el("note", {"type": "quality"}, f"{status.quality:.3f}", parent=witness)
             el("note", {"type": "status"}, ("included: " if status.included else "excluded: ") + status.reason, parent=witness)
             if siglum == writer.base.meta.siglum:
                 el("note", {"type": "role"}, "base", parent=witness)
-            tokens = writer.base.classic.tokens
             ranges = "; ".join(
                 f"{tokens[a].source(writer.base.raw)}…{tokens[b - 1].source(writer.base.raw)} (base characters {a + 1}–{b})"
                 for a, b in status.extant
@@ -571,6 +658,8 @@ def list_wit(writer: EditionWriter, sources: Sources):
             el("abbr", {"type": "siglum"}, name, parent=witness)
             append_text(witness, " " + description)
             el("note", {"type": "status"}, "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it", parent=witness)
+        if len(excluded):
+            parent.append(excluded)
 
     return build
 
@@ -579,18 +668,41 @@ VARIANT_FORMS_ID = "variant-forms"
 VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 witnesses", "据 folded by")
 
 
-def normalization(at_each_place: bool, parent: etree._Element) -> None:
-    """How differences of script and variant forms are treated, for the reader and the renderers:
-    `method` says whether variant forms are marked up at each place."""
-    decl = el("editorialDecl", parent=parent)
-    script = el("normalization", {XML_ID: "norm-script", "method": "silent"}, parent=decl)
-    el("p", text="Differences of script are not recorded (繁简字不出校): where one of two witnesses writes simplified, "
-       "characters that are one in one script (阶/階, 于/於) are the same reading. The witnesses' own characters stay in their transcriptions.", parent=script)
-    forms = el("normalization", {XML_ID: "norm-variant-forms", "method": "markup" if at_each_place else "silent"}, parent=decl)
-    where = "at each place, as readings of type orthographic, and " if at_each_place else "not at each place but "
-    el("p", text=f"Variant forms (异体字, such as 荅/答), and between two traditional witnesses characters that are one only in simplified script "
-       f"(于/於, 后/後), are recorded {where}in the 异体字表 (div type {VARIANT_FORMS_ID!r} of the back matter), pair by pair with their counts, "
-       "witnesses and the tables they are folded by.", parent=forms)
+def editorial_principles(sources: Sources, writer: EditionWriter, encoding: etree._Element) -> etree._Element:
+    """The 凡例, from the config and the data, in the style the edition chose: a `front` div
+    (type fanli, @subtype the style) that the renderers show, and the items that say how the text
+    was made as parts of the header's editorialDecl (normalization/@method markup where variant
+    forms are recorded at each place)."""
+    config = sources.config
+    conventions = Conventions(config.apparatus_style)
+    statuses = writer.apparatus.statuses
+    metas = {m.siglum: m for m in sources.witnesses}
+    shown = lambda meta: conventions.templates["witness_entry"].format(name=meta.name or meta.siglum, title=meta.title)
+    collated = [metas[s] for s, status in statuses.items() if status.included and s != config.base]
+    values = {
+        "base": shown(metas[config.base]),
+        "count": conventions.words(len(collated)),
+        "collated": conventions.list_of([shown(m) for m in collated]),
+        "excluded": conventions.list_of([shown(metas[s]) for s, status in statuses.items() if not status.included]),
+        "emending": conventions.words(EMENDING_WITNESSES),
+        "chapter": config.chapter or config.title,
+        "abbreviations": conventions.list_of([conventions.templates["abbreviation"].format(name=metas[s].name, siglum=s) for s in statuses if metas[s].name]),
+    }
+    items = conventions.fanli(values, config.variant_forms, config.comparison_script)
+    decl = el("editorialDecl", parent=encoding)
+    for key, text in items:
+        part = table()["fanli_declarations"].get(key)
+        if part:
+            attrib = {XML_ID: f"decl-{key}"}
+            if part == "normalization":
+                attrib["method"] = "markup" if key == "variant_forms" and config.variant_forms == "apparatus" else "silent"
+            el("p", text=text, parent=el(part, attrib, parent=decl))
+    front = el("front")
+    div = el("div", {"type": "fanli", "subtype": config.apparatus_style, XML_ID: "fanli", XML_LANG: "zh" if config.apparatus_style == "chinese" else "en"}, parent=front)
+    el("head", text=conventions.templates["fanli_head"], parent=div)
+    for key, text in items:
+        el("p", {"n": key}, text, parent=div)
+    return front
 
 
 def variant_forms_table(writer: EditionWriter) -> etree._Element:
@@ -629,9 +741,10 @@ def edition_document(sources: Sources, apparatus, sections, editors: dict[str, s
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
         el("resp", text="editorial decisions", parent=resp_stmt)
         el("name", text=name, parent=resp_stmt)
-    normalization(sources.config.variant_forms == "apparatus", tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
+    front = editorial_principles(sources, writer, tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
     tei.append(tei_header)
     text = el("text", parent=tei)
+    text.append(front)
     text.append(body)
     text.append(variant_forms_table(writer))
     return etree.ElementTree(tei)

@@ -1,0 +1,233 @@
+"""Editorial conventions: every apparatus entry and the 凡例 phrased from the templates of
+`conventions.toml`, in the style the edition chose (`apparatus_style`: chinese or latin). The HTML
+and the PDF both render the parts made here; neither phrases an entry of its own."""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .render import App, Edition
+
+# The series of the apparatus: A the witnesses' readings, emendations and notes, B 今文/古文, C
+# stand-ins and variant forms.
+SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
+SERIES_C = ("orthographic", "gaiji")
+TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
+CHINESE_DIGITS = "〇一二三四五六七八九"
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def occurrence_mark(app: App) -> str:
+    """The lemma as the apparatus cites it: with its occurrence in the sentence where it recurs (之²)."""
+    return app.lemma.text + (str(app.occurrence).translate(SUPERSCRIPT) if app.occurrence else "")
+
+
+@cache
+def table() -> dict:
+    return tomllib.loads((resources.files("edition.publication") / "conventions.toml").read_text(encoding="utf-8"))
+
+
+def chinese_number(number: int) -> str:
+    """一 to 九十九 in words; larger numbers in digits."""
+    if not 0 < number < 100:
+        return str(number)
+    tens, units = divmod(number, 10)
+    return (("" if tens == 1 else CHINESE_DIGITS[tens]) + "十" if tens else "") + (CHINESE_DIGITS[units] if units else "")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a phrased entry: `role` is text, lemma, reading, sigla, where or inner (with the target
+    entry's id), words (Zheng Xuan's) or note (an editor's)."""
+
+    role: str
+    text: str
+    target: str = ""
+
+
+@dataclass
+class Clause:
+    """One statement of an entry: a reading, an emendation, a fragment's start or end, a note."""
+
+    kind: str  # the template it is phrased by
+    type: str  # the reading type it reports (for the filters and colours)
+    series: str  # A, B or C
+    parts: list[Part]
+    key: tuple = ()  # what makes it the same variant as another (for 下同)
+    recurs: bool = False  # the first of a variant that recurs later in the section
+    recurred: bool = False  # a later occurrence: not printed, 同上 in the HTML
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts)
+
+
+@dataclass
+class Entry:
+    app: App
+    clauses: list[Clause] = field(default_factory=list)
+
+    def series(self, name: str) -> list[Clause]:
+        return [c for c in self.clauses if c.series == name]
+
+
+class Conventions:
+    def __init__(self, style: str):
+        self.style = style
+        self.templates = table()[style]
+
+    def label(self, kind: str) -> str:
+        return self.templates["labels"].get(kind, kind)
+
+    def words(self, number: int) -> str:
+        """A count as the style writes it: 三 or 3."""
+        return chinese_number(number) if self.templates["numerals"] == "chinese" else str(number)
+
+    def phrase(self, kind: str, **values) -> list[Part]:
+        """The template `kind` with its fields filled: each field a part of its own role."""
+        parts = []
+        for literal, name, _, _ in string.Formatter().parse(self.templates[kind]):
+            if literal:
+                parts.append(Part("text", literal))
+            if name:
+                value = values[name]
+                if isinstance(value, list):
+                    parts += value
+                else:
+                    parts.append(value if isinstance(value, Part) else Part(ROLES.get(name, "text"), value))
+        return parts
+
+    def entries(self, edition: Edition) -> dict[str, Entry]:
+        """Every entry phrased; a variant that recurs in a section (same lemma, reading and
+        witnesses) is said once, with 下同, where the style has it."""
+        entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.apps}
+        if self.templates["recurs"]:
+            first: dict[tuple, Clause] = {}
+            first_app: dict[tuple, App] = {}
+            for entry in (e for e in entries.values() if e.app.in_text):  # a moved clause's differences are said with it
+                for clause in entry.clauses:
+                    if not clause.key:
+                        continue
+                    key = (entry.app.section, *clause.key)
+                    if key in first:
+                        first[key].recurs, clause.recurred = True, True
+                        clause.parts = self.phrase("recurred", where=Part("where", self.where([first_app[key]]), first_app[key].id))
+                    else:
+                        first[key], first_app[key] = clause, entry.app
+            for clause in first.values():
+                if clause.recurs:
+                    clause.parts = clause.parts + [Part("text", self.templates["recurs"])]
+        return entries
+
+    def where(self, apps: list[App]) -> str:
+        return "、".join(dict.fromkeys(a.citation for a in apps)) or "?"
+
+    def clauses(self, edition: Edition, app: App) -> list[Clause]:
+        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
+        lemma = occurrence_mark(app)
+        out: list[Clause] = []
+        base = edition.base
+        base_reading = next((r for r in app.readings if base and f"#{base.id}" in r.wit), None) if app.emended else None
+        if app.emended and base_reading is not None:
+            supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
+            values = {"lemma": lemma, "base": base_reading.text, "base_sigla": names(base_reading.wit)}
+            if supporting:
+                out.append(Clause("emendation", "substantive", "A", self.phrase("emendation", sigla=names(supporting), **values)))
+            else:
+                out.append(Clause("emendation_by_editor", "substantive", "A", self.phrase("emendation_by_editor", **values)))
+        for r in app.readings:
+            if r is base_reading or r.type == "fragment":
+                continue
+            sigla = names(r.wit)
+            if r.type == "jinguwen":
+                out += self.jinguwen(edition, app, r, lemma)
+                continue
+            kind = reading_kind(app, r)
+            values = {"lemma": lemma, "reading": r.text, "sigla": sigla, "before": app.before, "after": app.after}
+            if kind in ("moved_away", "moved_in"):
+                values["where"] = Part("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
+            if kind == "inversion":
+                values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
+            series = "C" if r.type in SERIES_C else "A"
+            parts = self.phrase(kind, **values) + [part for inner in r.inner for part in self.within_moved(edition, inner)]
+            out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
+        for name, wit in app.markers:
+            out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
+        for text in app.editorial:
+            out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=Part("note", text))))
+        return out
+
+    def within_moved(self, edition: Edition, inner: App) -> list[Part]:
+        """A difference inside a moved clause from the edited text, said with the clause's reading."""
+        clauses = [c for c in self.clauses(edition, inner) if c.series != "B"]
+        said = [part for clause, parts in self.sentence(clauses, inner)[:-1] for part in parts]
+        return self.phrase("within_moved", text=Part("inner", "".join(p.text for p in said), inner.id)) if said else []
+
+    def jinguwen(self, edition: Edition, app: App, r, lemma: str) -> list[Clause]:
+        """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
+        wordings: dict[str, list[str]] = {}
+        for source, words in r.quotes:
+            wordings.setdefault(words, []).append(source)
+        quotes: list[Part] = []
+        for number, (words, sources) in enumerate((wordings or {"": []}).items()):
+            if number:
+                quotes.append(Part("text", self.templates["quote_joiner"]))
+            quotes += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
+        kind = "jinguwen_omission" if not r.text else "jinguwen"
+        return [Clause(kind, "jinguwen", "B", self.phrase(kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes))]
+
+    def sentence(self, clauses: list[Clause], app: App, recurred: bool = False) -> list[tuple[Clause | None, list[Part]]]:
+        """The clauses of one series as one entry, piece by piece (a clause, or None for the
+        lemma head, the joiners and the full stop); the clauses that recur from above (同上) only
+        with `recurred` (print leaves them out)."""
+        shown = [c for c in clauses if recurred or not c.recurred]
+        if not shown:
+            return []
+        pieces: list[tuple[Clause | None, list[Part]]] = []
+        if self.templates["lemma_head"]:
+            pieces.append((None, self.phrase("lemma_head", lemma=occurrence_mark(app) or app.before)))
+        for number, clause in enumerate(shown):
+            if number:
+                pieces.append((None, [Part("text", self.templates["clause_joiner"])]))
+            pieces.append((clause, clause.parts))
+        return pieces + [(None, [Part("text", self.templates["entry_end"])])]
+
+    def fanli(self, values: dict[str, str], variant_forms: str, comparison_script: str) -> list[tuple[str, str]]:
+        """The 凡例 as (item, text) pairs, from the config and the data in `values`; an item whose
+        data is empty (no witness excluded) or that the style lacks is left out."""
+        values = {**values, "comparison": self.templates["comparison"][comparison_script]}
+        out = []
+        for key, template in self.templates["fanli"].items():
+            if isinstance(template, dict):
+                template = template[variant_forms]
+            fields = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+            if template and all(values.get(name) for name in fields):
+                out.append((key, template.format(**values)))
+        return out
+
+    def list_of(self, items: list[str]) -> str:
+        return self.templates["list_joiner"].join(items)
+
+
+ROLES = {"lemma": "lemma", "reading": "reading", "base": "reading", "sigla": "sigla", "base_sigla": "sigla", "words": "words", "first": "lemma", "second": "lemma"}
+
+
+def reading_kind(app: App, r) -> str:
+    """The template a witness's reading is phrased by."""
+    if r.type == "transposition":
+        return "moved_in" if r.text else "moved_away"
+    if r.type in ("lacuna", "gaiji", "orthographic", "intrusion"):
+        return r.type
+    if r.subtype == "omission" or not r.text:
+        return "omission"
+    if r.subtype == "addition" or not app.lemma.text:
+        return "addition" if app.before else "addition_at_start"
+    if len(r.text) == len(app.lemma.text) == 2 and r.text == app.lemma.text[::-1]:
+        return "inversion"
+    return "substitution"
