@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import groupby
 
 from ..intake.layering import CODES
@@ -44,9 +45,14 @@ class Commentary:
     apparatus: Apparatus  # of the 注 views: its base tokens are the base's 注
     glosses: list[Gloss]
 
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [g.t0 for g in self.glosses]
+
     def gloss_of(self, unit: Unit) -> Gloss:
+        """The gloss of the unit's first token; of the token before, for an addition."""
         token = unit.t0 if unit.t1 > unit.t0 else max(unit.t0 - 1, 0)
-        return self.glosses[bisect_right([g.t0 for g in self.glosses], token) - 1]
+        return self.glosses[bisect_right(self._starts, token) - 1]
 
     def counts(self) -> dict[str, Counter]:
         """Siglum -> reading type (subtype for substantive readings) -> readings, over every unit."""
