@@ -11,10 +11,12 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from .collation import decisions, jinguwen, punctuation
-from .collation.apparatus import collate
-from .collation.sections import sections as find_sections
+from .collation.apparatus import Apparatus, collate
+from .collation.commentary import Commentary, collate_commentary
+from .collation.sections import Section, sections as find_sections
 from .errors import EditionError, SourceErrors
 from .intake.witness import Witness
 from .publication import pdf, render, report, site, tei, validate
@@ -36,10 +38,19 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
     staging.write("reports/witnesses.md", report.summary_markdown(summary))
 
 
-def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions):
-    """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
+class Edited(NamedTuple):
+    apparatus: Apparatus  # of the 經
+    notes: list[jinguwen.Note]
+    anchors: list[jinguwen.Anchor]
+    sections: list[Section]
+    commentary: Commentary | None  # the 注 collated, if the base carries it
+
+
+def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
+    """Collation of the 經 and of the 注, the 今文/古文 notes, the sections and the editors' decisions."""
     config = sources.config
-    apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    witness_choices = choices.witnesses(True), choices.witnesses(False)
+    apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
     if config.punctuation_from:
         if config.punctuation_from not in apparatus.witnesses:
             raise EditionError(sources.root / "edition.toml", f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus ({apparatus.statuses[config.punctuation_from].reason})")
@@ -49,7 +60,8 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     jinguwen.apply(apparatus, anchors)
     found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
     decisions.apply(apparatus, choices, normalizer.fold, found)
-    return apparatus, notes, anchors, found
+    commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
+    return Edited(apparatus, notes, anchors, found, commentary)
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -57,7 +69,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(decisions_path(sources.root))
-    apparatus, notes, anchors, found = edit(sources, witnesses, choices)
+    apparatus, notes, anchors, found, commentary = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     for decision in choices.items:
         if decision.stale:
@@ -67,6 +79,8 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     for siglum, status in apparatus.statuses.items():
         progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
     progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
+    if commentary:
+        progress(f"  注: {commentary_line(commentary)}")
     document = tei.edition_document(sources, apparatus, found, choices.editors)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
@@ -102,6 +116,15 @@ def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, pro
     """The static HTML edition, from the staged TEI, reports and PDF only."""
     progress("write site/ (HTML)")
     site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
+
+
+def commentary_line(commentary: Commentary) -> str:
+    units, transpositions = len(commentary.apparatus.all_units()), len(commentary.apparatus.transpositions)
+    readings = "; ".join(
+        f"{siglum} {', '.join(f'{n} {kind}' for kind, n in counts.most_common())}"
+        for siglum, counts in commentary.counts().items() if counts
+    )
+    return f"{len(commentary.glosses)} glosses, {units} variation units, {transpositions} transpositions; readings: {readings}"
 
 
 def counts_line(counts: dict[str, int]) -> str:

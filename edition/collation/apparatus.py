@@ -185,7 +185,7 @@ def intrusion_gaps(witness: Witness) -> list[tuple[int, str]]:
     """(number of classic tokens before it, text) for each intrusion inside the classic text."""
     starts = witness.classic.starts
     out = []
-    for segment in witness.segments_of("intrusion"):
+    for segment in witness.intrusions:
         position = bisect_left(starts, segment.start)
         if 0 < position < len(starts):
             out.append((position, segment.text(witness.raw).strip()))
@@ -229,7 +229,7 @@ def collate(
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w), base_lacunae=base.lacuna_breaks)
+        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w), base_lacunae=base.lacuna_breaks, excerpt=w.abridged)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
@@ -265,11 +265,11 @@ def collate(
         w = wmap.witness
         own = own_forms[siglum] = {}
         for op in wmap.alignment.ops:
-            if op.tag in ("replace", "delete"):
+            if op.tag == "replace" or op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
                 marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
             elif op.tag == "insert":
                 marks.append((2 * op.b0, 2 * op.b0))
-            else:
+            elif op.tag == "equal":
                 for b, (form, difference, recorded) in forms.of(w, op).items():
                     if recorded:
                         marks.append((2 * b + 1,) * 2)

@@ -11,7 +11,9 @@ of the base with no witness text at the start, the end or inside (longer than `l
 are where the witness is not extant, and so is the base text between the chained anchors around
 a `break`, where the witness has a lacuna of unknown extent (a missing page): the witness text on
 either side of it is aligned from its own side, and what lies between is not extant however
-short. A stretch the witness reads elsewhere counts as extant. The work is near-linear in the
+short. A stretch the witness reads elsewhere counts as extant. An `excerpt` (a witness that quotes
+the base's text in part, as an abridged 注) is extant only where it has text: every stretch of the
+base it leaves out is where it does not quote, however short. The work is near-linear in the
 length of the texts: only the short stretches between anchors are aligned by dynamic programming.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Levenshtein
 
@@ -172,6 +175,19 @@ def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     return ops
 
 
+def quoted_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
+    """The ops of a quotation: its longest runs matched first (difflib), what lies between them
+    aligned locally, so that the quoted text stays together and is not scattered over what the
+    witness leaves out."""
+    ops = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, base, witness, autojunk=False).get_opcodes():
+        if tag == "replace":
+            ops += local_ops(base[i1:i2], witness[j1:j2], b0 + i1, w0 + j1)
+        else:
+            ops.append(Op(tag, b0 + i1, b0 + i2, w0 + j1, w0 + j2))
+    return ops
+
+
 def align(
     base: str,
     witness: str,
@@ -184,11 +200,13 @@ def align(
     base_clauses: frozenset[int] = frozenset(),
     witness_clauses: frozenset[int] = frozenset(),
     base_lacunae: tuple[int, ...] = (),
+    excerpt: bool = False,
 ) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
     `cuts`: witness positions that no anchor may span (breaks are cuts too); `base_clauses` and
     `witness_clauses`: positions of the two texts with a clause boundary before them, where a moved
-    block stops growing; `base_lacunae`: positions of the base where it has lost a leaf."""
+    block stops growing; `base_lacunae`: positions of the base where it has lost a leaf; `excerpt`:
+    the witness quotes the base in part, and what it leaves out is no omission."""
     points = anchors(base, witness, k, (*breaks, *cuts))
     witness_clauses = witness_clauses | {*breaks, *cuts}  # no block grows across a cut either
     chain_idx, rest_idx = longest_chain(points)
@@ -199,7 +217,7 @@ def align(
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
     moved = merge_blocks(extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses)
     lacunae: list[tuple[int, int]] = []
-    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae)
+    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae, excerpt)
     placed = place_insertions(ops, base, witness, moved, min_placed, base_lacunae)
     if placed:
         moved = merge_blocks(moved + placed)
@@ -208,7 +226,7 @@ def align(
         Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
         for w0, w1, b0, b1 in sorted(moved)
     ]
-    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, moves, lacuna_length, lacunae))
+    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, moves, 0 if excerpt else lacuna_length, lacunae))
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):
@@ -266,7 +284,7 @@ def read_on_at_base_lacunae(chain, base_lacunae: tuple[int, ...], lacuna_length:
     return chain
 
 
-def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=()) -> list[Op]:
+def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=(), excerpt=False) -> list[Op]:
     """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`. The
     witness's text before its first run reaches back no further than a base lacuna before it."""
     first = chain[0]
@@ -279,7 +297,7 @@ def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_
         if inside:
             ops += lacuna_ops(base, witness, previous[3], current[2], previous[1], current[0], inside, moved, lacunae)
         else:
-            ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length)
+            ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length, excerpt)
         ops.append(Op("equal", current[2], current[3], current[0], current[1]))
         previous = current
     ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved)
@@ -377,8 +395,9 @@ def split_by_moves(w0: int, w1: int, moved) -> list[tuple[int, int]]:
     return parts
 
 
-def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length) -> list[Op]:
-    """Align the stretch between two chained anchors, leaving moved blocks out of it."""
+def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length, excerpt=False) -> list[Op]:
+    """Align the stretch between two chained anchors, leaving moved blocks out of it. An
+    excerpt's text there is what it quotes of the stretch: it stands where it matches."""
     if b0 > b1:  # overlapping runs on the base side: trim the witness side instead
         w0 += b0 - b1
         b1 = b0
@@ -388,11 +407,11 @@ def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length) -> list[Op]:
     parts = split_by_moves(w0, w1, moved)
     text = "".join(witness[a:b] for a, b in parts)
     offsets = [i for a, b in parts for i in range(a, b)]
-    if b1 - b0 > lacuna_length and b1 - b0 > 3 * len(text):
+    if not excerpt and b1 - b0 > lacuna_length and b1 - b0 > 3 * len(text):
         # The witness lacks a long stretch: its few characters stand at the start.
         out = [Op("insert", b0, b0, a, b) for a, b in parts]
         return out + [Op("delete", b0, b1, parts[-1][1] if parts else w1, parts[-1][1] if parts else w1)]
-    local = local_ops(base[b0:b1], text, b0, 0)
+    local = (quoted_ops if excerpt else local_ops)(base[b0:b1], text, b0, 0)
     return [remap(op, offsets, w0) for op in local]
 
 

@@ -32,6 +32,7 @@ class WitnessMeta:
     edition: str = ""  # the edition the witness reproduces, for the conspectus
     extent: str = ""
     remarks: str = ""
+    abridged: tuple[str, ...] = ()  # layers it quotes in part (an excerpt): what it leaves out of them is no omission
     rules: tuple[dict, ...] = ()
 
     @property
@@ -54,21 +55,36 @@ def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
         if siglum in seen:
             raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", lines.line(("witness", number - 1)))
         seen[siglum] = number
-        fields = {k: v for k, v in stanza.items() if k != "rule"}
-        witnesses.append(WitnessMeta(**fields, rules=tuple(stanza.get("rule", ()))))
+        fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged")}
+        witnesses.append(WitnessMeta(**fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ()))))
     return witnesses, lines
 
 
 @dataclass
 class Witness:
+    """A witness as collation sees it: its `classic` is the layer compared, the classic text, or
+    in a layer view (`layer_view`) another layer, which collation then collates unchanged."""
+
     meta: WitnessMeta
     raw: RawText
     segments: list[Segment]
     stream: Stream  # the comparison stream of every text layer
+    layer: str = "classic"  # the layer compared
 
     @cached_property
     def classic(self) -> Stream:
-        return self.stream.only(("classic",))
+        """The comparison stream of the layer compared."""
+        return self.stream.only((self.layer,))
+
+    def layer_view(self, layer: str) -> "Witness":
+        """The witness with `layer` compared in place of its classic text; raw text, segments and
+        stream are shared."""
+        return Witness(self.meta, self.raw, self.segments, self.stream, layer)
+
+    @property
+    def abridged(self) -> bool:
+        """The witness quotes the layer compared in part."""
+        return self.layer in self.meta.abridged
 
     @cached_property
     def _by_layer(self) -> dict[str, list[Segment]]:
@@ -91,13 +107,24 @@ class Witness:
         return tuple(bisect_left(self.classic.starts, s.start) for s in self.lacunae)
 
     @cached_property
+    def intrusions(self) -> list[Segment]:
+        """The intrusions into the layer compared: those after a segment of it, but for format."""
+        out, layer = [], None
+        for segment in self.segments:
+            if segment.layer == "intrusion" and layer == self.layer:
+                out.append(segment)
+            elif segment.layer not in ("intrusion", "format"):
+                layer = segment.layer
+        return out
+
+    @cached_property
     def _classic_ends(self) -> list[int]:
-        return [s.end for s in self.segments_of("classic")]
+        return [s.end for s in self.segments_of(self.layer)]
 
     def classic_between(self, start: int, end: int) -> str:
-        """The witness's classic characters between two raw offsets, with its punctuation but
-        without line ends or any other layer."""
-        segments = self.segments_of("classic")
+        """The witness's characters of the layer compared between two raw offsets, with its
+        punctuation but without line ends or any other layer."""
+        segments = self.segments_of(self.layer)
         i = bisect_right(self._classic_ends, start)
         out = []
         while i < len(segments) and segments[i].start < end:
