@@ -369,7 +369,7 @@ def test_sbck_as_a_witness_is_not_extant_at_its_lost_leaves(witnesses, sources):
     """SBCK collated against another base (001): its three lost leaves are lacunae, not omissions."""
     against_001 = dataclasses.replace(sources, config=dataclasses.replace(sources.config, base="001", punctuation_from=""))
     choices = decisions.load(ROOT / "sources" / "decisions.toml")
-    apparatus, _, _, found = edit(against_001, list(witnesses.values()), choices)
+    apparatus, _, _, found, _ = edit(against_001, list(witnesses.values()), choices)
     status = apparatus.statuses["SBCK"]
     assert status.included and len(status.extant) == 4
     readings = [r for u in apparatus.units for r in u.readings if "SBCK" in r.sigla]

@@ -475,6 +475,7 @@ class EditionWriter:
                 el("quote", {"source": f"#{self.apparatus.witnesses[source.siglum].meta.xml_id}"}, source.text, parent=note)
         if unit.reported and not types:
             app.set("type", "jinguwen")
+        textual_notes(app, unit, self.apparatus.witnesses)
         editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
         editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
         editorial += [(d, d.text) for d in unit.editor_notes]
@@ -541,6 +542,22 @@ class EditionWriter:
                 position, t = close_place()
             self.append_base(p, position, t, section.t1)
         return body
+
+
+def textual_notes(app: etree._Element, unit, witnesses: dict) -> None:
+    """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
+    the entry, quoting each witness that carries it (`@source`)."""
+    groups: dict[tuple, list] = {}
+    for note in unit.textual_notes:
+        groups.setdefault(note.key, []).append(note)
+    for (author, _), notes in groups.items():
+        sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
+        attrib = {"type": "textual", "resp": f"#{author}", "target": f"#{app.get(XML_ID)}", "source": " ".join(sources), "cert": notes[0].confidence}
+        node = el("note", attrib, parent=app)
+        for number, note in enumerate(notes):
+            if number:
+                append_text(node, " ")
+            el("quote", {"source": f"#{witnesses[note.siglum].meta.xml_id}"}, note.words, parent=node)
 
 
 def list_wit(writer: EditionWriter, sources: Sources):
