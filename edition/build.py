@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .collation import decisions, jinguwen, punctuation
+from .collation import decisions, jinguwen, punctuation, textual_note
 from .collation.apparatus import Apparatus, collate
 from .collation.commentary import Commentary, collate_commentary
 from .collation.sections import Section, sections as find_sections
@@ -44,10 +44,11 @@ class Edited(NamedTuple):
     anchors: list[jinguwen.Anchor]
     sections: list[Section]
     commentary: Commentary | None  # the 注 collated, if the base carries it
+    textual_notes: tuple  # the witnesses' 校语 found, and the 考證 entries read as none
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
-    """Collation of the 經 and of the 注, the 今文/古文 notes, the sections and the editors' decisions."""
+    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections and the editors' decisions."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
@@ -58,10 +59,12 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     normalizer = sources.normalizer()
     notes, anchors = jinguwen.collect(apparatus, normalizer)
     jinguwen.apply(apparatus, anchors)
+    textual = textual_note.collect(apparatus, sources.persons, normalizer)
+    textual_note.apply(apparatus, textual[0])
     found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
     decisions.apply(apparatus, choices, normalizer.fold, found)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    return Edited(apparatus, notes, anchors, found, commentary)
+    return Edited(apparatus, notes, anchors, found, commentary, textual)
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -69,13 +72,15 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(decisions_path(sources.root))
-    apparatus, notes, anchors, found, commentary = edit(sources, witnesses, choices)
+    apparatus, notes, anchors, found, commentary, (passages, unrecognised) = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     for decision in choices.items:
         if decision.stale:
             progress(f"  stale decision {decision.number} (decisions.toml:{decision.line}): {decision.stale}")
     placed = sum(1 for a in anchors if a.confidence != "none")
     progress(f"  今文/古文: {len(notes)} notes, {len(anchors)} readings, {placed} anchored")
+    textual_summary = textual_note.report(apparatus, passages, unrecognised, sources.persons)
+    progress(f"  校语: {len(textual_summary['notes'])} notes, {textual_summary['placed']} with an apparatus entry")
     for siglum, status in apparatus.statuses.items():
         progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
     progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
@@ -94,6 +99,8 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     notes_summary = jinguwen.report(apparatus, notes, anchors, found)
     staging.write("reports/jinguwen.json", json.dumps(notes_summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/jinguwen.md", jinguwen.markdown(notes_summary))
+    staging.write("reports/textual_notes.json", json.dumps(textual_summary, ensure_ascii=False, indent=1) + "\n")
+    staging.write("reports/textual_notes.md", textual_note.markdown(textual_summary))
 
 
 def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:

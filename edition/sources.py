@@ -59,6 +59,7 @@ class Person:
     name: str
     role: str
     dates: str
+    aliases: tuple[str, ...] = ()  # other names the witnesses call them by (朱子 for 朱熹)
 
 
 @dataclass
@@ -143,7 +144,7 @@ class Sources:
         if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
             raise EditionError(root / "edition.toml", f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
         persons = {
-            row["id"]: Person(row["id"], row["name"], row["role"], row["dates"])
+            row["id"]: Person(row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a))
             for _, row in read_tsv(inside.file(root / "persons.tsv", "table"), ("id", "name", "role", "dates"))
         }
         return cls(

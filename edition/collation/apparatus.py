@@ -113,13 +113,21 @@ class Apparatus:
         for index, unit in enumerate(self.all_units()):
             unit.index = index
 
+    def overlapping(self, t0: int, t1: int) -> list[Unit]:
+        """The units (not those of moved clauses) that share base tokens t0:t1, or stand at a gap inside them."""
+        return [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
+
     def unit_over(self, t0: int, t1: int) -> Unit:
-        """The unit covering base tokens t0:t1: an existing one, or one made by merging those it
-        overlaps, or a new one, never across either end of a moved clause's place (it is cut to
-        the part where it begins). Units stay in order and keep their readings."""
+        """The unit covering base tokens t0:t1: an existing one (a moved clause's place among them),
+        or one made by merging those it overlaps, or a new one, never across either end of a moved
+        clause's place (it is cut to the part where it begins). Units stay in order and keep their
+        readings."""
         ends = sorted({g for t in self.transpositions for g in (t.b0, t.b1)})
         t1 = min([t1, *(g for g in ends if t0 < g < t1)])
-        overlapping = [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
+        place = next((u for u in self.moved if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
+        if place is not None:  # a moved clause's place is its own unit
+            return place
+        overlapping = self.overlapping(t0, t1)
         if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
             return overlapping[0]
         if overlapping:
@@ -127,6 +135,7 @@ class Apparatus:
         unit = self.make_unit(t0, t1, range(t0 + 1, t1))
         for old in overlapping:
             unit.reported += old.reported
+            unit.textual_notes += old.textual_notes
             self.units.remove(old)
         self.units.append(unit)
         self.units.sort(key=lambda u: (u.t0, u.t1))

@@ -56,6 +56,7 @@ class Note:
     commentary: str  # the whole 注 segment
     parsed: list[Parsed] = field(default_factory=list)
     problem: str = ""
+    end: int = 0  # raw offset after the note's last character
 
 
 @dataclass
@@ -270,7 +271,7 @@ def find_notes(witness: Witness) -> list[Note]:
     for commentary, starts in commentaries(witness):
         for offset, text in sentences(commentary):
             start = raw_offset(starts, offset)
-            note = Note(witness.meta.siglum, witness.raw.line_of(start), start, text, commentary)
+            note = Note(witness.meta.siglum, witness.raw.line_of(start), start, text, commentary, end=raw_offset(starts, offset + len(text) - 1) + 1)
             note.parsed, note.problem = parse(text)
             if not note.parsed and not note.problem:
                 note.problem = "nothing parsed"
@@ -310,10 +311,10 @@ class Anchoring:
             return position
         return self.maps.get(siglum, {}).get(position)
 
-    def clauses(self, witness: Witness, note: Note) -> list[tuple[int, int]]:
-        """Witness token ranges of the clause the note follows and of the clause before it."""
-        end = bisect_left(witness.classic.starts, note.start)
-        cuts = self.cuts_before(witness, note.start, end)
+    def clauses(self, witness: Witness, start: int) -> list[tuple[int, int]]:
+        """Witness token ranges of the clause a note at raw offset `start` follows and of the clause before it."""
+        end = bisect_left(witness.classic.starts, start)
+        cuts = self.cuts_before(witness, start, end)
         here = cuts[-1] if cuts else max(0, end - WINDOW)
         before = cuts[-2] if len(cuts) > 1 else max(0, here - WINDOW)
         return [(max(here, end - WINDOW), end), (max(before, here - WINDOW), here)]
@@ -343,10 +344,16 @@ class Anchoring:
         return None
 
     def anchor(self, note: Note, parsed: Parsed, witness: Witness) -> list[Anchor]:
-        clauses = self.clauses(witness, note)
         if parsed.kind == "phrase":
-            return [self.anchor_phrase(note, parsed, witness, clauses)]
-        lemma = self.norm(parsed.lemma)
+            return [self.anchor_phrase(note, parsed, witness, self.clauses(witness, note.start))]
+        return [Anchor(note, parsed, *found) for found in self.locate(witness, note.start, parsed.lemma, parsed.scope == "all")]
+
+    def locate(self, witness: Witness, start: int, lemma_text: str, every: bool = False) -> list[tuple[int, int, str, str]]:
+        """(t0, t1, confidence, reason) of the base tokens of `lemma_text`: in the witness's clause
+        that a note at raw offset `start` follows (or the clause before), mapped onto the base;
+        failing that, in the base text around that place. With `every`, each occurrence."""
+        clauses = self.clauses(witness, start)
+        lemma = self.norm(lemma_text)
         text = witness.classic.text
         for number, (w0, w1) in enumerate(clauses):
             found = [m.start() for m in regex.compile(regex.escape(lemma)).finditer(text, w0, w1, overlapped=True)]
@@ -354,21 +361,20 @@ class Anchoring:
             mapped = [(a, b + 1) for a, b in mapped if a is not None and b is not None and b >= a]
             if mapped:
                 confidence = "high" if len(mapped) == 1 and number == 0 else "medium"
-                if parsed.scope == "all":
-                    return [Anchor(note, parsed, a, b, "high" if number == 0 else "medium") for a, b in mapped]
-                a, b = mapped[-1]
-                return [Anchor(note, parsed, a, b, confidence)]
+                if every:
+                    return [(a, b, "high" if number == 0 else "medium", "") for a, b in mapped]
+                return [(*mapped[-1], confidence, "")]
         window = self.base_window(witness, clauses[1][0], clauses[0][1])
         if window is None:
-            return [Anchor(note, parsed, 0, 0, "none", "the clause the note follows has no counterpart in the base")]
+            return [(0, 0, "none", "the clause the note follows has no counterpart in the base")]
         start, end = window
         pattern = regex.compile(regex.escape(lemma).replace("▯", "."))
         found = [m.start() for m in pattern.finditer(self.base_text, max(0, start - WINDOW), end, overlapped=True)]
         if not found:
-            return [Anchor(note, parsed, 0, 0, "none", f"{parsed.lemma} is neither in the clause the note follows nor in the base there")]
-        if parsed.scope == "all":
-            return [Anchor(note, parsed, a, a + len(lemma), "low") for a in found]
-        return [Anchor(note, parsed, found[-1], found[-1] + len(lemma), "low")]
+            return [(0, 0, "none", f"{lemma_text} is neither in the clause the note follows nor in the base there")]
+        if every:
+            return [(a, a + len(lemma), "low", "") for a in found]
+        return [(found[-1], found[-1] + len(lemma), "low", "")]
 
     def phrases_reading_like_base(self, note: Note, witness: Witness) -> list[Parsed]:
         """Paired phrases that the base reads as they stand around the note (君射则为下: not 君→射
@@ -376,7 +382,7 @@ class Anchoring:
         for index, parsed in enumerate(note.parsed):
             if not parsed.words_reading_like_base:
                 continue
-            clauses = self.clauses(witness, note)
+            clauses = self.clauses(witness, note.start)
             window = self.base_window(witness, clauses[1][0], clauses[0][1])
             if window and self.norm(parsed.words_reading_like_base) in self.base_text[max(0, window[0] - WINDOW) : window[1]]:
                 rest = [p for p in note.parsed[index:] if p.tradition == parsed.tradition]

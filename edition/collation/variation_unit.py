@@ -18,6 +18,7 @@ class Unit:
     candidate: bool = False  # the base stands alone against one witness: for the editor to decide
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
+    textual_notes: list = field(default_factory=list)  # the witnesses' 校语 on this place (textual_note.TextualNote)
     decided: object = None  # the editorial decision that chose the lemma
     editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
 

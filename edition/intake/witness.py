@@ -118,14 +118,19 @@ class Witness:
         return out
 
     @cached_property
-    def _classic_ends(self) -> list[int]:
-        return [s.end for s in self.segments_of(self.layer)]
+    def _segment_ends(self) -> dict[str, list[int]]:
+        return {layer: [s.end for s in segments] for layer, segments in self._by_layer.items()}
 
     def classic_between(self, start: int, end: int) -> str:
         """The witness's characters of the layer compared between two raw offsets, with its
         punctuation but without line ends or any other layer."""
-        segments = self.segments_of(self.layer)
-        i = bisect_right(self._classic_ends, start)
+        return self.layer_between(self.layer, start, end)
+
+    def layer_between(self, layer: str, start: int, end: int) -> str:
+        """The characters of one layer between two raw offsets, with its punctuation but without
+        line ends or any other layer."""
+        segments = self.segments_of(layer)
+        i = bisect_right(self._segment_ends.get(layer, []), start)
         out = []
         while i < len(segments) and segments[i].start < end:
             out.append(self.raw.text[max(segments[i].start, start) : min(segments[i].end, end)])

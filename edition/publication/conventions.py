@@ -159,6 +159,8 @@ class Conventions:
             out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
         for name, wit in app.markers:
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
+        for author, quoted in app.textual:
+            out.append(Clause("textual", "textual", "A", self.phrase("textual", author=edition.persons.get(author, author), quotes=self.quotes(edition, quoted))))
         for text in app.editorial:
             out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=Part("note", text))))
         return out
@@ -171,16 +173,21 @@ class Conventions:
 
     def jinguwen(self, edition: Edition, app: App, r, lemma: str) -> list[Clause]:
         """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
+        kind = "jinguwen_omission" if not r.text else "jinguwen"
+        quotes = self.quotes(edition, r.quotes)
+        return [Clause(kind, "jinguwen", "B", self.phrase(kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes))]
+
+    def quotes(self, edition: Edition, quoted: list[tuple[str, str]]) -> list[Part]:
+        """Words quoted from witnesses, each wording once with the witnesses that have it."""
         wordings: dict[str, list[str]] = {}
-        for source, words in r.quotes:
+        for source, words in quoted:
             wordings.setdefault(words, []).append(source)
-        quotes: list[Part] = []
+        parts: list[Part] = []
         for number, (words, sources) in enumerate((wordings or {"": []}).items()):
             if number:
-                quotes.append(Part("text", self.templates["quote_joiner"]))
-            quotes += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
-        kind = "jinguwen_omission" if not r.text else "jinguwen"
-        return [Clause(kind, "jinguwen", "B", self.phrase(kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes))]
+                parts.append(Part("text", self.templates["quote_joiner"]))
+            parts += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
+        return parts
 
     def sentence(self, clauses: list[Clause], app: App, recurred: bool = False) -> list[tuple[Clause | None, list[Part]]]:
         """The clauses of one series as one entry, piece by piece (a clause, or None for the

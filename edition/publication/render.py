@@ -71,6 +71,7 @@ class App:
     lemma: Reading
     readings: list[Reading]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
+    textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # the witnesses' 校语: (author's id, [(witness id, words)])
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
@@ -148,6 +149,7 @@ class Edition:
     variant_forms: list[VariantForm] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
     variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
+    persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
@@ -220,9 +222,13 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
         if target is not None:
             target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.iterfind("t:note[@type='editorial']", NS)]
+    textual = [
+        (n.get("resp", "").lstrip("#"), [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in n.iterfind("t:quote", NS)])
+        for n in node.iterfind("t:note[@type='textual']", NS)
+    ]
     markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
     markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
-    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, markers, within=within)
+    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual, markers, within=within)
     apps.append(app)
     app.parts = [lem.text] if lem.text else []
     for child in lem:
@@ -301,6 +307,7 @@ def read(path: Path) -> Edition:
     application = doc.find(".//t:appInfo/t:application", NS)
     tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     edition = Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
+    edition.persons = {p.get(XML_ID): p.findtext("t:persName", default="", namespaces=NS) for p in doc.iterfind(".//t:listPerson/t:person", NS)}
     table = doc.find(".//t:back/t:div[@type='variant-forms']", NS)
     if table is not None:
         edition.variant_forms = [variant_form(row) for row in table.iterfind(".//t:row", NS) if row.get("role") != "label"]

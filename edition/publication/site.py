@@ -36,11 +36,12 @@ SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
 CUE_LENGTHS = (10, 6, 4)  # characters of classic text before a note tried, longest first
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
 # Reading types, most telling first: a marker is coloured by the first its entry has.
-KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "gaiji", "orthographic")
+KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "textual", "gaiji", "orthographic")
 TYPE_LABELS = {
     "orthographic": "异体 orth.",
     "gaiji": "造字 gaiji",
     "substantive": "异文",
+    "textual": "校语",
     "lacuna": "阙 lac.",
     "transposition": "移位 transp.",
     "intrusion": "窜入 interp.",
@@ -129,7 +130,7 @@ class Site:
 
     def tags(self, app: App) -> str:
         """The classes the filters read: reading types, traditions, witnesses with a reading."""
-        types = {r.type for r in app.readings}
+        types = {r.type for r in app.readings} | ({"textual"} if app.textual else set())
         tags = set(types) | {f"w-{self.edition.witnesses[w.lstrip('#')].siglum}" for r in app.readings for w in r.wit if w not in TRADITIONS}
         tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in TRADITIONS}
         if types <= {"orthographic", "gaiji"}:
@@ -139,7 +140,7 @@ class Site:
         return " ".join(sorted(tags))
 
     def kind(self, app: App) -> str:
-        types = {r.type for r in app.readings} | ({"substantive"} if app.emended else set())
+        types = {r.type for r in app.readings} | ({"substantive"} if app.emended else set()) | ({"textual"} if app.textual else set())
         return next((k for k in KINDS if k in types), "orthographic")
 
     def sigla(self, wit: list[str]) -> str:

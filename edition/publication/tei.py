@@ -538,6 +538,7 @@ class EditionWriter:
             app.set("type", "jinguwen")
         elif fragments and not types:
             app.set("type", "fragment")
+        textual_notes(app, unit, self.apparatus.witnesses)
         editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
         editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
         editorial += [(d, d.text) for d in unit.editor_notes]
@@ -624,6 +625,22 @@ def witness_description(meta, parent: etree._Element) -> None:
         el("author", text=meta.author, parent=bibl)
     if meta.edition:
         el("edition", text=meta.edition, parent=bibl)
+
+
+def textual_notes(app: etree._Element, unit, witnesses: dict) -> None:
+    """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
+    the entry, quoting each witness that carries it (`@source`)."""
+    groups: dict[tuple, list] = {}
+    for note in unit.textual_notes:
+        groups.setdefault(note.key, []).append(note)
+    for (author, _), notes in groups.items():
+        sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
+        attrib = {"type": "textual", "resp": f"#{author}", "target": f"#{app.get(XML_ID)}", "source": " ".join(sources), "cert": notes[0].confidence}
+        node = el("note", attrib, parent=app)
+        for number, note in enumerate(notes):
+            if number:
+                append_text(node, " ")
+            el("quote", {"source": f"#{witnesses[note.siglum].meta.xml_id}"}, note.words, parent=node)
 
 
 def list_wit(writer: EditionWriter, sources: Sources):

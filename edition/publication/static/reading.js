@@ -21,6 +21,7 @@
     jinguwen: (tags) => tags.includes("jinwen") || tags.includes("guwen"),
     jinwen: (tags) => tags.includes("jinwen"),
     guwen: (tags) => tags.includes("guwen"),
+    textual: (tags) => tags.includes("textual"),
   };
 
   popover.tabIndex = -1;

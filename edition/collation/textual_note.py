@@ -1,0 +1,449 @@
+"""校语: the witnesses' notes in which a commentator, a compiler or a scholar they quote discusses a
+reading (某本作某, 一作某, 當作某, 某字衍, 今從某…), found in every layer that carries them, each
+quoted with its author and placed on the base characters it discusses, in the apparatus entry
+there.
+
+The formulas, the layers searched and the words that introduce a scholar are data
+(`data/textual_notes.toml`); the scholars are those of `sources/persons.tsv`. A layer is read a
+passage at a time (its characters between those of other layers) on its comparison stream, with
+`|` where the witness has a clause boundary. A passage that holds a formula is a 校语; the words of
+each scholar in it (敖繼公云…, (臣紱/)按…) are a note of theirs, the rest the layer's author's (the
+注 Zheng Xuan's, the 疏 賈公彦's, a compiler's remarks the compiler's). Zheng Xuan's 今文/古文 notes
+are left to `jinguwen`.
+
+A note is placed on the characters its first formula names (the X of X本作Y), found in the clause
+of the witness's classic text that the note follows, mapped onto the base (`jinguwen.Anchoring`);
+a note that quotes its place at its head (an entry of the 考證) on those characters in the
+witness's classic text, found in order. A note on characters that are not in the classic text
+(on the commentary) stands on the last character of the place. Nothing found is dropped: a note
+that cannot be placed is reported with the reason.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from ..intake.normalize import Normalizer, Stream
+from ..intake.witness import Witness
+from ..tables import read_toml
+from . import jinguwen
+from .apparatus import Apparatus
+
+DATA = Path(__file__).resolve().parent / "data" / "textual_notes.toml"
+MACRO = regex.compile(r"\{([A-Z]+)\}")
+HAN = regex.compile(r"\p{Han}")
+BOUNDARY = "|"
+MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
+TRANSPARENT = ("format", "chrome")  # layers that never end a passage
+
+
+@dataclass(frozen=True)
+class Formula:
+    name: str
+    kind: str
+    pattern: regex.Pattern
+    layers: frozenset[str] | None
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    author: str  # person id, or "" (the layout rule's scholar, else the witness's compiler)
+    placement: str  # "follows" or "heading"
+    entries_by_line: bool  # an entry begins on each line that starts with the layer's text
+
+
+@dataclass
+class Found:
+    """One formula in a note: the characters it names, in the witness's own characters."""
+
+    formula: str
+    kind: str
+    lemma: str = ""
+    place: str = ""
+    reading: str = ""
+    source: str = ""
+    named: list[str] = field(default_factory=list)  # the lemma, else the place, a character at a time
+    named_norm: str = ""  # the same, as compared
+    reading_norm: str = ""
+
+    def trim(self, first: int) -> None:
+        """Name only the characters from `first` on: in unpunctuated text a formula's named
+        characters end where it says, but may begin later than it can tell (釋曰經賓上有于字)."""
+        self.named, self.named_norm = self.named[first:], self.named_norm[first:]
+        if self.lemma:
+            self.lemma = "".join(self.named)
+        else:
+            self.place = "".join(self.named)
+
+
+@dataclass
+class TextualNote:
+    siglum: str
+    layer: str
+    line: int
+    start: int  # raw span of the quoted words
+    end: int
+    words: str  # the witness's own characters
+    author: str  # person id ("" if none could be named)
+    found: list[Found] = field(default_factory=list)
+    heading: str = ""  # the place a note quotes at its head
+    t0: int = 0  # the base tokens it is placed on
+    t1: int = 0
+    confidence: str = "none"
+    reason: str = ""
+
+    @property
+    def key(self) -> tuple:
+        """The same note in several witnesses: its author and what it says, as compared."""
+        return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
+
+
+@dataclass
+class Passage:
+    """A run of one layer's tokens, its comparison text with boundaries, and where its words are."""
+
+    witness: Witness
+    layer: Layer
+    stream: Stream  # the layer's comparison stream
+    tokens: list[int]  # stream position of each character of `text`, -1 for a boundary
+    text: str
+    sentences: set[int]  # indexes of the boundaries that end a sentence
+    notes: list[TextualNote] = field(default_factory=list)
+    heading_end: int = 0  # index in `text` where the words after a heading begin
+
+
+class TextualNotes:
+    """The data file compiled for one edition: its persons and its comparison script."""
+
+    def __init__(self, persons: dict, normalizer: Normalizer, path: Path = DATA):
+        self.normalizer = normalizer
+        doc, _ = read_toml(path)
+        self.names = {self.fold(name): p.id for p in persons.values() for name in (p.name, *p.aliases)}
+        person = "(?:" + "|".join(regex.escape(n) for n in sorted(self.names, key=len, reverse=True)) + ")"
+        macros = {**doc["macros"], "PERSON": person}
+        self.layers = {d["name"]: Layer(d["name"], self.person(d["author"]), d["placement"], d.get("entries") == "lines") for d in doc["layer"]}
+        self.voices = [self.compile(v["pattern"], macros) for v in doc["voice"]]
+        self.formulas = [Formula(f["name"], f["kind"], self.compile(f["pattern"], macros), frozenset(f["layers"]) if "layers" in f else None) for f in doc["formula"]]
+        bounds = doc["boundaries"]
+        self.clause, self.sentence, self.quote_limit = regex.compile(bounds["clause"]), regex.compile(bounds["sentence"]), bounds["quote_limit"]
+
+    def fold(self, text: str) -> str:
+        return "".join(self.normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
+
+    def compile(self, pattern: str, macros: dict) -> regex.Pattern:
+        while MACRO.search(pattern):
+            pattern = MACRO.sub(lambda m: f"(?:{macros[m.group(1)]})", pattern)
+        return regex.compile(self.fold(pattern))
+
+    def person(self, name: str) -> str:
+        return self.names.get(self.fold(name), "") if name else ""
+
+
+# --- finding -----------------------------------------------------------------------------------------------
+
+
+class Reader:
+    """The passages of a witness's layers, with what separates their tokens in the raw file."""
+
+    def __init__(self, witness: Witness, data: TextualNotes):
+        self.witness, self.data = witness, data
+        size = len(witness.raw.text)
+        self.layer_at: list[str | None] = [None] * size
+        self.is_break = bytearray(size)
+        for s in witness.segments:
+            self.layer_at[s.start : s.end] = [s.layer] * (s.end - s.start)
+            if "break" in s.attrs:
+                self.is_break[s.start : s.end] = b"\x01" * (s.end - s.start)
+        self.segment_starts = [s.start for s in witness.segments]
+
+    def separation(self, layer: Layer, a: int, b: int) -> str:
+        """What raw offsets a:b between two tokens of a layer are: "passage" (another layer's text,
+        or a new entry), "sentence", "clause" or ""."""
+        text = self.witness.raw.text
+        if layer.entries_by_line and text[b - 1 : b] == "\n":
+            return "passage"
+        run_on = "\n" in text[a:b]  # the brackets of a 雙行小注 running on to the next line are layout
+        found = ""
+        for k in range(a, b):
+            own = self.layer_at[k]
+            if own not in (layer.name, *TRANSPARENT):
+                return "passage"
+            if (own == layer.name or (own == "format" and not self.is_break[k] and not run_on)) and self.data.clause.match(text[k]):
+                found = "sentence" if self.data.sentence.match(text[k]) else found or "clause"
+        return found
+
+    def passages(self, layer: Layer) -> list[Passage]:
+        stream = self.witness.stream.only((layer.name,))
+        out: list[Passage] = []
+        for i, char in enumerate(stream.text):
+            kind = self.separation(layer, stream.ends[i - 1], stream.starts[i]) if i else "passage"
+            if kind == "passage":
+                out.append(Passage(self.witness, layer, stream, [], "", set()))
+            passage = out[-1]
+            if kind in ("clause", "sentence") and passage.text:
+                if kind == "sentence":
+                    passage.sentences.add(len(passage.text))
+                passage.tokens.append(-1)
+                passage.text += BOUNDARY
+            passage.tokens.append(i)
+            passage.text += char
+        return out
+
+    def resp_at(self, offset: int) -> str:
+        """The scholar the layout rule names for the segment at a raw offset (attrs.resp)."""
+        segment = self.witness.segments[bisect_right(self.segment_starts, offset) - 1]
+        return self.data.person(segment.attrs.get("resp", ""))
+
+    def notes(self, passage: Passage, excluded: list[tuple[int, int]]) -> list[TextualNote]:
+        """The passage's voices, each a note if the passage holds a formula (outside `excluded`
+        raw spans); a heading is its first voice's."""
+        layer, text, stream = passage.layer, passage.text, passage.stream
+        if layer.placement == "heading":
+            passage.heading_end = text.find(BOUNDARY) + 1 if BOUNDARY in text else 0
+        default = self.resp_at(stream.starts[passage.tokens[0]]) or layer.author or self.data.person(self.witness.meta.author)
+        marks = sorted(((m.start(), m.end(), self.data.person("".join(m.captures("name")))) for v in self.data.voices for m in v.finditer(text, passage.heading_end)), key=lambda m: m[0])
+        marks = [m for m in marks if m[2]]
+        starts = [(passage.heading_end, passage.heading_end, default)] + [m for i, m in enumerate(marks) if not i or m[0] >= marks[i - 1][1]]
+        voices = [(a, b, author, starts[i + 1][0] if i + 1 < len(starts) else len(text)) for i, (a, b, author) in enumerate(starts)]
+        voices = [v for v in voices if text[v[1] : v[3]].strip(BOUNDARY)]  # a voice of words, not a name alone
+        notes = []
+        for number, (begin, words_from, author, end) in enumerate(voices):
+            found = self.formulas(passage, words_from, end, excluded)
+            quote_from = 0 if number == 0 and layer.placement == "heading" else begin  # the heading goes with the first words
+            notes.append((self.quote(passage, quote_from, end, found), author, [f for f, _ in found]))
+        if not any(found for _, _, found in notes):
+            return []
+        out = []
+        for (a, b), author, found in notes:
+            start, end = stream.starts[passage.tokens[a]], stream.ends[passage.tokens[b - 1]]
+            words = self.witness.layer_between(layer.name, start, end)
+            out.append(TextualNote(self.witness.meta.siglum, layer.name, self.witness.raw.line_of(start), start, end, words, author, found))
+        return out
+
+    def formulas(self, passage: Passage, begin: int, end: int, excluded) -> list[tuple[Found, tuple[int, int]]]:
+        """The formulas in text[begin:end], in order, with their spans."""
+        text = passage.text[begin:end]
+        out = []
+        for formula in self.data.formulas:
+            if formula.layers is not None and passage.layer.name not in formula.layers:
+                continue
+            for m in formula.pattern.finditer(text):
+                start = passage.stream.starts[passage.tokens[begin + m.start()]]
+                if any(a <= start < b for a, b in excluded):
+                    continue
+                out.append((self.found(formula, passage, begin, m), (begin + m.start(), begin + m.end())))
+        return sorted(out, key=lambda f: f[1])
+
+    def found(self, formula: Formula, passage: Passage, begin: int, m) -> Found:
+        def span(name: str) -> tuple[int, int] | None:
+            return (begin + m.start(name), begin + m.end(name)) if name in m.groupdict() and m.group(name) is not None else None
+
+        def chars(s: tuple[int, int] | None) -> list[str]:
+            return [passage.stream.source(self.witness.raw, p, p + 1) for p in passage.tokens[s[0] : s[1]] if p >= 0] if s else []
+
+        def own(s: tuple[int, int] | None) -> str:
+            return "".join(chars(s))
+
+        lemma, reading = span("lemma"), span("reading")
+        if lemma and reading:  # as long as the lemma, within the clause
+            stop = passage.text.find(BOUNDARY, reading[0])
+            reading = (reading[0], min(reading[0] + lemma[1] - lemma[0], stop if stop >= 0 else len(passage.text)))
+        named = lemma or span("place")
+        return Found(
+            formula.name, formula.kind, own(lemma), own(span("place")), own(reading), own(span("source")),
+            chars(named), passage.text[named[0] : named[1]] if named else "", passage.text[reading[0] : reading[1]] if reading else "",
+        )
+
+    def quote(self, passage: Passage, begin: int, end: int, found: list) -> tuple[int, int]:
+        """The character span to quote of a voice: whole if short, else the sentences that hold its
+        formulas, else the formulas; without boundaries at its edges."""
+        if end - begin > self.data.quote_limit and found:
+            first, last = found[0][1][0], max(f[1][1] for f in found)
+            cuts = sorted(passage.sentences)
+            a = max([c + 1 for c in cuts if begin <= c < first], default=begin)
+            b = min([c for c in cuts if last <= c < end], default=end)
+            begin, end = (a, b) if b - a <= self.data.quote_limit else (first, last)
+        while begin < end and passage.tokens[begin] < 0:
+            begin += 1
+        while end > begin and passage.tokens[end - 1] < 0:
+            end -= 1
+        return begin, end
+
+
+def find(witness: Witness, data: TextualNotes) -> tuple[list[Passage], list[dict]]:
+    """The witness's passages that hold 校语, each with its notes; and the entries of a layer of
+    notes that quote their place (the 考證) in which no formula is recognised."""
+    excluded = [(n.start, n.end) for n in jinguwen.find_notes(witness)]
+    reader = Reader(witness, data)
+    found, unrecognised = [], []
+    for layer in data.layers.values():
+        for passage in reader.passages(layer):
+            passage.notes = reader.notes(passage, excluded)
+            if passage.notes:
+                found.append(passage)
+            elif layer.placement == "heading":
+                start, end = passage.stream.starts[passage.tokens[0]], passage.stream.ends[passage.tokens[-1]]
+                unrecognised.append({"witness": witness.meta.siglum, "layer": layer.name, "line": witness.raw.line_of(start), "words": witness.layer_between(layer.name, start, end)})
+    return found, unrecognised
+
+
+# --- placing -----------------------------------------------------------------------------------------------
+
+
+class Placing:
+    """Places each passage's notes on base tokens."""
+
+    def __init__(self, apparatus: Apparatus, normalizer: Normalizer):
+        self.anchoring = jinguwen.Anchoring(apparatus, normalizer)
+        self.after: dict[tuple[str, str], int] = {}  # (siglum, layer) -> classic position of the last heading found
+
+    def base_span(self, siglum: str, w0: int, w1: int) -> tuple[int, int] | None:
+        a, b = self.anchoring.to_base(siglum, w0), self.anchoring.to_base(siglum, w1 - 1)
+        return (a, b + 1) if a is not None and b is not None and b >= a else None
+
+    def last_before(self, witness: Witness, position: int, lowest: int | None = None) -> tuple[int, int] | None:
+        """The base token of the witness's last classic token before classic position `position`
+        (down to `lowest`, or a clause's length) that has one."""
+        lowest = max(0, position - jinguwen.WINDOW) if lowest is None else lowest
+        for p in range(position - 1, lowest - 1, -1):
+            b = self.anchoring.to_base(witness.meta.siglum, p)
+            if b is not None:
+                return b, b + 1
+        return None
+
+    def place(self, passage: Passage) -> None:
+        named = next((f for n in passage.notes for f in n.found if f.named), None)
+        placing = self.heading if passage.layer.placement == "heading" else self.follows
+        span, confidence, reason, heading = placing(passage, named)
+        for note in passage.notes:
+            note.heading = heading
+            if span is None:
+                note.confidence, note.reason = "none", reason
+            else:
+                (note.t0, note.t1), note.confidence, note.reason = span, confidence, reason
+
+    def follows(self, passage: Passage, named: Found | None):
+        """On the named characters in the clause the note follows, or the end of them."""
+        witness = passage.witness
+        start = passage.notes[0].start
+        what = "the note names no characters"
+        if named is not None:
+            what = f"{''.join(named.named)} is not in the classic text the note follows (a note on the commentary?)"
+            for first in range(len(named.named)):
+                t0, t1, confidence, _ = self.anchoring.locate(witness, start, "".join(named.named[first:]))[0]
+                if confidence != "none":
+                    named.trim(first)
+                    return (t0, t1), confidence if not first else "medium", "", ""
+        fallback = self.last_before(witness, bisect_left(witness.classic.starts, start))
+        if fallback is None:
+            return None, "none", f"{what}, and the clause it follows has no counterpart in the base", ""
+        return fallback, "low", f"{what}: placed on the last character of the clause it follows", ""
+
+    def heading(self, passage: Passage, named: Found | None):
+        """The heading's place in the witness's classic text, in order: the longest start of it
+        found there (the rest of it quotes the commentary); on the named characters in it."""
+        witness = passage.witness
+        siglum = witness.meta.siglum
+        heading = passage.text[: max(0, passage.heading_end - 1)]
+        own = "".join(passage.stream.source(witness.raw, p, p + 1) for p in passage.tokens[: max(0, passage.heading_end - 1)])
+        text = witness.classic.text
+        after = self.after.get((siglum, passage.layer.name), 0)
+        for length in range(len(heading), MIN_HEADING - 1, -1):
+            at = text.find(heading[:length], after)
+            at = at if at >= 0 else text.find(heading[:length])
+            if at >= 0:
+                break
+        else:
+            return None, "none", f"the place 「{own}」 is not in the witness's classic text", own
+        self.after[(siglum, passage.layer.name)] = at
+        on_commentary = length < len(heading)
+        if named is not None and not on_commentary:
+            for first in range(len(named.named_norm)):
+                inside = heading[:length].find(named.named_norm[first:])
+                span = self.base_span(siglum, at + inside, at + inside + len(named.named_norm) - first) if inside >= 0 else None
+                if span is not None:
+                    named.trim(first)
+                    return span, "high", "", own
+        span = self.last_before(witness, at + length, at)
+        if span is None:
+            return None, "none", f"the place 「{own}」 has no counterpart in the base (lost there?)", own
+        why = "the note is on the commentary its heading quotes" if on_commentary else "the note names no characters of its place" if named is None else f"{''.join(named.named)} is not in its place"
+        return span, "medium", f"{why}: placed on the last character of the place", own
+
+
+def collect(apparatus: Apparatus, persons: dict, normalizer: Normalizer, data_path: Path = DATA) -> tuple[list[Passage], list[dict]]:
+    """Every witness's 校语, placed; and the entries in which no formula is recognised."""
+    data = TextualNotes(persons, normalizer, data_path)
+    placing = Placing(apparatus, normalizer)
+    passages, unrecognised = [], []
+    for witness in apparatus.witnesses.values():
+        found, left = find(witness, data)
+        for passage in found:
+            placing.place(passage)
+        passages += found
+        unrecognised += left
+    return passages, unrecognised
+
+
+def apply(apparatus: Apparatus, passages: list[Passage]) -> None:
+    """Each placed note with a named author goes with the apparatus entry over its characters: the
+    first of those it shares characters with (a note is no reading: entries are not merged for
+    it), or one made where the witnesses agree."""
+    for passage in passages:
+        for note in passage.notes:
+            if note.confidence != "none" and note.author:
+                shared = sorted(apparatus.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
+                unit = shared[0] if shared else apparatus.unit_over(note.t0, note.t1)
+                unit.textual_notes.append(note)
+
+
+# --- reporting ---------------------------------------------------------------------------------------------
+
+
+def report(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dict], persons: dict) -> dict:
+    text = apparatus.base.classic.text
+    app_of = {id(n): f"app-{u.index + 1}" for u in apparatus.all_units() for n in u.textual_notes}
+    rows = []
+    for passage in passages:
+        for note in passage.notes:
+            rows.append(
+                {
+                    "witness": note.siglum,
+                    "layer": note.layer,
+                    "line": note.line,
+                    "author": note.author,
+                    "author_name": persons[note.author].name if note.author in persons else "",
+                    "words": note.words,
+                    "heading": note.heading,
+                    "formulas": [{"formula": f.formula, "kind": f.kind, "lemma": f.lemma, "place": f.place, "reading": f.reading, "source": f.source} for f in note.found],
+                    "base_from": note.t0 + 1 if note.confidence != "none" else None,
+                    "base_to": note.t1 if note.confidence != "none" else None,
+                    "context": text[max(0, note.t0 - 6) : note.t0] + "[" + text[note.t0 : note.t1] + "]" + text[note.t1 : note.t1 + 6] if note.confidence != "none" else "",
+                    "confidence": note.confidence,
+                    "reason": note.reason,
+                    "app": app_of.get(id(note), ""),
+                }
+            )
+    counts: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_author = counts.setdefault(row["witness"], {})
+        by_author[row["author"] or "unknown"] = by_author.get(row["author"] or "unknown", 0) + 1
+    return {"notes": rows, "counts": counts, "placed": sum(1 for r in rows if r["app"]), "unrecognised": unrecognised}
+
+
+def markdown(summary: dict) -> str:
+    lines = ["# 校语", "", "The witnesses' notes that discuss a reading, with their authors and the apparatus entry they go with.", ""]
+    lines += ["| witness | line | author | words | formulas | placed on | confidence | app |", "|---|---:|---|---|---|---|---|---|"]
+    for row in summary["notes"]:
+        formulas = "; ".join(f"{f['formula']}: {f['lemma'] or f['place'] or '…'} → {f['reading'] or '…'}" for f in row["formulas"]) or "–"
+        where = row["context"] or f"not placed: {row['reason']}"
+        lines.append(f"| {row['witness']} | {row['line']} | {row['author_name'] or '?'} | {row['words']} | {formulas} | {where} | {row['confidence']} | {row['app'] or '–'} |")
+    lines += ["", f"## Entries of the 考證 with no formula recognised ({len(summary['unrecognised'])})", "",
+              "They discuss the meaning rather than a reading, or say it in words the formulas do not know.", ""]
+    lines += [f"- {u['witness']} line {u['line']}: {u['words']}" for u in summary["unrecognised"]]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,177 @@
+"""校语: the witnesses' notes on readings found in every layer, with their authors, placed on the
+base characters they discuss and written with the apparatus entry there in build/edition.xml;
+Zheng Xuan's 今文/古文 notes left to them; a synthetic witness shows the mechanism is general."""
+
+import json
+from copy import deepcopy
+
+import pytest
+from lxml import etree
+
+from edition.collation import jinguwen, textual_note
+from edition.publication import validate
+from edition.publication.tei import TEI_NS, XML_ID
+
+NS = {"t": TEI_NS}
+
+
+@pytest.fixture(scope="module")
+def notes(apparatus, sources):
+    passages, unrecognised = textual_note.collect(apparatus, sources.persons, sources.normalizer())
+    return [n for p in passages for n in p.notes], unrecognised
+
+
+@pytest.fixture(scope="module")
+def edition(built):
+    return etree.parse(str(built / "edition.xml"))
+
+
+def one(notes, siglum: str, words: str):
+    found = [n for n in notes if n.siglum == siglum and words in n.words]
+    assert len(found) == 1, [n.words for n in found]
+    return found[0]
+
+
+def base_at(apparatus, note) -> str:
+    return "".join(t.source(apparatus.base.raw) for t in apparatus.base.classic.tokens[note.t0 : note.t1])
+
+
+def entry_of(edition, words: str):
+    """The app holding the textual note that quotes `words`, and that note."""
+    found = edition.xpath(f"//t:app/t:note[@type='textual'][t:quote[contains(., '{words}')]]", namespaces=NS)
+    assert len(found) == 1, words
+    return found[0].getparent(), found[0]
+
+
+def test_jiang_yongs_remark_on_feng_is_his_and_stands_with_the_entry_where_the_base_reads_quan(notes, apparatus, edition):
+    note = one(notes[0], "000", "奉本作拳")
+    assert (note.author, note.layer, note.words) == ("jiang-yong", "scholia", "奉本作拳朱子正作奉今从之")
+    assert [(f.formula, f.lemma, f.reading) for f in note.found][0] == ("reads-otherwise", "奉", "拳")
+    assert base_at(apparatus, note) == "拳" and note.confidence == "high"
+    app, tei_note = entry_of(edition, "奉本作拳")
+    assert (tei_note.get("resp"), tei_note.get("source"), tei_note.get("target")) == ("#jiang-yong", "#w000", "#" + app.get(XML_ID))
+    assert app.findtext("t:lem", namespaces=NS) == "拳"
+    assert any(r.text == "奉" for r in app.iterfind("t:rdg", NS))
+    # the 考證 of WYG discusses the same place: one entry for both
+    assert app.xpath("t:note[@resp='#siku-guanchen']/t:quote[starts-with(., '楅髤横而奉之○奉石經及釋文作拳')]", namespaces=NS)
+
+
+def test_the_one_edition_reading_fu_is_found_in_000_and_in_sbcks_zhu_and_placed_after_wo_su(notes, apparatus, sources, edition):
+    """刋本一作肤 stands in 000's brackets (a remark of 江永's, by its layout) and in SBCK's 注;
+    刋 is no character of the classic text there, so both stand on the last one of the clause, 素."""
+    fold = sources.normalizer().fold
+    remark, zhu = one(notes[0], "000", "刋本一作肤"), one(notes[0], "SBCK", "刋本一作膚")
+    assert (remark.author, zhu.author) == ("jiang-yong", "zheng-xuan")
+    for note in (remark, zhu):
+        (found,) = note.found
+        assert (found.formula, found.lemma, fold(found.reading)[0]) == ("one-reads", "刋", fold("膚")[0])
+        assert base_at(apparatus, note) == "素" and note.confidence == "low" and "not in the classic text" in note.reason
+    app, _ = entry_of(edition, "刋本一作肤")
+    assert app.xpath("t:note[@resp='#zheng-xuan']/t:quote[@source='#wSBCK']", namespaces=NS)
+
+
+def test_ao_jigong_and_the_officials_in_wygs_kaozheng_each_speak_for_themselves(notes, apparatus, edition):
+    ao = one(notes[0], "WYG", "敖繼公云請下似脱一賓字")
+    reply = one(notes[0], "WYG", "臣紱按鄉飲酒禮云乃請賓")
+    assert (ao.author, reply.author, ao.layer) == ("ao-jigong", "siku-chen-fu", "kaozheng")
+    assert ao.words.startswith("主人戒賓賓出迎再拜主人答再拜乃請○")  # the entry's heading, its place, goes with its first words
+    assert [(f.formula, f.place, f.reading) for f in ao.found] == [("beside", "請", "賓")]
+    assert base_at(apparatus, ao) == "請" and (reply.t0, reply.t1) == (ao.t0, ao.t1)
+    official = one(notes[0], "WYG", "纁石經及楊本敖本作薰")
+    assert official.author == "siku-guanchen" and base_at(apparatus, official) == "薫"
+    app, tei_note = entry_of(edition, "纁石經及楊本敖本作薰")
+    assert tei_note.get("resp") == "#siku-guanchen" and app.xpath("t:rdg[@wit='#wWYG'][.='纁']", namespaces=NS)
+    assert app.xpath("t:note[@resp='#ao-jigong']/t:quote[.='敖繼公云古字通用今从纁']", namespaces=NS)
+    # a 今文 reading that 敖繼公 would adopt is a 校语 of his
+    assert one(notes[0], "WYG", "宜從今文").author == "ao-jigong"
+
+
+def test_a_kaozheng_note_on_the_commentary_stands_on_its_place_and_one_on_a_lost_leaf_nowhere(notes, apparatus):
+    on_zhu = one(notes[0], "WYG", "監本一字下衍作字")
+    assert base_at(apparatus, on_zhu) == "握" and "commentary" in on_zhu.reason
+    lost = one(notes[0], "WYG", "獲者之俎折脊脇肺臑")
+    assert lost.confidence == "none" and "no counterpart in the base" in lost.reason
+
+
+def test_jia_gongyans_note_in_002_and_wyg_is_one_note_on_bin(notes, apparatus, edition):
+    """經賓上有于字者誤: the place a formula names ends where it says (賓), whatever comes before it
+    unpunctuated."""
+    for siglum, words in (("002", "经“宾”上有“于”字者"), ("WYG", "經賓上有于字者誤")):
+        note = one(notes[0], siglum, words)
+        assert note.author == "jia-gongyan" and base_at(apparatus, note) == "賔"
+    app, tei_note = entry_of(edition, "经“宾”上有“于”字者，误")
+    assert tei_note.get("source") == "#w002 #wWYG" and len(tei_note.findall("t:quote", NS)) == 2
+
+
+def test_the_scholars_quoted_in_003_discuss_the_rite_not_the_text(notes, witnesses):
+    """五禮通考 quotes 盛世佐, 敖繼公, 張爾岐 and 郝敬 on the meaning (其説不同, 此記未詳, 恐未是,
+    記者之誤): none of it is a 校语."""
+    scholia = [s.text(witnesses["003"].raw) for s in witnesses["003"].segments_of("scholia")]
+    assert any(s.startswith("盛氏世佐曰") for s in scholia) and any(s.startswith("敖氏继公曰") for s in scholia)
+    assert not [n.words for n in notes[0] if n.siglum == "003"]
+
+
+def test_no_note_of_zheng_on_the_jinwen_and_guwen_is_taken_for_one(notes, witnesses):
+    for siglum in ("SBCK", "WYG", "000", "002"):
+        spans = [(n.start, n.end) for n in jinguwen.find_notes(witnesses[siglum])]
+        assert spans
+        assert not [n.words for n in notes[0] if n.siglum == siglum and any(a < n.end and n.start < b for a, b in spans)]
+    assert not [n for n in notes[0] if "或作植" in n.words]
+
+
+def test_every_note_of_the_edition_is_valid_and_counted(built, edition):
+    written = edition.xpath("//t:note[@type='textual']", namespaces=NS)
+    report = json.loads((built / "reports" / "textual_notes.json").read_text())
+    collation = json.loads((built / "reports" / "collation.json").read_text())
+    assert len(edition.xpath("//t:note[@type='textual']/t:quote", namespaces=NS)) == collation["textual_notes"] == report["placed"] > 50
+    persons = set(edition.xpath("//t:listPerson/t:person/@xml:id", namespaces=NS))
+    assert {n.get("resp")[1:] for n in written} <= persons and {"siku-chen-fu", "zhu-xi", "lu-deming"} <= {n.get("resp")[1:] for n in written}
+    assert any(u["words"].startswith("三笙一和而成聲") for u in report["unrecognised"])  # interpretive, reported
+
+
+def test_the_project_schema_rejects_a_textual_note_away_from_its_entry_or_by_nobody(edition):
+    doc = deepcopy(edition)
+    first, second = doc.xpath("//t:note[@type='textual']", namespaces=NS)[:2]
+    first.set("resp", "#nobody")
+    second.set("target", "#app-0")
+    messages = [p.message for p in validate.problems(doc)]
+    assert any("listPerson" in m for m in messages) and any("apparatus entry its @target" in m for m in messages)
+
+
+B_TEXT = (
+    "礼书纲目\n\n"
+    "司射适阼阶上东北面告于主人曰请射于賔賔许【今文无告】司射降自西阶阶前西面命弟子纳射器"
+    "【盛氏世佐曰纳当作内】乃纳射器皆在堂西賔与大夫之矢倚于西序【矢石经作弓】"
+    "矢在弓下北括众弓倚于堂西矢在其上主人之弓矢在东序东司射不释弓矢遂以比三耦于堂西\n\n"
+    "右请射\n"
+)
+
+
+def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_and_written(tmp_path):
+    """A witness B of the sample edition with two notes of its own: a scholar's, named at its head,
+    and one in its 注, on a character where B differs from the base."""
+    from probe import sample_sources, write_witness
+
+    from edition.build import edit
+    from edition.collation import decisions
+    from edition.publication import tei
+    from edition.sources import Sources, decisions_path
+
+    root = sample_sources(tmp_path / "sources")
+    write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), append=True)
+    sources = Sources.load(root)
+    choices = decisions.load(decisions_path(root))
+    edited = edit(sources, sources.intake_all(), choices)
+    apparatus, found, (passages, _) = edited.apparatus, edited.sections, edited.textual_notes
+    by_words = {n.words: n for p in passages for n in p.notes}
+    assert set(by_words) == {"盛氏世佐曰纳当作内", "矢石经作弓"}
+    sheng, zhu = by_words["盛氏世佐曰纳当作内"], by_words["矢石经作弓"]
+    assert (sheng.author, zhu.author) == ("sheng-shizuo", "zheng-xuan")
+    text = apparatus.base.classic.text
+    assert text[sheng.t0 : sheng.t1] == "纳" and text[sheng.t0 - 2 : sheng.t0] == "弟子"
+    assert text[zhu.t0 : zhu.t1] == "弓"  # B's 矢, mapped onto the base's 弓
+    document = tei.edition_document(sources, apparatus, found, choices.editors)
+    assert validate.problems(document) == []
+    app = document.xpath("//t:app[t:note[@type='textual'][@resp='#zheng-xuan']]", namespaces=NS)[0]
+    assert app.findtext("t:lem", namespaces=NS) == "弓" and app.xpath("t:rdg[@wit='#wB'][.='矢']", namespaces=NS)
+    assert document.xpath("//t:app[t:lem='纳']/t:note[@resp='#sheng-shizuo']/t:quote[@source='#wB'][.='盛氏世佐曰纳当作内']", namespaces=NS)
