@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .collation import decisions, jinguwen, punctuation, textual_note
 from .collation.apparatus import Apparatus, collate
 from .collation.commentary import Commentary, collate_commentary
-from .collation.sections import Section, sections as find_sections
+from .collation.sections import Section, divisions, sections as find_sections, set_headings_apart
 from .errors import EditionError, SourceErrors
 from .intake.witness import Witness
 from .publication import pdf, render, report, site, tei, validate
@@ -61,7 +61,9 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     jinguwen.apply(apparatus, anchors)
     textual = textual_note.collect(apparatus, sources.persons, normalizer)
     textual_note.apply(apparatus, textual[0])
-    found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
+    headings = divisions(apparatus.base, config.divisions)
+    set_headings_apart(apparatus, headings)
+    found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, headings)
     decisions.apply(apparatus, choices, normalizer.fold, found)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
     return Edited(apparatus, notes, anchors, found, commentary, textual)

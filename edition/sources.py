@@ -51,6 +51,7 @@ class EditionConfig:
     variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
     punctuation_from: str = ""  # the witness whose punctuation an unpunctuated base takes, as editorial punctuation
     apparatus_style: str = "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
+    divisions: tuple[str, ...] = ()  # heading words that open a division of their own where a passage of the base begins with them (記)
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,7 @@ def load_config(path: Path) -> EditionConfig:
     doc, _ = read_toml(path, "edition.toml")
     settings = dict(doc["edition"])
     settings["editors"] = tuple(settings.get("editors", ()))
+    settings["divisions"] = tuple(settings.get("divisions", ()))
     return EditionConfig(**settings)
 
 

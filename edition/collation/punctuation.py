@@ -4,7 +4,8 @@ a punctuated witness, carried over through that witness's alignment with the bas
 A mark stands in a gap of the witness's classic text (after its k-th character); the alignment
 takes that gap to a gap of the base's: inside a stretch the two read alike character for
 character, and at the ends of every stretch. A mark in a stretch where they differ is left out,
-since there is no telling where in the base it would go. ASCII marks become their full-width
+since there is no telling where in the base it would go; where two gaps of the witness come to
+one of the base's (around what the base lacks), a mark they share stands once. ASCII marks become their full-width
 forms (Unicode's <wide> decompositions), the full stop the ideographic one.
 """
 
@@ -59,5 +60,6 @@ def carried(apparatus: Apparatus, siglum: str) -> dict[int, str]:
     out: dict[int, str] = {}
     for gap, marks in marks_by_gap(apparatus.witnesses[siglum]).items():
         if gap in to_base and 0 < to_base[gap]:
-            out[to_base[gap]] = out.get(to_base[gap], "") + marks
+            before = out.get(to_base[gap], "")
+            out[to_base[gap]] = before if before.endswith(marks) else before + marks  # two gaps of the witness at one of the base's: a mark once
     return out

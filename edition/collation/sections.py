@@ -1,4 +1,5 @@
-"""Sections: the ritual's sections, taken from the labels the witnesses carry and mapped onto the base.
+"""Sections: the ritual's sections, taken from the labels the witnesses carry and mapped onto the base,
+and the divisions a heading word of the base opens (the 記 of a chapter).
 
 A label whose profile rule says `section = "closes"` ends the section it names (右献大夫, 蕙田案以上旅酬);
 its `title` pattern takes the name out of it. A witness's first label can only vouch for the part
@@ -25,6 +26,16 @@ INCIPIT = 8
 TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
 
 
+@dataclass(frozen=True)
+class Division:
+    """A division of the text that a heading word of the base opens where a passage of its classic
+    text begins with it; the heading is base tokens t0:t1, which no section holds."""
+
+    head: str
+    t0: int
+    t1: int
+
+
 @dataclass
 class Section:
     xml_id: str
@@ -32,6 +43,31 @@ class Section:
     source: str  # the siglum whose label names it, or "incipit"
     t0: int
     t1: int
+    opens: Division | None = None  # the division whose heading stands before it
+
+
+def divisions(base: "Witness", heads: tuple[str, ...]) -> list[Division]:
+    """Each heading word's division, where the first passage of the base's classic text that begins
+    with it stands."""
+    tokens = base.classic.tokens
+    passage_starts = {s.start for s in base.segments_of("classic")}
+    out = []
+    for head in heads:
+        at = next((i for i, t in enumerate(tokens) if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head), None)
+        if at is not None:
+            out.append(Division(head, at, at + len(head)))
+    return sorted(out, key=lambda d: d.t0)
+
+
+def set_headings_apart(apparatus, found: list[Division]) -> None:
+    """A heading is no text of the collation: no unit inside it, and punctuation carried to its end
+    stands before it."""
+    for division in found:
+        apparatus.units = [u for u in apparatus.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)]
+        for gap in range(division.t0 + 1, division.t1 + 1):
+            mark = apparatus.punctuation.pop(gap, "")
+            if mark and division.t0 not in apparatus.punctuation:
+                apparatus.punctuation[division.t0] = mark
 
 
 def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"]) -> dict[int, tuple[str, str]]:
@@ -66,15 +102,17 @@ def section_cuts(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"],
     return sorted(c for c in cuts if 0 <= c <= n), closes
 
 
-def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict[int, tuple[str, str]]) -> list[Section]:
+def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict[int, tuple[str, str]], found: list[Division] = ()) -> list[Section]:
     """The sections of the base between the cuts, each titled by the label that closes it or by
-    its first words."""
-    cuts = snap_to_units(cuts, units)
+    its first words; a division's heading is a cut on either side and in no section."""
+    cuts = snap_to_units([*cuts, *(g for d in found for g in (d.t0, d.t1))], units)
+    headings = {(d.t0, d.t1): d for d in found}
+    opening = {d.t1: d for d in found}
     tokens = base.classic.tokens
     out: list[Section] = []
     used: set[str] = set()
     for t0, t1 in zip(cuts, cuts[1:]):
-        if t1 <= t0:
+        if t1 <= t0 or (t0, t1) in headings:
             continue
         if t1 in closes:
             title, source = closes[t1]
@@ -82,7 +120,7 @@ def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict
             title = "".join(t.source(base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
             source = "incipit"
         xml_id = unique_id("s-" + regex.sub(r"[^\p{L}\p{N}]", "", title)[:12], used)
-        out.append(Section(xml_id, title, source, t0, t1))
+        out.append(Section(xml_id, title, source, t0, t1, opening.get(t0)))
     return out
 
 

@@ -116,6 +116,7 @@ class Section:
     paragraph_id: str
     items: list = field(default_factory=list)  # str, App or Cite
     number: int = 0
+    opens: str = ""  # the heading of the division (記) that begins with it
 
     @property
     def text_items(self) -> list:
@@ -274,10 +275,13 @@ def read(path: Path) -> Edition:
     nodes = doc.xpath("//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
     witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections, apps = [], []
-    for number, div in enumerate(doc.iterfind(".//t:body/t:div", NS), 1):
+    for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
         section = Section(div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number)
+        division = div.getparent()
+        if division.get("type") == "division" and div.getprevious() is division.find("t:head", NS):
+            section.opens = "".join(division.find("t:head", NS).itertext())
         if p.text:
             section.items.append(p.text)
         for child in p:

@@ -571,9 +571,14 @@ class EditionWriter:
 
         units = iter(self.apparatus.entries())
         unit = next(units, None)
+        holder = body  # the body, or the division the sections are in
         for number, section in enumerate(self.sections, 1):
             last = number == len(self.sections)
-            div = el("div", {"type": "section", "n": str(number), XML_ID: section.xml_id}, parent=body)
+            if section.opens is not None:
+                heading = section.opens
+                holder = el("div", {"type": "division", XML_ID: f"d-{heading.head}"}, parent=body)
+                el("head", {"type": "division"}, self.base.classic_between(tokens[heading.t0].start, tokens[heading.t1 - 1].end), parent=holder)
+            div = el("div", {"type": "section", "n": str(number), XML_ID: section.xml_id}, parent=holder)
             head = {"type": "incipit"}
             if section.source != "incipit":
                 head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
