@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .collation import decisions, jinguwen, punctuation
+from .collation import decisions, jinguwen, punctuation, same_error
 from .collation.apparatus import collate
 from .collation.sections import sections as find_sections
 from .errors import EditionError, SourceErrors
@@ -37,7 +37,8 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions):
-    """Collation, the 今文/古文 notes, the sections and the editors' decisions."""
+    """Collation, the 今文/古文 notes, the sections, the editors' decisions, and the same errors
+    treated alike."""
     config = sources.config
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, choices.witnesses(True), choices.witnesses(False))
     if config.punctuation_from:
@@ -49,6 +50,7 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     jinguwen.apply(apparatus, anchors)
     found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
     decisions.apply(apparatus, choices, normalizer.fold, found)
+    apparatus.same_errors = same_error.treat_alike(apparatus)
     return apparatus, notes, anchors, found
 
 
@@ -71,7 +73,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
-    summary = report.collation_report(apparatus, found, seconds)
+    summary = report.collation_report(apparatus, found, seconds, choices.editors)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/collation.md", report.collation_markdown(summary))
     decisions_summary = decisions.report(choices)
