@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .collation import decisions, jinguwen, punctuation, textual_note
+from .collation import decisions, jinguwen, punctuation, same_error, textual_note
 from .collation.apparatus import Apparatus, collate
 from .collation.commentary import Commentary, collate_commentary
 from .collation.sections import Section, divisions, sections as find_sections, set_headings_apart
@@ -48,7 +48,8 @@ class Edited(NamedTuple):
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
-    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections and the editors' decisions."""
+    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections, the editors'
+    decisions, and the same errors treated alike."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
@@ -65,6 +66,7 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     set_headings_apart(apparatus, headings)
     found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, headings)
     decisions.apply(apparatus, choices, normalizer.fold, found)
+    apparatus.same_errors = same_error.treat_alike(apparatus)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
     return Edited(apparatus, notes, anchors, found, commentary, textual)
 
@@ -92,7 +94,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
-    summary = report.collation_report(apparatus, found, seconds)
+    summary = report.collation_report(apparatus, found, seconds, choices.editors)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/collation.md", report.collation_markdown(summary))
     decisions_summary = decisions.report(choices)

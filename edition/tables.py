@@ -187,6 +187,8 @@ def describe(error: jsonschema.ValidationError, document) -> tuple[list, str]:
         return path + unknown[:1], f"{field_name(path)}: unknown field(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})"
     if error.validator == "minItems" and path == ["witness"]:
         return path, "no [[witness]] in the file"
+    if error.validator == "not" and "$comment" in error.schema:  # a field the schema forbids here, saying why
+        return path, f"{field_name(path)}: {error.schema['$comment']}"
     if error.validator is None:  # a field that the schema forbids here (`false`)
         rule = value_at(document, path)
         key = next(k for k, v in rule.items() if v == error.instance)

@@ -52,7 +52,8 @@ def expected_notes(edition_xml: Path) -> Counter:
                 fresh.add(rdg.get("type"))
             seen.add(key)
         emended = lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
-        expected[number] += bool(fresh & set(SERIES_A) or emended or app.find("t:note[@type='editorial']", NS) is not None)
+        said = any(app.find(f"t:{path}", NS) is not None for path in ("note[@type='editorial']", "note[@type='textual']", "witDetail"))  # an editor's note, a 校语, a quotation
+        expected[number] += bool(fresh & set(SERIES_A) or emended or said)
         expected[number] += "jinguwen" in fresh
         expected[number] += bool(fresh & set(SERIES_C))
     return +expected

@@ -7,8 +7,12 @@ where the apparatus records them at each place (see `Orthography`), and where it
 stops. Marks of all witnesses that touch are merged into variation units. In each unit every
 extant witness has one reading; readings with the same comparison text form one substantive
 reading, their display forms its orthographic variants. The base reading is the lemma unless
-intake flagged it as an intrusion, or the base stands alone against every other witness extant
-there: then the others' reading is the lemma, marked as an automatic emendation.
+intake flagged it as an intrusion, or the base stands alone (no other witness extant there and no
+quotation in a witness's commentary, see `evidence`, reads as it) and a reading has for it at
+least two witnesses, or one and a quotation, and more than any other reading there: then that
+reading is the lemma, marked as an automatic emendation. Where the base stands alone but the rule
+does not apply, or a quotation attests another reading than the base's, the place is a candidate
+for the editor.
 
 A clause that a witness reads elsewhere (a block its alignment moves, cut where sections end) is
 one unit at each end, apart from the marks: at its place in the base a unit over the whole clause,
@@ -32,13 +36,15 @@ from functools import wraps
 
 from ..intake.witness import Witness
 from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
-from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text
+from .evidence import Attestation, find as find_quotations, quoting
+from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text, wildcard_equal
 from .sections import section_cuts
 from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
 
 AUTO_RESP = "edition-auto"
-EMENDING_WITNESSES = 2  # other witnesses that must agree against the base for an automatic emendation
+EMENDING_SUPPORT = 2  # witnesses that must agree against the base for an automatic emendation, a quotation in the commentary counting as one
+COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
 LINES_NAMED = 12
 
 
@@ -88,6 +94,7 @@ class Apparatus:
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
+    same_errors: list = field(default_factory=list)  # the other places of each emendation's words (same_error.Repeat)
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
 
@@ -304,10 +311,11 @@ def collate(
     for token in markers:
         if markers[token]:
             marks.append((2 * token + 1, 2 * token + 1))
-    units = build_units(merge_marks(marks, cut_marks), base, maps, base_intrusions, markers, orthography)
+    attestation = Attestation(find_quotations([(base, None), *((m.witness, m.base_of()) for m in maps.values())]), base_text, quoting().inside)
+    units = build_units(merge_marks(marks, cut_marks), base, maps, base_intrusions, markers, orthography, attestation)
 
     def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
-        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography)
+        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography, attestation)
 
     moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms)
     variant_forms = [VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()]
@@ -369,12 +377,12 @@ class FormComparison:
         return out
 
 
-def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, orthography: Orthography) -> list[Unit]:
+def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, orthography: Orthography, attestation: Attestation) -> list[Unit]:
     units = []
     for a, b in spans:
         t0, t1 = a // 2, (b + 1) // 2
         gaps = range((a + 1) // 2, b // 2 + 1)
-        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography))
+        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography, attestation))
     return units
 
 
@@ -425,7 +433,8 @@ def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: lis
     tokens = wmap.witness.classic.tokens
     for b0, b1 in merge_spans(spans):
         w0, w1 = witness_position(t.ops, b0, t.w0), witness_position(t.ops, b1, t.w1)
-        edited = next((u.lemma for u in emended if (u.t0, u.t1) == (b0, b1)), None)
+        emending = next((u for u in emended if (u.t0, u.t1) == (b0, b1)), None)
+        edited = emending.lemma if emending else None
         lemma = Reading(list(edited.sigla), edited.tokens, edited.display, edited.norm, forms=edited.forms, simplified=edited.simplified) if edited else Reading.of(base, base.classic.tokens[b0:b1])
         readings = [Reading.of(wmap.witness, tokens[w0:w1])]
         if edited:  # where the edition emends the base, the base's reading too, which the witness may refute
@@ -438,7 +447,7 @@ def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: lis
                 reading.type, reading.subtype = classify(reading, lemma)
                 others.append(reading)
         if others:
-            out.append((w0 - t.w0, w1 - t.w0, Unit(0, b0, b1, lemma, others, emended=edited is not None)))
+            out.append((w0 - t.w0, w1 - t.w0, Unit(0, b0, b1, lemma, others, emended=emending is not None, basis=emending.basis if emending else "")))
     return out
 
 
@@ -453,7 +462,7 @@ def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers, orthography: Orthography) -> Unit:
+def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers, orthography: Orthography, attestation: Attestation) -> Unit:
     base_siglum = base.meta.siglum
     base_tokens = base.classic.tokens[t0:t1]
     base_text = base.classic_between(base_tokens[0].start, base_tokens[-1].end) if base_tokens else ""
@@ -489,30 +498,54 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
         before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
         base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
         base_reading.intrusion = True
-    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography)
+    evidence = attestation.of(t0, t1, {r.norm for r in readings.values() if not r.moves})
+    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography, evidence)
     lemma.sigla += partial_agreement
-    return Unit(0, t0, t1, lemma, others, emended, candidate, dict(unit_markers))
+    return Unit(0, t0, t1, lemma, others, emended, candidate, dict(unit_markers), evidence=evidence, basis=COLLATION if emended else "")
 
 
-def against_the_base(base_reading: Reading, voters: list[Reading]) -> bool:
-    """Every other witness extant in place agrees on one substantive reading that is not the base's."""
-    if not voters or any(v.norm != voters[0].norm for v in voters) or voters[0].norm == base_reading.norm:
-        return False
-    if "▯" in voters[0].norm or UNMAPPED in voters[0].norm:
-        return False
-    return classify(base_reading, voters[0])[0] == "substantive"
+def alone(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
+    """No other witness extant in place (even with a lost character) and no quotation of the
+    commentary reads as the base."""
+    return not base_reading.intrusion and not evidence.get(base_reading.norm) and not any(wildcard_equal(v.norm, base_reading.norm) for v in voters)
 
 
-def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str, orthography: Orthography) -> tuple[Reading, list[Reading], bool, bool]:
-    """The lemma, the other readings typed against it, whether the base was emended (at least
-    `EMENDING_WITNESSES` others agree against it) and whether the place is a candidate for the
-    editor (fewer do)."""
+def emendation(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> list[Reading]:
+    """The witnesses whose reading emends the base automatically: the base stands alone, and
+    their reading, in known characters, is read by at least `EMENDING_SUPPORT` witnesses, a
+    quotation counting as one, and has more for it than any other substantive reading there
+    (readings with a lost or unknown character that may be theirs do not count). None if the rule
+    does not apply."""
+    if not alone(base_reading, voters, evidence):
+        return []
+    groups: dict[str, list[Reading]] = defaultdict(list)
+    for v in voters:
+        if classify(v, base_reading)[0] == "substantive":
+            groups[v.norm].append(v)
+    support = {norm: len(group) + bool(evidence.get(norm)) for norm, group in groups.items()}
+    best = max((norm for norm in support if UNMAPPED not in norm), key=support.get, default=None)
+    if best is None or support[best] < EMENDING_SUPPORT:
+        return []
+    rivals = [norm for norm in support if norm != best and not wildcard_equal(norm, best)]
+    return [] if any(support[norm] >= support[best] for norm in rivals) else groups[best]
+
+
+def for_the_editor(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
+    """A candidate for emendation where the base is not emended: the base stands alone and a
+    witness reads otherwise substantively, or a quotation attests another reading."""
+    otherwise = any(classify(v, base_reading)[0] == "substantive" for v in voters)
+    return alone(base_reading, voters, evidence) and otherwise or any(norm != base_reading.norm for norm in evidence)
+
+
+def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str, orthography: Orthography, evidence: dict[str, list]) -> tuple[Reading, list[Reading], bool, bool]:
+    """The lemma, the other readings typed against it, whether the base was emended (`emendation`)
+    and whether the place is a candidate for the editor (`for_the_editor`)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
-    alone = not base_reading.intrusion and against_the_base(base_reading, voters)
-    emended = alone and len(voters) >= EMENDING_WITNESSES
+    emending = emendation(base_reading, voters, evidence)
+    emended = bool(emending)
     if emended:  # printed as a witness that writes it in characters, in the base's script if one does
-        model = min(voters, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified))
+        model = min(emending, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified))
     else:
         model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source, forms=base_reading.forms, simplified=base_reading.simplified)
     lemma = Reading([], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified)
@@ -524,4 +557,4 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
     lemma.sigla.sort(key=lambda s: s != model.sigla[0])  # the lemma's tokens are its first witness's
-    return lemma, merge_same(others, orthography), emended, alone and not emended
+    return lemma, merge_same(others, orthography), emended, not emended and for_the_editor(base_reading, voters, evidence)

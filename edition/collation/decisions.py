@@ -6,15 +6,19 @@ the base text around the place with the characters of the variation unit in [bra
 each decision is looked up again; one whose context is gone, ambiguous, or no longer a variation
 unit of the right kind is reported as stale with the reason and applied nowhere.
 
-Kinds: `lemma` (make `reading` the lemma: an emendation), `reject-emendation` (restore the base
-where the automatic emendation chose another reading), `error` (`witness`'s reading here is an
-error of that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move the
+Kinds: `lemma` (make `reading` the lemma: an emendation, on the `basis` of 對校 (a witness reads
+it; the default), 本校 (the book itself elsewhere), 他校 (another text, cited as `source`) or 理校
+(reasoning); a reading no witness reads only on a basis other than 對校; the reading that is the
+lemma already settles a candidate without emending), `reject-emendation` (restore the base where
+the automatic emendation chose another reading), `error` (`witness`'s reading here is an error of
+that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move the
 今文/古文 reading of the note `words` carried by `witness` to this place), and `witness` (force
 `witness` in with `include = true` or out with `include = false`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,9 +26,9 @@ import regex
 
 from ..errors import EditionError
 from ..tables import read_toml
-from .apparatus import Apparatus
+from .apparatus import COLLATION, Apparatus
 from .jinguwen import Reported
-from .reading import classify
+from .reading import Reading
 from .variation_unit import Unit
 
 
@@ -120,8 +124,8 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
         if decision.kind == "jinguwen-anchor":
             decision.stale = move_jinguwen(apparatus, decision, t0, t1)
             continue
-        # a note may stand where the witnesses agree: it makes an entry of its own
-        unit = apparatus.unit_over(t0, t1) if decision.kind == "note" else unit_at(apparatus, t0, t1)
+        # a note, or an emendation not on the witnesses, may stand where they agree: it makes an entry of its own
+        unit = apparatus.unit_over(t0, t1) if decision.kind == "note" or conjectural(decision) else unit_at(apparatus, t0, t1)
         if unit is None:
             decision.stale = "the bracketed characters are no longer one entry of the apparatus"
             continue
@@ -130,12 +134,27 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
             decision.applied_to = f"app-{unit.index + 1}"
 
 
+def basis(decision: Decision) -> str:
+    return decision.fields.get("basis", COLLATION)
+
+
+def conjectural(decision: Decision) -> bool:
+    """A lemma decision that need not rest on a witness's reading."""
+    return decision.kind == "lemma" and basis(decision) != COLLATION
+
+
 def choose_lemma(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
     wanted = placer.norm(decision.reading)
+    if wanted == unit.lemma.norm:  # the lemma stays: the editor has decided the place
+        unit.decided, unit.candidate = decision, False
+        unit.basis = basis(decision) if base_siglum not in unit.lemma.sigla else ""
+        unit.emended = False
+        return ""
     chosen = next((r for r in unit.readings if r.norm == wanted and not r.moves), None)
-    if chosen is None:
-        return f"no witness reads {decision.reading!r} here any more"
-    make_lemma(unit, chosen, decision)
+    if chosen is None and not conjectural(decision):
+        return f"no witness reads {decision.reading!r} here any more (an emendation of the editor's own needs basis 本校, 他校 or 理校)"
+    make_lemma(unit, chosen or Reading([], [], decision.reading, wanted), decision)
+    unit.basis = basis(decision)
     return ""
 
 
@@ -146,20 +165,14 @@ def reject_emendation(unit: Unit, decision: Decision, placer: Placer, base_siglu
     if base is None:
         return "the base's reading is not in this entry"
     make_lemma(unit, base, decision)
+    unit.basis = ""
     return ""
 
 
 def make_lemma(unit: Unit, chosen, decision: Decision) -> None:
-    former = unit.lemma
-    unit.readings.remove(chosen)
-    chosen.type = chosen.subtype = None
-    if former.sigla or former.norm:
-        unit.readings.append(former)
-    unit.lemma = chosen
-    unit.emended = False
+    unit.take_lemma(chosen)
+    unit.emended = unit.candidate = False
     unit.decided = decision
-    for reading in unit.readings:
-        reading.type, reading.subtype = classify(reading, chosen)
 
 
 def mark_error(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
@@ -193,11 +206,34 @@ def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) ->
     return f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
 
 
+def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
+    """The base text around tokens t0:t1, with them in [brackets], as wide as it takes (from
+    `least` characters on either side) to be found once."""
+    for width in range(least, len(text) + 1):
+        before, after = text[max(0, t0 - width) : t0], text[t1 : t1 + width]
+        if len(regex.findall(regex.escape(before + text[t0:t1] + after), text, overlapped=True)) == 1:
+            break
+    return f"{before}[{text[t0:t1]}]{after}"
+
+
+def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp: str) -> str:
+    """A `lemma` decision that makes `reading` the lemma at `unit`, ready to paste."""
+    fields = {
+        "kind": "lemma",
+        "context": unique_context(apparatus.base.classic.text, unit.t0, unit.t1),
+        "reading": reading.source,
+        "basis": COLLATION,
+        "reason": reason,
+        "resp": resp,
+    }
+    return "[[decision]]\n" + "".join(f"{key} = {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items())
+
+
 def report(decisions: Decisions) -> dict:
     return {
         "editors": decisions.editors,
         "decisions": [
-            {"number": d.number, "line": d.line, "kind": d.kind, **{k: v for k, v in d.fields.items()}, "applied_to": d.applied_to, "stale": d.stale}
+            {"number": d.number, "line": d.line, "kind": d.kind, **({"basis": basis(d)} if d.kind == "lemma" else {}), **d.fields, "applied_to": d.applied_to, "stale": d.stale}
             for d in decisions.items
         ],
     }
@@ -207,5 +243,6 @@ def markdown(summary: dict) -> str:
     lines = ["# Editorial decisions", ""]
     for d in summary["decisions"]:
         where = f"applied to {d['applied_to']}" if d["applied_to"] else f"STALE: {d['stale']}"
-        lines.append(f"- {d['number']} ({d['kind']}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}")
+        basis = f", {d['basis']}" + (f" from {d['source']}" if "source" in d else "") if "basis" in d else ""
+        lines.append(f"- {d['number']} ({d['kind']}{basis}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}")
     return "\n".join(lines) + "\n"

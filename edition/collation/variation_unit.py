@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .reading import Reading
+from .reading import Reading, classify
 
 
 @dataclass
@@ -15,12 +15,15 @@ class Unit:
     lemma: Reading
     readings: list[Reading]
     emended: bool = False
-    candidate: bool = False  # the base stands alone against one witness: for the editor to decide
+    candidate: bool = False  # the rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
     textual_notes: list = field(default_factory=list)  # the witnesses' 校语 on this place (textual_note.TextualNote)
     decided: object = None  # the editorial decision that chose the lemma
     editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
+    evidence: dict[str, list] = field(default_factory=dict)  # reading (comparison text) -> the commentary's quotations that attest it (evidence.Quotation)
+    basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
+    same_as: "Unit | None" = None  # the emendation elsewhere whose error, in the same words, this one corrects
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -32,3 +35,16 @@ class Unit:
     @property
     def types(self) -> set[str]:
         return {r.type for r in self.readings if r.type}
+
+    def take_lemma(self, chosen: Reading) -> None:
+        """Make `chosen` (one of the readings, or the editor's own) the lemma; the former lemma
+        becomes a reading, and every reading is typed against the new one."""
+        former = self.lemma
+        if chosen in self.readings:
+            self.readings.remove(chosen)
+        chosen.type = chosen.subtype = None
+        if former.sigla or former.norm:
+            self.readings.append(former)
+        self.lemma = chosen
+        for reading in self.readings:
+            reading.type, reading.subtype = classify(reading, chosen)

@@ -23,9 +23,18 @@ CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+LONG = 24  # characters beyond which a lemma or a reading is cited by its first and last words
+CITED_ENDS = 4
+
+
+def cited(text: str) -> str:
+    """A long passage by its first and last words (X……Y), as a 校勘记 cites it."""
+    return text if len(text) <= LONG else f"{text[:CITED_ENDS]}……{text[-CITED_ENDS:]}"
+
+
 def occurrence_mark(app: App) -> str:
     """The lemma as the apparatus cites it: with its occurrence in the sentence where it recurs (之²)."""
-    return app.lemma.text + (str(app.occurrence).translate(SUPERSCRIPT) if app.occurrence else "")
+    return cited(app.lemma.text) + (str(app.occurrence).translate(SUPERSCRIPT) if app.occurrence else "")
 
 
 @cache
@@ -136,11 +145,15 @@ class Conventions:
         base_reading = next((r for r in app.readings if base and f"#{base.id}" in r.wit), None) if app.emended else None
         if app.emended and base_reading is not None:
             supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
-            values = {"lemma": lemma, "base": base_reading.text, "base_sigla": names(base_reading.wit)}
-            if supporting:
-                out.append(Clause("emendation", "substantive", "A", self.phrase("emendation", sigla=names(supporting), **values)))
-            else:
-                out.append(Clause("emendation_by_editor", "substantive", "A", self.phrase("emendation_by_editor", **values)))
+            values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
+            kind = "emendation" if supporting and app.basis in ("", "對校") else EMENDATION_BY_BASIS.get(app.basis, "emendation_by_editor")
+            if kind == "emendation" and not base_reading.text:
+                kind = "supplied"  # the base has lost the text
+            phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
+            if app.same_as:
+                other = next((a for a in edition.apps if a.id == app.same_as), None)
+                phrased += self.phrase("same_error", where=Part("where", self.where([other]) if other else "?", app.same_as))
+            out.append(Clause(kind, "substantive", "A", phrased))
         for r in app.readings:
             if r is base_reading or r.type == "fragment":
                 continue
@@ -149,7 +162,7 @@ class Conventions:
                 out += self.jinguwen(edition, app, r, lemma)
                 continue
             kind = reading_kind(app, r)
-            values = {"lemma": lemma, "reading": r.text, "sigla": sigla, "before": app.before, "after": app.after}
+            values = {"lemma": lemma, "reading": cited(r.text), "sigla": sigla, "before": app.before, "after": app.after}
             if kind in ("moved_away", "moved_in"):
                 values["where"] = Part("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
             if kind == "inversion":
@@ -159,6 +172,8 @@ class Conventions:
             out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
         for name, wit in app.markers:
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
+        for wit, layer, words in app.evidence:
+            out.append(Clause("evidence", "substantive", "A", self.phrase("evidence", sigla=names(wit.split()), layer=self.templates["layers"].get(layer, layer), words=words)))
         for author, quoted in app.textual:
             out.append(Clause("textual", "textual", "A", self.phrase("textual", author=edition.persons.get(author, author), quotes=self.quotes(edition, quoted))))
         for text in app.editorial:
@@ -222,6 +237,7 @@ class Conventions:
         return self.templates["list_joiner"].join(items)
 
 
+EMENDATION_BY_BASIS = {"本校": "emendation_by_rule", "他校": "emendation_by_source", "理校": "emendation_by_editor"}
 ROLES = {"lemma": "lemma", "reading": "reading", "base": "reading", "sigla": "sigla", "base_sigla": "sigla", "words": "words", "first": "lemma", "second": "lemma"}
 
 

@@ -72,6 +72,10 @@ class App:
     readings: list[Reading]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
     textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # the witnesses' 校语: (author's id, [(witness id, words)])
+    basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
+    basis_source: str = ""  # the text a 他校 emendation follows
+    same_as: str = ""  # the id of the entry whose emendation this one repeats (the same error)
+    evidence: list[tuple[str, str, str]] = field(default_factory=list)  # quotations of the text in the commentary: (witness, layer, words)
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
@@ -222,7 +226,7 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
         target = by_id.get(note.get("target", "").lstrip("#"))
         if target is not None:
             target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
-    editorial = ["".join(n.itertext()) for n in node.iterfind("t:note[@type='editorial']", NS)]
+    editorial = ["".join(n.itertext()) for n in node.xpath("t:note[@type='editorial'][not(@subtype)]", namespaces=NS)]
     textual = [
         (n.get("resp", "").lstrip("#"), [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in n.iterfind("t:quote", NS)])
         for n in node.iterfind("t:note[@type='textual']", NS)
@@ -230,6 +234,10 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
     markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
     app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual, markers, within=within)
+    app.basis = lem.get("cause", "")
+    app.basis_source = node.findtext("t:note[@subtype='source']/t:bibl", default="", namespaces=NS)
+    app.same_as = next((n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), "")
+    app.evidence = [(d.get("wit", ""), d.get("subtype", ""), d.findtext("t:q", default="", namespaces=NS)) for d in node.iterfind("t:witDetail[@type='evidence']", NS)]
     apps.append(app)
     app.parts = [lem.text] if lem.text else []
     for child in lem:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from .. import __version__
+from ..collation import decisions
 from ..intake.rule import LAYERS
 from ..intake.variants import VariantForms
 from ..intake.witness import Witness, elements
@@ -188,9 +189,10 @@ def summary_markdown(report: dict) -> str:
 
 
 
-def collation_report(apparatus, sections, seconds: float) -> dict:
+def collation_report(apparatus, sections, seconds: float, editors: dict[str, str]) -> dict:
     """What collation found: quality and extent per witness, readings by type, transpositions,
-    automatic emendations."""
+    automatic emendations with their evidence, candidates for the editor, and the other places of
+    each emendation's words."""
     base = apparatus.base
     tokens = base.classic.tokens
 
@@ -235,18 +237,28 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         }
         for t in apparatus.transpositions
     ]
+    def context(t0: int, t1: int) -> str:
+        return base_text(max(0, t0 - 6), t0) + "[" + base_text(t0, t1) + "]" + base_text(t1, t1 + 6)
+
     def place(u) -> dict:
         return {
             "app": f"app-{u.index + 1}",
             "base_reading": next((r.display for r in u.all_readings if base.meta.siglum in r.sigla), ""),
-            "context": base_text(max(0, u.t0 - 6), u.t0) + "[" + base_text(u.t0, u.t1) + "]" + base_text(u.t1, u.t1 + 6),
+            "context": context(u.t0, u.t1),
         }
 
-    emendations = [place(u) | {"lemma": u.lemma.display, "witnesses": u.lemma.sigla} for u in apparatus.units if u.emended]
-    candidates = [
-        place(u) | {"readings": [{"reading": r.display, "witnesses": r.sigla} for r in u.readings if r.type == "substantive"]}
+    emendations = [
+        place(u) | {"lemma": u.lemma.display, "witnesses": u.lemma.sigla, "basis": u.basis, "evidence": quotations(u, u.lemma),
+                    "same_as": f"app-{u.same_as.index + 1}" if u.same_as else None}
         for u in apparatus.units
-        if u.candidate and not u.decided
+        if u.emended
+    ]
+    candidates = [candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided]
+    same_errors = [
+        {"emendation": f"app-{r.origin.index + 1}", "base_words": base_text(r.t0, r.t1), "emended_to": r.origin.lemma.display,
+         "context": context(r.t0, r.t1),
+         "app": f"app-{r.unit.index + 1}" if r.unit else None, "treated_alike": r.applied, "why_not": r.why}
+        for r in apparatus.same_errors
     ]
     return {
         "tool": f"edition {__version__}",
@@ -259,7 +271,31 @@ def collation_report(apparatus, sections, seconds: float) -> dict:
         "transpositions": transpositions,
         "emendations": emendations,
         "candidates": candidates,
+        "same_errors": same_errors,
     }
+
+
+def quotations(unit, reading) -> list[dict]:
+    """The commentary's quotations that attest a reading of the unit."""
+    return [
+        {"witness": q.siglum, "layer": q.layer, "found_by": q.rule, "quote": q.text, "line": q.line, "offsets": [q.start, q.end]}
+        for q in unit.evidence.get(reading.norm, ())
+    ]
+
+
+def candidate(apparatus, unit, where: dict, editors: dict) -> dict:
+    """A place for the editor: its readings with the witnesses and the quotations for each, and a
+    decision that takes the best attested reading other than the base's, ready to paste."""
+    base = apparatus.base.meta.siglum
+    readings = [r for r in unit.all_readings if not r.moves]
+    others = [r for r in readings if base not in r.sigla and r.type in (None, "substantive")]
+    best = max(others, key=lambda r: (bool(unit.evidence.get(r.norm)), len(r.sigla)), default=None)
+    entry = where | {"readings": [{"reading": r.display, "witnesses": r.sigla, "type": r.type or "lemma", "evidence": quotations(unit, r)} for r in readings]}
+    if best is not None:
+        attested = "; ".join(map(quoted, quotations(unit, best)))
+        reason = f"read by {', '.join(best.sigla)}" + (f"; {attested}" if attested else "")
+        entry["decision"] = decisions.stanza(apparatus, unit, best, reason, next(iter(editors), "ed"))
+    return entry
 
 
 def collation_markdown(report: dict) -> str:
@@ -279,12 +315,31 @@ def collation_markdown(report: dict) -> str:
     for t in report["transpositions"]:
         lines.append(f"- {t['siglum']} reads 「{t['text']}」 (base {t['base_from']}–{t['base_to']}) after 「…{t['placed_after']}」"
                      + (f", with {t['differences']} character(s) different" if t["differences"] else ""))
-    lines += ["", f"## Automatic emendations ({len(report['emendations'])})", ""]
+    lines += ["", f"## Automatic emendations ({len(report['emendations'])})", "",
+              "The base stands alone (no other witness and no quotation of the commentary reads as it), and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, and more than any other; "
+              "or the base has the words of an emendation elsewhere, and a witness reads the emendation here too (本校).", ""]
     for e in report["emendations"]:
-        lines.append(f"- {e['app']}: {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}")
+        lines.append(f"- {e['app']} ({e['basis']}): {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
+                     + evidence_words(e["evidence"]) + (f"; the same error as {e['same_as']}" if e["same_as"] else ""))
     lines += ["", f"## Candidates for emendation ({len(report['candidates'])})", "",
-              f"The base stands alone against one witness: fewer than the two an automatic emendation needs. The editor decides (decisions.toml, kind `lemma`).", ""]
+              "The base may be wrong, but the rule of automatic emendation does not apply: the base stands alone and the others disagree or are one, or the commentary quotes another reading. "
+              "The editor decides in decisions.toml: paste the decision and correct it, or give the base's reading to keep it.", ""]
     for c in report["candidates"]:
-        evidence = "; ".join(f"「{r['reading'] or '∅'}」 {', '.join(r['witnesses'])}" for r in c["readings"])
-        lines.append(f"- {c['app']}: {c['context']}: base 「{c['base_reading'] or '∅'}」, {evidence}")
+        readings = "; ".join(f"「{r['reading'] or '∅'}」 {', '.join(r['witnesses']) or 'no witness'}" + evidence_words(r["evidence"]) for r in c["readings"])
+        lines.append(f"- {c['app']}: {c['context']}: {readings}")
+        if "decision" in c:
+            lines += ["", "  ```toml", *(f"  {line}" for line in c["decision"].splitlines()), "  ```", ""]
+    lines += ["", f"## The same words elsewhere ({len(report['same_errors'])})", "",
+              "Where the base has the words of an emendation again, with the same neighbours: emended alike where a witness reads the emendation, listed here either way.", ""]
+    for r in report["same_errors"]:
+        done = "emended alike" if r["treated_alike"] else f"not emended: {r['why_not']}"
+        lines.append(f"- {r['context']} ({r['app'] or 'no entry'}), as at {r['emendation']} 「{r['base_words']}」 → 「{r['emended_to']}」: {done}")
     return "\n".join(lines) + "\n"
+
+
+def quoted(quotation: dict) -> str:
+    return f"{quotation['witness']} {quotation['layer']} quotes 「{quotation['quote']}」 (line {quotation['line']})"
+
+
+def evidence_words(evidence: list[dict]) -> str:
+    return "".join(f", {quoted(q)}" for q in evidence)

@@ -1,0 +1,71 @@
+"""The same error in the same words, treated the same everywhere.
+
+Where the base is emended (automatically or by a decision) in a few characters, its words there,
+with `NEIGHBOURS` characters on either side, are looked for elsewhere in the base. At each other
+place where a witness reads the emendation, and no quotation of the commentary reads the base's
+words, the base is emended alike: the same lemma, on the basis 本校 (the book itself), by whoever
+emended the first place. Every other place is listed with the reason it was not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from .apparatus import Apparatus
+from .variation_unit import Unit
+
+NEIGHBOURS = 1  # characters on either side that must be the same too: the same words, not the same character anywhere
+LONGEST = 4  # characters of the base's words, and of the emendation, at most: a slip that recurs, not a lost passage
+INTERNAL = "本校"
+
+
+@dataclass
+class Repeat:
+    """Another place `t0:t1` of the base with the words of emendation `origin`."""
+
+    origin: Unit
+    t0: int
+    t1: int
+    unit: Unit | None  # its entry, if it is one
+    applied: bool
+    why: str = ""  # why it was not emended alike
+
+
+def emendations(apparatus: Apparatus) -> list[Unit]:
+    base = apparatus.base.meta.siglum
+    return [u for u in apparatus.units if u.emended or u.decided is not None and u.basis and base not in u.lemma.sigla]
+
+
+def treat_alike(apparatus: Apparatus) -> list[Repeat]:
+    text = apparatus.base.classic.text
+    out = []
+    for origin in emendations(apparatus):
+        wrong, right = text[origin.t0 : origin.t1], origin.lemma.norm
+        if not (0 < len(wrong) <= LONGEST and 0 < len(right) <= LONGEST) or origin.t0 < NEIGHBOURS:
+            continue
+        words = text[origin.t0 - NEIGHBOURS : origin.t1 + NEIGHBOURS]
+        for match in regex.finditer(regex.escape(words), text, overlapped=True):
+            t0 = match.start() + NEIGHBOURS
+            if t0 != origin.t0:
+                out.append(repeat(apparatus, origin, t0, t0 + len(wrong)))
+    return out
+
+
+def repeat(apparatus: Apparatus, origin: Unit, t0: int, t1: int) -> Repeat:
+    unit = next((u for u in apparatus.units if (u.t0, u.t1) == (t0, t1)), None)
+    right = origin.lemma.norm
+    if unit is not None and unit.lemma.norm == right:
+        return Repeat(origin, t0, t1, unit, False, "emended so already")
+    if unit is not None and (unit.decided is not None or unit.emended):
+        return Repeat(origin, t0, t1, unit, False, "decided otherwise here" if unit.decided else "emended otherwise here")
+    reading = next((r for r in unit.readings if r.norm == right and not r.moves), None) if unit else None
+    if reading is None:
+        return Repeat(origin, t0, t1, unit, False, f"no witness reads {origin.lemma.display} here")
+    if unit.evidence.get(unit.lemma.norm):
+        return Repeat(origin, t0, t1, unit, False, "the commentary quotes the base's words here")
+    unit.take_lemma(reading)
+    unit.emended, unit.decided = origin.emended, origin.decided
+    unit.basis, unit.same_as, unit.candidate = INTERNAL, origin, False
+    return Repeat(origin, t0, t1, unit, True)

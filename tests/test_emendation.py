@@ -1,0 +1,206 @@
+"""Emendation under the editor's control: an automatic emendation rests on two witnesses, or on one
+and a quotation of its reading in a witness's commentary; the other places where the base may be
+wrong are candidates, with their evidence and a decision to paste; the same error in the same
+words is emended alike; decisions carry the basis of the emendation (對校, 本校, 他校, 理校)."""
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from edition.build import check, edit
+from edition.collation import decisions, same_error
+from edition.collation.apparatus import collate
+from edition.collation.sections import sections as find_sections
+from edition.errors import SourceErrors
+from edition.publication import report, tei, validate
+from edition.sources import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = {"t": tei.TEI_NS}
+WITNESSES = ("000", "001", "002", "003", "WYG")
+
+
+def unit_at(apparatus, context: str):
+    """The unit over the bracketed characters of `context` (base text, comparison script)."""
+    before, inside, after = re.fullmatch(r"(.*)\[(.*)\](.*)", context).groups()
+    text = apparatus.base.classic.text
+    assert text.count(before + inside + after) == 1, context
+    t0 = text.index(before + inside + after) + len(before)
+    return next(u for u in apparatus.units if (u.t0, u.t1) == (t0, t0 + len(inside)))
+
+
+def supported(unit) -> bool:
+    return len(unit.lemma.sigla) >= 2 or bool(unit.evidence.get(unit.lemma.norm)) or unit.same_as is not None
+
+
+def test_no_automatic_emendation_rests_on_one_witness_without_evidence(apparatus, witnesses, sources, built):
+    emended = [u for u in apparatus.all_units() if u.emended]
+    assert emended and all(supported(u) and "SBCK" not in u.lemma.sigla for u in emended)
+    for siglum in WITNESSES:
+        alone = collate([witnesses["SBCK"], witnesses[siglum]], "SBCK", sources.orthography())
+        assert any(u.candidate for u in alone.units), siglum
+        for unit in (u for u in alone.all_units() if u.emended):
+            assert unit.evidence.get(unit.lemma.norm), (siglum, unit.lemma.display)
+    edition = etree.parse(str(built / "edition.xml"))
+    for lem in edition.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS):
+        app = lem.xpath("ancestor::t:app[1]", namespaces=NS)[0]
+        quoted = app.xpath(f"t:witDetail[@type='evidence'][@target='#{lem.get(tei.XML_ID)}']", namespaces=NS)
+        alike = app.xpath("t:note[@subtype='same-error']", namespaces=NS)
+        assert len(lem.get("wit").split()) >= 2 or quoted or alike, lem.get(tei.XML_ID)
+        assert lem.get("cause") in ("對校", "本校")
+
+
+def test_one_witness_and_a_shu_heading_emend_the_base(witnesses, sources):
+    """001 reads 将兴者于右; WYG 將舉者於右; 002 has lost the clause from its text, but the heading
+    of its 疏 quotes it: [疏]“将举者於右”。 (line 334)."""
+    without = unit_at(collate([witnesses[s] for s in ("001", "WYG")], "001", sources.orthography()), "凡奠者于左将[兴]者于右")
+    assert without.candidate and not without.emended, "one witness alone"
+    apparatus = collate([witnesses[s] for s in ("001", "WYG", "002")], "001", sources.orthography())
+    unit = unit_at(apparatus, "凡奠者于左[将兴者于右]众宾之长")
+    assert unit.emended and unit.lemma.display == "將舉者於右" and unit.lemma.sigla == ["WYG"] and unit.basis == "對校"
+    assert unit.reading_of("002").subtype == "omission", "002's own text lacks the clause"
+    [quotation] = unit.evidence[unit.lemma.norm]
+    raw = witnesses["002"].raw
+    assert (quotation.siglum, quotation.layer, quotation.rule, quotation.text) == ("002", "subcommentary", "shu-heading", "将举者於右")
+    assert raw.text[quotation.start : quotation.end] == "将举者於右" and raw.line_of(quotation.start) == quotation.line == 334
+    assert raw.text.splitlines()[333].startswith("[疏]")
+
+
+def test_a_witness_and_its_own_shu_emend_the_base(witnesses, sources):
+    """SBCK's 末旅 against WYG's 未旅, whose 疏 says how far the passage goes: 注釋曰自此盡未旅 (line 360)."""
+    apparatus = collate([witnesses["SBCK"], witnesses["WYG"]], "SBCK", sources.orthography())
+    unit = unit_at(apparatus, "北面立于觯南[末]旅三耦")
+    assert unit.emended and unit.lemma.source == "未"
+    assert [(q.siglum, q.rule, q.text, q.line) for q in unit.evidence["未"]] == [("WYG", "shu-range", "未旅", 360)]
+    assert not unit_at(apparatus, "三耦皆[袓]决遂").emended, "no quotation of 袒: a candidate"
+
+
+def edited(root: Path):
+    sources = Sources.load(root)
+    choices = decisions.load(root / "decisions.toml")
+    edited = edit(sources, sources.intake_all(), choices)
+    return sources, choices, edited.apparatus, edited.sections
+
+
+def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, tmp_path):
+    """With 001 as base, 001 and 002 lack the 記 that opens the 记, which WYG reads and 002's 疏
+    headings quote (“记大”至“为宾”): not the base's reading, so a candidate."""
+    apparatus = collate([witnesses[s] for s in ("001", "WYG", "002")], "001", sources.orthography())
+    sections = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
+    unit = unit_at(apparatus, "乡乐唯欲[]大夫与则公")
+    assert unit.candidate and not unit.emended
+    summary = report.collation_report(apparatus, sections, 0.0, {"ed": "editors"})
+    [entry] = [c for c in summary["candidates"] if c["app"] == f"app-{unit.index + 1}"]
+    reading = next(r for r in entry["readings"] if r["witnesses"] == ["WYG"])
+    assert reading["reading"] == "記" and {(q["witness"], q["layer"], q["quote"]) for q in reading["evidence"]} == {("002", "subcommentary", "记大")}
+    assert all(witnesses["002"].raw.text[slice(*q["offsets"])] == "记大" for q in reading["evidence"])
+    assert all(c["readings"] for c in summary["candidates"])
+    assert "记大" in report.collation_markdown(summary)
+    stanza = tomllib.loads(entry["decision"])["decision"][0]
+    assert stanza["reading"] == "記" and stanza["basis"] == "對校" and "002 subcommentary quotes 「记大」" in stanza["reason"]
+    (tmp_path / "decisions.toml").write_text('[editors]\ned = "editors"\n\n' + entry["decision"], encoding="utf-8")
+    choices = decisions.load(tmp_path / "decisions.toml")
+    decisions.apply(apparatus, choices, sources.normalizer().fold, sections)
+    assert not choices.items[0].stale and unit.lemma.source == "記" and unit.decided is choices.items[0]
+    assert f"app-{unit.index + 1}" not in {c["app"] for c in report.collation_report(apparatus, sections, 0.0, {})["candidates"]}
+
+
+# On a copy of the sources with 001 as base, its 说矢束 written 说天束 at both places (4659 and, in
+# the 记, 6578), and only WYG and 002 (from 彻俎 on) beside it: WYG and 002 read 矢 in the 记, WYG
+# alone at the first place. A 他校 decision emends 命张侯 (1959) to 命設侯, which no witness reads.
+EXCLUDED = '\n[[decision]]\nkind = "witness"\nwitness = "{}"\ninclude = false\nreason = "the test collates 001, WYG and 002"\nresp = "ed"\n'
+TAJIAO = """
+[[decision]]
+kind = "lemma"
+context = "司马命[张]侯弟子"
+reading = "設"
+basis = "他校"
+source = "a parallel text, for the test"
+reason = "a test of an emendation no witness reads"
+resp = "ed"
+"""
+
+
+def on_001(root: Path, extra: str = "") -> None:
+    shutil.copytree(ROOT / "sources", root)
+    config = (root / "edition.toml").read_text(encoding="utf-8")
+    config = re.sub(r"(?m)^punctuation_from = .*\n", "", re.sub(r"(?m)^base = .*$", 'base = "001"', config))
+    (root / "edition.toml").write_text(config, encoding="utf-8")
+    web = root / "001_c77d09b7a3e08e74.txt"
+    text = web.read_text(encoding="utf-8")
+    assert text.count("说矢束") == 2
+    web.write_text(text.replace("说矢束", "说天束"), encoding="utf-8")
+    excluded = "".join(EXCLUDED.format(siglum) for siglum in ("SBCK", "000", "003", "004"))
+    (root / "decisions.toml").write_text('[editors]\ned = "editors"\n' + excluded + extra, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def same_words(tmp_path_factory):
+    root = tmp_path_factory.mktemp("same") / "sources"
+    on_001(root, TAJIAO)
+    return edited(root)
+
+
+def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
+    sources, choices, apparatus, found = same_words
+    assert set(apparatus.witnesses) == {"001", "WYG", "002"}
+    first, second = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐")
+    assert second.emended and second.basis == "對校" and sorted(second.lemma.sigla) == ["002", "WYG"], "two witnesses"
+    assert first.emended and first.basis == "本校" and first.same_as is second and first.lemma.sigla == ["WYG"], "one witness, but the same error"
+    assert not first.evidence, "nothing else for it"
+    [alike] = [r for r in apparatus.same_errors if r.applied]
+    assert alike.unit is first and alike.origin is second
+    summary = report.collation_report(apparatus, found, 0.0, choices.editors)
+    assert {(r["app"], r["treated_alike"]) for r in summary["same_errors"]} >= {(f"app-{first.index + 1}", True)}
+
+
+def test_places_that_cannot_be_emended_alike_are_listed(same_words):
+    sources, choices, apparatus, found = same_words
+    emended = unit_at(apparatus, "司马命[张]侯弟子")
+    assert emended.lemma.source == "設" and not emended.lemma.sigla and emended.basis == "他校" and not choices.items[-1].stale
+    [listed] = [r for r in apparatus.same_errors if r.origin is emended]
+    assert not listed.applied and listed.why == "no witness reads 設 here"
+    assert apparatus.base.classic.text[listed.t0 - 2 : listed.t1 + 1] == "前命张侯"
+    summary = report.collation_report(apparatus, found, 0.0, choices.editors)
+    assert any(not r["treated_alike"] and r["why_not"] == "no witness reads 設 here" for r in summary["same_errors"])
+    assert "no witness reads 設 here" in report.collation_markdown(summary)
+
+
+def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
+    sources, choices, apparatus, found = same_words
+    document = tei.edition_document(sources, apparatus, found, choices.editors)
+    assert validate.problems(document) == []
+    first, second, emended = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐"), unit_at(apparatus, "司马命[张]侯弟子")
+    first_app, emended_app = (document.xpath(f"//t:app[@xml:id='app-{u.index + 1}']", namespaces=NS)[0] for u in (first, emended))
+    assert first_app.find("t:lem", NS).get("cause") == "本校"
+    assert first_app.xpath("t:note[@subtype='same-error']/@target", namespaces=NS) == [f"#app-{second.index + 1}"]
+    lem = emended_app.find("t:lem", NS)
+    assert (lem.get("cause"), lem.get("wit"), lem.text, lem.get("resp")) == ("他校", None, "設", "#ed-ed")
+    assert emended_app.xpath("t:note[@subtype='source']/t:bibl/text()", namespaces=NS) == ["a parallel text, for the test"]
+    details = document.xpath("//t:witDetail[@type='evidence']", namespaces=NS)
+    assert details and all(d.get("wit") in ("#w001", "#wWYG", "#w002") and d.find("t:q", NS).text for d in details)
+    summary = decisions.report(choices)
+    assert summary["decisions"][-1]["basis"] == "他校" and summary["decisions"][-1]["source"] == "a parallel text, for the test"
+    assert all(d.get("basis", "對校") for d in summary["decisions"] if d["kind"] == "lemma")
+
+
+def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "sources", root)
+    with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[decision]]\nkind = "lemma"\ncontext = "三耦皆[袓]决遂"\nreading = "袒"\nbasis = "理校"\nresp = "ed"\n')
+    lines = (root / "decisions.toml").read_text(encoding="utf-8").splitlines()
+    start = len(lines) - 6 + 1
+    with pytest.raises(SourceErrors) as raised:
+        decisions.load(root / "decisions.toml")
+    [error] = raised.value.errors
+    assert str(error) == f"{root / 'decisions.toml'}:{start}: decision 2 lacks field 'reason'"
+    assert check(root) == [str(error)]
+    with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write('reason = "r"\nsource = "說文"\n')
+    [problem] = check(root)
+    assert problem.endswith("decision 2, source: only a 他校 emendation cites a source") and "\n" not in problem
