@@ -28,7 +28,7 @@ def text_of(node) -> str:
 def lemma_text(lem) -> str:
     """A lemma's text, the lemmas of apps nested in it included, their readings left out."""
     copy = etree.fromstring(etree.tostring(lem))
-    etree.strip_elements(copy, f"{{{tei.TEI_NS}}}rdg", f"{{{tei.TEI_NS}}}note", with_tail=False)
+    etree.strip_elements(copy, *(f"{{{tei.TEI_NS}}}{name}" for name in ("rdg", "note", "witDetail")), with_tail=False)
     return text_of(copy)
 
 

@@ -65,16 +65,19 @@ def test_every_apparatus_entry_is_a_note_in_the_pdf(built, text):
     assert sum(found.values()) > 120
 
 
-def test_the_edited_text_and_readings_are_in_the_pdf(text):
+def test_the_edited_text_and_readings_are_in_the_pdf(built, text):
+    """The text as typeset, and the entries as the LaTeX phrases them (the PDF's two columns of
+    notes interleave in its extracted text)."""
     flat = re.sub(r"\s+", "", text)
+    tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
     assert "鄕射之禮。主人戒賔，賔出迎，再拜。" in flat, "SBCK's text with 001's punctuation"
-    assert "升堂，揖" in flat and "堂¹，網絡本作常" in flat, "001's 常, with the occurrence of its lemma"
-    assert "袒，原作袓，據網絡本、四庫本改" in flat, "an emendation as a 校勘记 sentence"
-    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in flat, "one reading, each wording quoted"
-    assert "網絡本此處羼入「摧」，刪" in flat
-    assert "禮書綱目始於此" in flat and "禮書綱目止於此" in flat, "the fragment's extent"
-    assert "，下同" in flat
-    assert "emend." not in flat and "om." not in flat
+    assert "升堂，揖" in flat and r"堂\textsuperscript{1}，網絡本作常" in tex, "001's 常, with the occurrence of its lemma"
+    assert "袒，原作袓，據網絡本、四庫本改" in tex, "an emendation as a 校勘记 sentence"
+    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in tex, "one reading, each wording quoted"
+    assert "網絡本此處羼入「摧」，刪" in tex
+    assert "禮書綱目始於此" in tex and "禮書綱目止於此" in tex, "the fragment's extent"
+    assert "，下同" in tex
+    assert "emend." not in tex and "om." not in tex
     for title in ("凡例", "传本Conspectussiglorum", "今古文索引", "附录", "献大夫", "记侯"):
         assert title in flat
 

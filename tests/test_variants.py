@@ -256,7 +256,9 @@ def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_ed
 # clause 将兴者于右 of the gold apparatus; SBCK 乗天 for 乘矢. Where SBCK alone differs from 001 and
 # the seeds lack the place, 001 is not emended, and SBCK's reading is an entry: 梲/挩, 尊/奠 (001's
 # typo), 一/壹, 从/衆 (001's typo for 众), 及/乃.
-SBCK_SUBSTANTIVE = sorted([("梲", "挩"), ("尊", "奠"), ("一", "壹"), ("从", "衆"), ("及", "乃"), ("未", "末"), ("袒", "袓"), ("亦", "皆"), ("", "記"), ("胑", "膱"), ("胑", "膱"), ("胑", "膱"), ("将兴者于右", "将举者于右"), ("矢", "天")])
+# 001's 兴 (将兴者于右, which 002's 疏 heading quotes as 将举者於右) and its three 胑 for 膱 are emended
+# on SBCK with a second witness: SBCK agrees with the lemma there.
+SBCK_SUBSTANTIVE = sorted([("梲", "挩"), ("尊", "奠"), ("一", "壹"), ("从", "衆"), ("及", "乃"), ("未", "末"), ("袒", "袓"), ("亦", "皆"), ("", "記"), ("矢", "天")])
 
 
 def test_sbck_adds_only_real_substantive_readings(tmp_path):

@@ -41,7 +41,7 @@ LATEX_SPECIAL = {
     "_": r"\_",
     "^": r"\textasciicircum{}",
     "~": r"\textasciitilde{}",
-}
+} | {superscript: rf"\textsuperscript{{{digit}}}" for digit, superscript in zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")}  # occurrence marks, which not every font has
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 MAX_RUNS = 5
 LIBC = ctypes.CDLL(None, use_errno=True)

@@ -233,7 +233,7 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     ]
     markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
     markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
-    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual, markers, within=within)
+    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual=textual, markers=markers, within=within)
     app.basis = lem.get("cause", "")
     app.basis_source = node.findtext("t:note[@subtype='source']/t:bibl", default="", namespaces=NS)
     app.same_as = next((n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), "")
