@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .collation import decisions, jinguwen, punctuation, same_error, textual_note
+from .collation import decisions, jinguwen, punctuation, same_error, steps, textual_note
 from .collation.apparatus import Apparatus, collate
 from .collation.commentary import Commentary, collate_commentary
 from .collation.sections import Section, divisions, sections as find_sections, set_headings_apart
@@ -45,11 +45,12 @@ class Edited(NamedTuple):
     sections: list[Section]
     commentary: Commentary | None  # the 注 collated, if the base carries it
     textual_notes: tuple  # the witnesses' 校语 found, and the 考證 entries read as none
+    steps: tuple[list[steps.Step], list[steps.Unplaced]]  # the ritual's steps the 疏 names, and the formulas not placed
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
-    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections, the editors'
-    decisions, and the same errors treated alike."""
+    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections, the
+    ritual's steps, the editors' decisions, and the same errors treated alike."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
@@ -65,10 +66,11 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     headings = divisions(apparatus.base, config.divisions)
     set_headings_apart(apparatus, headings)
     found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, headings)
+    ritual_steps = steps.find_steps(apparatus, steps.load(normalizer))
     decisions.apply(apparatus, choices, normalizer.fold, found)
     apparatus.same_errors = same_error.treat_alike(apparatus)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    return Edited(apparatus, notes, anchors, found, commentary, textual)
+    return Edited(apparatus, notes, anchors, found, commentary, textual, ritual_steps)
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -76,7 +78,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(decisions_path(sources.root))
-    apparatus, notes, anchors, found, commentary, (passages, unrecognised) = edit(sources, witnesses, choices)
+    apparatus, notes, anchors, found, commentary, (passages, unrecognised), (placed_steps, unplaced_steps) = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     for decision in choices.items:
         if decision.stale:
@@ -90,6 +92,10 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
+    formulas = len(placed_steps) + sum(len(s.agreeing) for s in placed_steps) + len(unplaced_steps)
+    progress(f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, {len(unplaced_steps)} formulas not placed")
+    for unplaced in unplaced_steps:
+        progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
     document = tei.edition_document(sources, apparatus, found, choices.editors)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
@@ -142,14 +148,14 @@ def counts_line(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} notes in series {series}" for series, n in counts.items())
 
 
-def run(sources_dir: Path, out: Path, steps, progress: Progress, force: bool, carry: bool) -> None:
+def run(sources_dir: Path, out: Path, stages, progress: Progress, force: bool, carry: bool) -> None:
     """Run the given staging steps on the sources; their products (with the previous build's
     others if `carry`) replace the output folder only if all succeed."""
     with staged(out, sources_dir, force, carry) as staging:
         sources = Sources.load(sources_dir)
         witnesses = sources.intake_all(progress)
-        for step in steps:
-            step(sources, witnesses, staging, progress)
+        for stage in stages:
+            stage(sources, witnesses, staging, progress)
 
 
 def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False) -> None:

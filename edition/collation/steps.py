@@ -1,0 +1,265 @@
+"""Steps: the ritual's steps as a commentary divides the classic text, for paragraphs that follow them.
+
+賈公彥's 疏 opens each step with a formula, 自此至X論Y之事: the step begins with the passage of
+經 (and its 注) that the 疏 follows and runs to the classic words X; its name is Y. The formulas
+are data (`data/steps.toml`); every included witness that carries their layer is read.
+
+In its witness a step begins where the passage before the formula's block begins, and ends after
+the words X in the witness's own classic text: the X that ends where the witness's next step
+begins, else the first from the step's start, within `max_tokens`; a formula whose X is not there
+is reported, not guessed. Both ends are mapped onto the base through the witness map.
+
+The same step in several witnesses (by its place, or by its name, compared folded) is one step:
+where they place it differently (002, like the 監本, sets 息勞司正 at 明日賓朝服, where the 考證
+of WYG moves it to 主人釋服) the witness that agrees best with the base places it, and the other
+is reported. Steps then follow one another: a step whose passage begins before the end of the
+step before (WYG sets the 疏 of 舉觶 after 司正降復位, the words that end the 旅酬) begins at that
+end; text before a step that no step covers joins it where it is a passage without notes (鄉射之禮,
+printed apart before ○主人戒賓). A step inside another would be kept, nested: the 疏 of this
+chapter has none.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import regex
+
+from ..intake.normalize import Normalizer
+from ..tables import read_toml
+
+if TYPE_CHECKING:
+    from ..intake.layering import Segment
+    from ..intake.normalize import Stream
+    from ..intake.witness import Witness
+    from .apparatus import Apparatus
+
+DATA = Path(__file__).resolve().parent / "data" / "steps.toml"
+HAN = regex.compile(r"\p{Han}")
+TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
+GAP = "▯"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    layer: str
+    passage: frozenset[str]  # the layers of the passage a block follows
+    separator: regex.Pattern  # layout between passages
+    pattern: regex.Pattern
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """The data file compiled in the edition's comparison script."""
+
+    patterns: tuple[Pattern, ...]
+    ends: dict[str, str]  # words for an end that are no words of the text -> the words the step stops before
+    max_tokens: int
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str  # in the source's own characters
+    t0: int  # base tokens t0:t1
+    t1: int
+    source: str  # the siglum whose formula names it
+    line: int  # the formula's line in the source's file
+    agreeing: tuple[str, ...] = ()  # other witnesses whose formula opens the same step at the same place
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    source: str
+    line: int
+    title: str
+    last: str  # the words it runs to, in the source's characters
+    reason: str
+
+
+@dataclass
+class Placed:
+    step: Step
+    reach: int  # the base gap where the passages of classic text alone before it begin
+    title_norm: str
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula found in a witness, placed in the witness's classic tokens."""
+
+    source: str
+    line: int
+    title: str
+    title_norm: str
+    last: str
+    last_norm: str
+    position: int | None  # where the passage the block follows begins
+    reach: int | None  # where it begins with the passages without notes before it
+    end: int | None = None
+
+
+def load(normalizer: Normalizer, path: Path = DATA) -> Patterns:
+    doc, _ = read_toml(path)
+
+    def fold(text: str) -> str:
+        return "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
+
+    patterns = tuple(
+        Pattern(p["name"], p["layer"], frozenset(p["passage"]), regex.compile(p["separator"]), regex.compile(fold(p["pattern"])))
+        for p in doc["pattern"]
+    )
+    return Patterns(patterns, {fold(e["words"]): fold(e["before"]) for e in doc.get("end", ())}, doc["max_tokens"])
+
+
+def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], list[Unplaced]]:
+    """The steps the included witnesses' formulas name, in base order (an outer step before one
+    nested in it), and the formulas that could not be placed, with the reason."""
+    quality = {siglum: status.quality for siglum, status in apparatus.statuses.items()}
+    formulas = [f for siglum, witness in apparatus.witnesses.items() for f in witness_formulas(witness, patterns)]
+    placed: list[Placed] = []
+    unplaced: list[Unplaced] = []
+    for f in sorted(formulas, key=lambda f: -quality[f.source]):
+        if f.position is None:
+            unplaced.append(unplaced_of(f, "its block follows no classic text"))
+            continue
+        wmap = apparatus.maps.get(f.source)
+        t0, reach = (wmap.gap_of(f.position), wmap.gap_of(f.reach)) if wmap else (f.position, f.reach)
+        named = next((p.step for p in placed if same_title(p.title_norm, f.title_norm)), None)
+        if named is not None and named.t0 != t0:
+            unplaced.append(unplaced_of(f, f"{named.source} begins the same step at base token {named.t0}, this at {t0}; {named.source} agrees better with the base"))
+            continue
+        if f.end is None:
+            unplaced.append(unplaced_of(f, f"{f.last} is not in {f.source}'s classic text within {patterns.max_tokens} characters of the step's start"))
+            continue
+        t1 = wmap.gap_of(f.end) if wmap else f.end
+        same = next((p for p in placed if (p.step.t0, p.step.t1) == (t0, t1)), None)
+        if same is None:
+            placed.append(Placed(Step(f.title, t0, t1, f.source, f.line), reach, f.title_norm))
+        else:
+            same.step = replace(same.step, agreeing=(*same.step.agreeing, f.source))
+    return in_sequence(placed), sorted(unplaced, key=lambda u: (u.source, u.line))
+
+
+def paragraph_starts(steps: list[Step]) -> dict[int, Step]:
+    """Base token -> the step a paragraph begins with there: at one start, the outermost."""
+    starts: dict[int, Step] = {}
+    for step in sorted(steps, key=lambda s: (s.t0, -s.t1)):
+        starts.setdefault(step.t0, step)
+    return starts
+
+
+def in_sequence(placed: list[Placed]) -> list[Step]:
+    """The steps in base order, each after the one before it: one that begins before the end of
+    the step before begins at that end; one after text no step covers begins with it where that
+    text is its passages of classic text alone. A step inside the one before stays, nested."""
+    out: list[Step] = []
+    covered = 0
+    for p in sorted(placed, key=lambda p: (p.step.t0, -p.step.t1)):
+        step = p.step
+        if step.t1 > covered:
+            step = replace(step, t0=covered if step.t0 < covered else p.reach if p.reach >= covered else step.t0)
+            covered = step.t1
+        out.append(step)
+    return out
+
+
+def same_title(a: str, b: str) -> bool:
+    """Two names, compared folded, alike but where either has lost a character (▯)."""
+    return len(a) == len(b) and all(x == y or GAP in (x, y) for x, y in zip(a, b))
+
+
+def unplaced_of(formula: Formula, reason: str) -> Unplaced:
+    return Unplaced(formula.source, formula.line, formula.title, formula.last, reason)
+
+
+def witness_formulas(witness: Witness, patterns: Patterns) -> list[Formula]:
+    """The formulas of a witness in its order, each with its end: where its last words end."""
+    found = sorted((f for p in patterns.patterns for f in formulas_of(witness, p)), key=lambda f: (f.position is None, f.position or 0))
+    classic = witness.classic.text
+    out = []
+    for k, f in enumerate(found):
+        following = next((g.position for g in found[k + 1 :] if g.position is not None and g.position > (f.position or 0)), None)
+        out.append(f if f.position is None else replace(f, end=end_of(classic, f, following, patterns)))
+    return out
+
+
+def end_of(classic: str, formula: Formula, following: int | None, patterns: Patterns) -> int | None:
+    """Where a step ends in its witness's classic text: after its last words, those that end where
+    the next step begins if any do, else the first from its start; or right before the words that
+    an end that is no words of the text stands for."""
+    start, limit = formula.position, formula.position + patterns.max_tokens
+    before = patterns.ends.get(formula.last_norm)
+    if before is not None:
+        found = classic.find(before, start, limit)
+        return found if found >= 0 else None
+    words = formula.last_norm
+    if following is not None and following <= limit and classic.startswith(words, following - len(words)) and following - len(words) >= start:
+        return following
+    found = classic.find(words, start, limit)
+    return found + len(words) if found >= 0 else None
+
+
+def formulas_of(witness: Witness, pattern: Pattern) -> list[Formula]:
+    stream = witness.stream.only((pattern.layer,))
+    out = []
+    for first, last in blocks(witness, pattern.layer):
+        i0 = bisect_left(stream.starts, witness.segments[first].start)
+        i1 = bisect_left(stream.starts, witness.segments[last].end)
+        for m in pattern.pattern.finditer(stream.text, i0, i1):
+            position, reach = passage_start(witness, first, pattern)
+            out.append(Formula(
+                witness.meta.siglum, witness.raw.line_of(stream.starts[m.start()]),
+                own(witness, stream, pattern.layer, *m.span("title")), m.group("title"),
+                own(witness, stream, pattern.layer, *m.span("last")), m.group("last"),
+                position, reach,
+            ))
+    return out
+
+
+def own(witness: Witness, stream: Stream, layer: str, i: int, j: int) -> str:
+    """The witness's characters of stream tokens i:j, with its punctuation between them."""
+    return witness.layer_between(layer, stream.starts[i], stream.ends[j - 1])
+
+
+def blocks(witness: Witness, layer: str) -> list[tuple[int, int]]:
+    """The blocks of a layer: (first, last) indexes in the witness's segments of each run of its
+    segments with nothing but layout between them."""
+    out: list[tuple[int, int]] = []
+    inside = False
+    for index, segment in enumerate(witness.segments):
+        if segment.layer == layer:
+            out[-1:] = [(out[-1][0], index)] if inside else [*out[-1:], (index, index)]
+            inside = True
+        elif segment.layer not in TRANSPARENT:
+            inside = False
+    return out
+
+
+def passage_start(witness: Witness, block: int, pattern: Pattern) -> tuple[int | None, int | None]:
+    """The classic tokens where the passage the block at segment `block` follows begins (the
+    nearest text of the passage layers before it, back to any other layer's text or a separator),
+    and where the passages of classic text alone right before that one begin."""
+    segments, raw = witness.segments, witness.raw
+    k = block - 1
+    while k >= 0 and segments[k].layer not in pattern.passage:
+        k -= 1
+    passages: list[list[Segment]] = [[]]  # their text segments, going back
+    while k >= 0 and (segments[k].layer in pattern.passage or segments[k].layer in TRANSPARENT):
+        if segments[k].layer not in TRANSPARENT:
+            passages[-1].append(segments[k])
+        elif pattern.separator.fullmatch(segments[k].text(raw)) and passages[-1]:
+            passages.append([])
+        k -= 1
+    firsts = [min((s.start for s in p if s.layer == "classic"), default=None) for p in passages]
+    first = next((i for i, start in enumerate(firsts) if start is not None), None)
+    if first is None:
+        return None, None
+    reach = first
+    while reach + 1 < len(passages) and passages[reach + 1] and all(s.layer == "classic" for s in passages[reach + 1]):
+        reach += 1
+    starts = witness.classic.starts
+    return bisect_left(starts, firsts[first]), bisect_left(starts, firsts[reach])
