@@ -28,7 +28,7 @@ import regex
 
 from ..errors import EditionError
 from .conventions import TRADITION_NAMES, Conventions
-from .render import App, Cite, Edition
+from .render import App, Cite, Edition, Paragraph
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -113,6 +113,9 @@ def paragraph(section, notes: Notes) -> str:
             out.append(escape(item))
         elif isinstance(item, Cite):
             out.append(rf"\ledrightnote{{\sentenceno{{{escape(item.n)}}}}}")
+        elif isinstance(item, Paragraph):
+            if not item.first:
+                out.append("\\pend\n\\pstart\n")
         else:
             out.append(notes.edtext(item))
     return "".join(out)

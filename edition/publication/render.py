@@ -113,6 +113,19 @@ class Cite:
 
 
 @dataclass
+class Paragraph:
+    """Where a paragraph of a section begins: its xml:id, and the step of the rite it begins with
+    (`n`, empty if none); `first` for the section's first paragraph, which the section opens."""
+
+    id: str
+    n: str
+    first: bool = False
+
+
+MARKS = (Cite, Paragraph)  # items of a section that are no text
+
+
+@dataclass
 class Section:
     id: str
     title: str
@@ -125,7 +138,7 @@ class Section:
     @property
     def text_items(self) -> list:
         """The edited text and its entries, without the sentences' citations."""
-        return [i for i in self.items if not isinstance(i, Cite)]
+        return [i for i in self.items if not isinstance(i, MARKS)]
 
     @property
     def apps(self) -> list[App]:
@@ -290,21 +303,10 @@ def read(path: Path) -> Edition:
         division = div.getparent()
         if division.get("type") == "division" and div.getprevious() is division.find("t:head", NS):
             section.opens = "".join(division.find("t:head", NS).itertext())
-        if p.text:
-            section.items.append(p.text)
-        for child in p:
-            name = etree.QName(child).localname
-            if name == "app":
-                first = len(apps)
-                section.items.append(read_app(child, gaiji, apps))
-                for app in apps[first:]:
-                    app.section = section.id
-            elif name == "pc":
-                section.items.append(child.text)
-            elif name == "anchor" and child.get("type") == "sentence":
-                section.items.append(Cite(child.get(XML_ID), child.get("n")))
-            if child.tail:
-                section.items.append(child.tail)
+        for number_in_section, p in enumerate(div.iterfind("t:p", NS)):
+            if number_in_section or p.get("n"):
+                section.items.append(Paragraph(p.get(XML_ID), p.get("n", ""), first=not number_in_section))
+            read_paragraph(p, section, gaiji, apps)
         place_apps(section)
         sections.append(section)
     base = next((w.id for w in witnesses.values() if w.base), None)
@@ -333,12 +335,33 @@ def read(path: Path) -> Edition:
     return edition
 
 
+def read_paragraph(p, section: Section, gaiji, apps: list[App]) -> None:
+    """A paragraph's text, entries, carried punctuation and sentence starts, onto the section's items."""
+    if p.text:
+        section.items.append(p.text)
+    for child in p:
+        name = etree.QName(child).localname
+        if name == "app":
+            first = len(apps)
+            section.items.append(read_app(child, gaiji, apps))
+            for app in apps[first:]:
+                app.section = section.id
+        elif name == "pc":
+            section.items.append(child.text)
+        elif name == "anchor" and child.get("type") == "sentence":
+            section.items.append(Cite(child.get(XML_ID), child.get("n")))
+        if child.tail:
+            section.items.append(child.tail)
+
+
 def place_apps(section: Section) -> None:
     """Each entry's sentence, neighbouring characters and occurrence of its lemma in the sentence
     (之¹ 之² where a lemma recurs there); an entry nested in another is cited by its sentence."""
     sentences: list[list] = [[]]
     citation = ""
     for item in section.items:
+        if isinstance(item, Paragraph):
+            continue
         if isinstance(item, Cite):
             citation = item.n
             sentences.append([])

@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..errors import EditionError
 from .conventions import SERIES_A, Conventions
-from .render import NS, XML_ID, App, Cite, Edition, Section, read
+from .render import NS, XML_ID, App, Cite, Edition, Paragraph, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -452,6 +452,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
     env.tests["cite"] = lambda item: isinstance(item, Cite)
+    env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
     return env
 

@@ -352,6 +352,10 @@ class Sentences:
         self.parent.append(node)
         self.went_on(node.text or "")
 
+    def paragraph(self, p: etree._Element) -> None:
+        """Go on in a new paragraph, with a new sentence."""
+        self.parent, self.open = p, False
+
     def element(self, node: etree._Element, text: str) -> None:
         if not self.open:
             self.start()
@@ -374,9 +378,10 @@ class EditionWriter:
     `rdg` holds its text, with its differences from the base's clause nested as `app`s.
     """
 
-    def __init__(self, apparatus, sections):
+    def __init__(self, apparatus, sections, paragraphs: dict | None = None):
         self.apparatus = apparatus
         self.sections = sections
+        self.paragraphs = paragraphs or {}
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.gaiji: set[GaijiEntry] = set()
@@ -608,9 +613,18 @@ class EditionWriter:
             if section.source != "incipit":
                 head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
             el("head", head, section.title, parent=div)
-            p = el("p", {XML_ID: f"{section.xml_id}-p1"}, parent=div)
+            p = self.paragraph(div, section, 1, section.t0)
             sentences = Sentences(p, number)
             position, t = offset(section.t0), section.t0
+
+            def text_to(stop: int) -> None:
+                """The base's text on to token `stop`, a new paragraph at each step of the rite that begins on the way."""
+                nonlocal position, t
+                for start in sorted(g for g in self.paragraphs if t < g <= stop and g < section.t1):
+                    self.append_base(sentences, position, t, start)
+                    sentences.paragraph(self.paragraph(div, section, len(div.findall(f"{{{TEI_NS}}}p")) + 1, start))
+                    position, t = offset(start), start
+                self.append_base(sentences, position, t, stop)
             places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
 
             def close_place() -> tuple[int, int]:
@@ -623,7 +637,10 @@ class EditionWriter:
             while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
                 while places and unit.t0 >= places[-1][0].t1:
                     position, t = close_place()
-                self.append_base(Sentences(places[-1][1]) if places else sentences, position, t, unit.t0)
+                if places:
+                    self.append_base(Sentences(places[-1][1]), position, t, unit.t0)
+                else:
+                    text_to(unit.t0)
                 app = self.app_element(unit)
                 if places:
                     places[-1][1].append(app)
@@ -638,8 +655,17 @@ class EditionWriter:
                 unit = next(units, None)
             while places:
                 position, t = close_place()
-            self.append_base(sentences, position, t, section.t1)
+            text_to(section.t1)
         return body
+
+    def paragraph(self, div: etree._Element, section, number: int, start: int) -> etree._Element:
+        """A paragraph of the section; one that a step of the rite begins names it (`@n`, the
+        commentary's name for it) and the witness whose commentary divides the text so (`@corresp`)."""
+        attrib = {XML_ID: f"{section.xml_id}-p{number}"}
+        step = self.paragraphs.get(start)
+        if step is not None:
+            attrib |= {"n": step.title, "corresp": f"#{self.apparatus.witnesses[step.source].meta.xml_id}"}
+        return el("p", attrib, parent=div)
 
 
 def witness_description(meta, parent: etree._Element) -> None:
@@ -778,8 +804,9 @@ def variant_forms_table(writer: EditionWriter) -> etree._Element:
     return back
 
 
-def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str]) -> etree._ElementTree:
-    writer = EditionWriter(apparatus, sections)
+def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str], paragraphs: dict | None = None) -> etree._ElementTree:
+    """`paragraphs`: base token -> the step of the rite a paragraph begins with there."""
+    writer = EditionWriter(apparatus, sections, paragraphs or {})
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
     tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, codepoints_used(body), variant_encoding=True)
