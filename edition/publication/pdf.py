@@ -115,7 +115,7 @@ def paragraph(section, notes: Notes) -> str:
             out.append(rf"\ledrightnote{{\sentenceno{{{escape(item.n)}}}}}")
         elif isinstance(item, Paragraph):
             if not item.first:
-                out.append("\\pend\n\\pstart\n")
+                out.append("\\pend\n\\pstart% a paragraph of the section\n")
         else:
             out.append(notes.edtext(item))
     return "".join(out)
