@@ -238,10 +238,10 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     for note in node.iterfind("t:note[@type='jinguwen']", NS):
         target = by_id.get(note.get("target", "").lstrip("#"))
         if target is not None:
-            target.quotes = [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in note.iterfind("t:quote", NS)]
+            target.quotes = [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.xpath("t:note[@type='editorial'][not(@subtype)]", namespaces=NS)]
     textual = [
-        (n.get("resp", "").lstrip("#"), [(q.get("source", "").lstrip("#"), "".join(q.itertext())) for q in n.iterfind("t:quote", NS)])
+        (n.get("resp", "").lstrip("#"), [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in n.iterfind("t:quote", NS)])
         for n in node.iterfind("t:note[@type='textual']", NS)
     ]
     markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]

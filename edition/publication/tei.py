@@ -14,6 +14,7 @@ followed by `cb`, inside the note. A transcriber's remark that marks a lacuna of
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -534,18 +535,19 @@ class EditionWriter:
             # a tradition is extant only in the reading a note reports
             rdg = el("rdg", attrib, parent=app)
             el("witStart", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            append_text(rdg, reported.reading)
+            said = reported.notes[0]
+            self.append_words(rdg, said.siglum, reported.reading, said.start, said.end or said.start + len(said.text))
             el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
             note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": "#zheng-xuan"}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
                 if number_in_note:
                     append_text(note, " ")
-                el("quote", {"source": f"#{self.apparatus.witnesses[source.siglum].meta.xml_id}"}, source.text, parent=note)
+                self.quote(note, source.siglum, source.text, source.start, source.end or source.start + len(source.text))
         if unit.reported and not types:
             app.set("type", "jinguwen")
         elif fragments and not types:
             app.set("type", "fragment")
-        textual_notes(app, unit, self.apparatus.witnesses)
+        self.textual_notes(app, unit)
         editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
         editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
         editorial += [(d, d.text) for d in unit.editor_notes]
@@ -575,6 +577,43 @@ class EditionWriter:
             for q in quotations:
                 detail = el("witDetail", {"type": "evidence", "subtype": q.layer, "wit": self.wit([q.siglum]), "target": f"#{ids[norm]}", "n": str(q.line)}, parent=app)
                 el("q", text=q.text, parent=detail)
+
+    def textual_notes(self, app: etree._Element, unit) -> None:
+        """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
+        the entry, quoting each witness that carries it (`@source`)."""
+        witnesses = self.apparatus.witnesses
+        groups: dict[tuple, list] = {}
+        for note in unit.textual_notes:
+            groups.setdefault(note.key, []).append(note)
+        for (author, _), notes in groups.items():
+            sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
+            attrib = {"type": "textual", "resp": f"#{author}", "target": f"#{app.get(XML_ID)}", "source": " ".join(sources), "cert": notes[0].confidence}
+            node = el("note", attrib, parent=app)
+            for number, note in enumerate(notes):
+                if number:
+                    append_text(node, " ")
+                self.quote(node, note.siglum, note.words, note.start, note.end)
+
+    def quote(self, parent: etree._Element, siglum: str, words: str, start: int, end: int) -> None:
+        """Words of a witness, quoted (`@source` the witness)."""
+        self.append_words(el("quote", {"source": f"#{self.apparatus.witnesses[siglum].meta.xml_id}"}, parent=parent), siglum, words, start, end)
+
+    def append_words(self, parent: etree._Element, siglum: str, words: str, start: int, end: int) -> None:
+        """Words of a witness as it writes them, its entities for characters Unicode lacks (at raw
+        offsets start:end of it) as `g`."""
+        witness = self.apparatus.witnesses[siglum]
+        entities = {}
+        for token in witness.stream.tokens[bisect_left(witness.stream.starts, start) :]:
+            if token.start >= end:
+                break
+            if token.kind == "gaiji" and token.gaiji is not None:
+                entities[token.source(witness.raw)] = token.gaiji
+        for piece in regex.split(f"({'|'.join(map(regex.escape, entities))})", words) if entities else [words]:
+            if piece in entities:
+                el("g", {"ref": f"#{entities[piece].xml_id}"}, piece, parent=parent)
+                self.gaiji.add(entities[piece])
+            else:
+                append_text(parent, piece)
 
     def source_raw(self, reading):
         siglum = reading.sigla[0] if reading.sigla else self.base.meta.siglum
@@ -681,22 +720,6 @@ def witness_description(meta, parent: etree._Element) -> None:
         el("author", text=meta.author, parent=bibl)
     if meta.edition:
         el("edition", text=meta.edition, parent=bibl)
-
-
-def textual_notes(app: etree._Element, unit, witnesses: dict) -> None:
-    """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
-    the entry, quoting each witness that carries it (`@source`)."""
-    groups: dict[tuple, list] = {}
-    for note in unit.textual_notes:
-        groups.setdefault(note.key, []).append(note)
-    for (author, _), notes in groups.items():
-        sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
-        attrib = {"type": "textual", "resp": f"#{author}", "target": f"#{app.get(XML_ID)}", "source": " ".join(sources), "cert": notes[0].confidence}
-        node = el("note", attrib, parent=app)
-        for number, note in enumerate(notes):
-            if number:
-                append_text(node, " ")
-            el("quote", {"source": f"#{witnesses[note.siglum].meta.xml_id}"}, note.words, parent=node)
 
 
 def list_wit(writer: EditionWriter, sources: Sources):
