@@ -86,7 +86,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
-    document = tei.edition_document(sources, apparatus, found, choices.editors)
+    document = tei.edition_document(sources, apparatus, found, choices.editors, commentary)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
