@@ -96,7 +96,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, {len(unplaced_steps)} formulas not placed")
     for unplaced in unplaced_steps:
         progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
-    document = tei.edition_document(sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps))
+    document = tei.edition_document(sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps), commentary)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))

@@ -135,6 +135,22 @@ def test_entry_and_marker_link_both_ways(page, site):
     assert page.locator("#popover-link").get_attribute("href") == f"#{entry_id}"
 
 
+def test_the_commentary_shows_under_its_passage_with_its_entries(page, site, screenshots):
+    """WYG's 枯 for SBCK's 楛 in 肅愼氏貢楛矢, in the 注 after 上握焉 (KR1d0026 line 347, KR1d0028 line 813)."""
+    page.goto(url(site, "index.html", "?commentary=on"))
+    note = page.locator("span.zhu", has_text="肅愼氏貢")
+    assert note.is_visible()
+    assert page.evaluate("(note) => note.previousSibling.textContent", note.element_handle()).endswith("。")
+    hu = note.locator("button.app", has_text=re.compile("^楛$"))
+    hu.click()
+    body = page.locator("#popover-body")
+    assert body.inner_text() == "注：楛，四庫本作枯。" and page.locator("#popover-title").inner_text().startswith("Entry 注")
+    page.screenshot(path=screenshots / "popover-commentary.png")
+    page.keyboard.press("Escape")
+    page.uncheck("#commentary")
+    assert note.is_hidden() and "commentary" not in page.url
+
+
 def test_witness_view(page, site, screenshots, sources):
     page.goto(url(site, "witness-000.html"))
     forms = page.locator("a.form")
@@ -160,8 +176,9 @@ def test_filters_hide_entries_and_live_in_the_url(page, site, screenshots):
     assert 0 < without_minor < everything
     assert "show=major" in page.url
     page.select_option("#wit", "000")
+    assert page.locator("span.zhu").first.is_hidden()
     page.check("#commentary")
-    assert page.locator("aside.commentary").first.is_visible()
+    assert page.locator("span.zhu").first.is_visible() and page.locator(".commentary-apparatus").first.is_visible()
     page.screenshot(path=screenshots / "filtered-with-commentary.png")
     page.reload()
     assert page.input_value("#show") == "major" and page.input_value("#wit") == "000" and page.is_checked("#commentary")

@@ -233,7 +233,10 @@ def collate(
     min_quality: float = 0.5,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    seams: tuple[int, ...] = (),
 ) -> Apparatus:
+    """The apparatus of the witnesses against the base; no unit or moved clause straddles one of
+    the base gaps in `seams` (for the 注: where one note of the base ends and the next begins)."""
     by_siglum = {w.meta.siglum: w for w in witnesses}
     base = by_siglum[base_siglum]
     n = len(base.classic.tokens)
@@ -262,7 +265,7 @@ def collate(
     cuts, titles = section_cuts(included, maps, statuses, n)
 
     transpositions: list[Transposition] = []
-    ends = set(cuts) | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
+    ends = set(cuts) | set(seams) | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
     for siglum, wmap in maps.items():
         for move in clauses(wmap.alignment.moves, ends):
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
@@ -270,7 +273,7 @@ def collate(
             transposition = Transposition(len(transpositions), siglum, move.b0, move.b1, move.at, move.w0, move.w1, reading_text(wmap.witness, tokens)[0], differences, move.ops)
             wmap.add_move(transposition.id, move.b0, move.b1)
             transpositions.append(transposition)
-    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)}
+    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)} | {2 * g for g in seams}
 
     marks: list[tuple[int, int]] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers

@@ -8,7 +8,9 @@ excerpt: what it leaves out is where it does not quote, not an omission.
 
 The base's 注 falls into glosses: a run of 注 with no 經 between. A gloss stands after the 經
 passage it comments on, the 經 since the gloss before; each unit belongs to the gloss of its first
-token (an addition at the seam of two glosses goes with the one before, which it continues).
+token (an addition at the seam of two glosses goes with the one before, which it continues), and
+no unit or moved clause straddles a seam: a witness that moves a 經 passage with its 注 moves
+each note of it as a clause of its own.
 """
 
 from __future__ import annotations
@@ -83,5 +85,6 @@ def collate_commentary(witnesses: list[Witness], base_siglum: str, orthography: 
     views = [w.layer_view(LAYER) for w in witnesses if w.segments_of(LAYER)]
     if not any(v.meta.siglum == base_siglum for v in views):
         return None
-    apparatus = collate(views, base_siglum, orthography, min_quality, include, exclude)
-    return Commentary(apparatus, glosses(apparatus.base))
+    notes = glosses(next(v for v in views if v.meta.siglum == base_siglum))
+    apparatus = collate(views, base_siglum, orthography, min_quality, include, exclude, seams=tuple(g.t1 for g in notes[:-1]))
+    return Commentary(apparatus, notes)

@@ -352,10 +352,14 @@ def best_free_run(base, witness, w0, w1, index, used, size):
 
 
 def without_blocks(op: Op, blocks) -> list[Op]:
-    """An insert op with the witness ranges of placed blocks cut out of it."""
-    if op.tag != "insert":
-        return [op]
-    return [Op("insert", op.b0, op.b1, a, b) for a, b in split_by_moves(op.w0, op.w1, blocks)]
+    """An insert op with the witness ranges of placed blocks cut out of it, a delete op with their
+    base ranges: a block's text is read elsewhere, and its place is no omission."""
+    if op.tag == "insert":
+        return [Op("insert", op.b0, op.b1, a, b) for a, b in split_by_moves(op.w0, op.w1, blocks)]
+    if op.tag == "delete":
+        base_ranges = [(b0, b1, w0, w1) for w0, w1, b0, b1 in blocks]
+        return [Op("delete", a, b, op.w0, op.w1) for a, b in split_by_moves(op.b0, op.b1, base_ranges)]
+    return [op]
 
 
 def extend_moves(moved, base: str, witness: str, base_clauses=frozenset(), witness_clauses=frozenset(), confirm: int = 3):

@@ -15,9 +15,12 @@ if TYPE_CHECKING:
     from .render import App, Edition
 
 # The series of the apparatus: A the witnesses' readings, emendations and notes, B 今文/古文, C
-# stand-ins and variant forms.
+# stand-ins and variant forms, all of the 經; D every entry on the 注.
 SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
 SERIES_C = ("orthographic", "gaiji")
+SERIES = "ABCD"
+COMMENTARY_SERIES = "D"
+QUOTING = ("lacunaStart", "lacunaEnd")  # where a witness that quotes the 注 in part stops and takes up quoting: no entry
 TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
 CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -66,7 +69,7 @@ class Clause:
 
     kind: str  # the template it is phrased by
     type: str  # the reading type it reports (for the filters and colours)
-    series: str  # A, B or C
+    series: str  # A, B, C or D
     parts: list[Part]
     key: tuple = ()  # what makes it the same variant as another (for 下同)
     recurs: bool = False  # the first of a variant that recurs later in the section
@@ -115,7 +118,7 @@ class Conventions:
     def entries(self, edition: Edition) -> dict[str, Entry]:
         """Every entry phrased; a variant that recurs in a section (same lemma, reading and
         witnesses) is said once, with 下同, where the style has it."""
-        entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.apps}
+        entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.all_apps}
         if self.templates["recurs"]:
             first: dict[tuple, Clause] = {}
             first_app: dict[tuple, App] = {}
@@ -123,7 +126,7 @@ class Conventions:
                 for clause in entry.clauses:
                     if not clause.key:
                         continue
-                    key = (entry.app.section, *clause.key)
+                    key = (entry.app.section, bool(entry.app.gloss), *clause.key)
                     if key in first:
                         first[key].recurs, clause.recurred = True, True
                         clause.parts = self.phrase("recurred", where=Part("where", self.where([first_app[key]]), first_app[key].id))
@@ -138,6 +141,15 @@ class Conventions:
         return "、".join(dict.fromkeys(a.citation for a in apps)) or "?"
 
     def clauses(self, edition: Edition, app: App) -> list[Clause]:
+        """The entry's statements; on the 注 all in series D, without where a witness that quotes
+        it in part leaves off and takes up quoting."""
+        out = self.statements(edition, app)
+        if app.gloss:
+            for clause in out:
+                clause.series = COMMENTARY_SERIES
+        return out
+
+    def statements(self, edition: Edition, app: App) -> list[Clause]:
         names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         lemma = occurrence_mark(app)
         out: list[Clause] = []
@@ -171,6 +183,8 @@ class Conventions:
             parts = self.phrase(kind, **values) + [part for inner in r.inner for part in self.within_moved(edition, inner)]
             out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
         for name, wit in app.markers:
+            if app.gloss and name in QUOTING and "commentary" in edition.witnesses[wit].abridged:
+                continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
         for wit, layer, words in app.evidence:
             out.append(Clause("evidence", "substantive", "A", self.phrase("evidence", sigla=names(wit.split()), layer=self.templates["layers"].get(layer, layer), words=words)))
@@ -212,6 +226,8 @@ class Conventions:
         if not shown:
             return []
         pieces: list[tuple[Clause | None, list[Part]]] = []
+        if app.gloss:
+            pieces.append((None, self.phrase("commentary_head")))
         if self.templates["lemma_head"]:
             pieces.append((None, self.phrase("lemma_head", lemma=occurrence_mark(app) or app.before)))
         for number, clause in enumerate(shown):

@@ -6,6 +6,7 @@ section and sentence as in the TEI and the HTML), typeset with XeLaTeX. The note
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
 the variant forms where the TEI records them at each place (`variant_forms = "apparatus"`);
+series D the entries on Zheng Xuan's 注, which follows each passage of the 經 in small type;
 an appendix gives the 异体字表. A character missing from the fonts fails the build with the
 character named.
 """
@@ -27,8 +28,8 @@ import jinja2
 import regex
 
 from ..errors import EditionError
-from .conventions import TRADITION_NAMES, Conventions
-from .render import App, Cite, Edition, Paragraph
+from .conventions import SERIES, TRADITION_NAMES, Conventions
+from .render import App, Cite, Edition, Gloss, Paragraph
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -87,15 +88,27 @@ class Notes:
 
     def edtext(self, app: App) -> str:
         notes = []
-        for series in "ABC":
+        for series in SERIES:
             text = self.series(app, series)
             if text:
-                notes.append(rf"\{series}footnote{{\citeno{{{escape(app.citation)}}}{text}\appno{{{app.number}}}}}")
-        lemma = "".join(self.edtext(part) if isinstance(part, App) else escape(part) for part in app.parts) if app.nested else escape(app.lemma.text)
+                notes.append(rf"\{series}footnote{{\citeno{{{escape(app.citation)}}}{text}\appno{{{app.label}}}}}")
+        lemma = "".join(self.part(part) for part in app.parts)
         label = rf"\edlabel{{{app.id}}}"
         if not notes:
             return label + lemma
         return rf"\edtext{{{label}{lemma}}}{{\lemma{{}}{''.join(notes)}}}"
+
+    def part(self, part) -> str:
+        """A piece of a lemma, of the 經 or of a note of the 注: text, an entry or a note."""
+        if isinstance(part, App):
+            return self.edtext(part)
+        if isinstance(part, Gloss):
+            return self.gloss(part)
+        return escape(part)
+
+    def gloss(self, gloss: Gloss) -> str:
+        """A note of the 注 after its passage, in small type, with its entries."""
+        return rf"\zhu{{{''.join(self.part(item) for item in gloss.items)}}}"
 
 
 CLOSING = "，。、；：？！”’」』）》〉】…"
@@ -117,13 +130,13 @@ def paragraph(section, notes: Notes) -> str:
             if not item.first:
                 out.append("\\pend\n\\pstart% a paragraph of the section\n")
         else:
-            out.append(notes.edtext(item))
+            out.append(notes.part(item))
     return "".join(out)
 
 
 def counts(edition: Edition) -> dict[str, int]:
     notes = Notes(edition)
-    return {series: sum(1 for app in edition.apps if app.in_text and notes.series(app, series)) for series in "ABC"}
+    return {series: sum(1 for app in edition.all_apps if app.in_text and notes.series(app, series)) for series in SERIES}
 
 
 def latex(edition: Edition) -> str:

@@ -2,7 +2,9 @@
 
 Renderers never reach into the pipeline: everything they show comes from the TEI file. An `app`
 may hold others: in its lemma (the entries inside a moved clause, at its place in the base) or in
-a reading (a moved clause's differences from the edited text, where the witness reads it).
+a reading (a moved clause's differences from the edited text, where the witness reads it). Each
+note of Zheng Xuan's 注 (`note type="commentary"`) after its 經 passage is a `Gloss`, with its
+own entries; a lemma that holds one reads without it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Witness:
     name: str = ""  # the short name of the apparatus (禮書綱目)
     author: str = ""
     edition: str = ""  # the edition it reproduces
+    abridged: tuple[str, ...] = ()  # the layers it quotes in part (commentary)
 
     @property
     def label(self) -> str:
@@ -86,10 +89,16 @@ class App:
     occurrence: int = 0  # of a lemma that recurs in its sentence: which occurrence it is (1, 2…), else 0
     within: App | None = None  # the app whose lemma or reading holds it
     in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
+    gloss: str = ""  # the id of the note of the 注 it is an entry of ("" for the 經)
 
     @property
     def in_text(self) -> bool:
         return not self.in_reading
+
+    @property
+    def label(self) -> str:
+        """The entry's number as the views give it: 注12 for an entry of the 注."""
+        return f"注{self.number}" if self.gloss else str(self.number)
 
     @property
     def nested(self) -> list[App]:
@@ -102,6 +111,24 @@ class App:
 
     def of_types(self, types) -> list[Reading]:
         return [r for r in self.readings if r.type in types]
+
+
+@dataclass
+class Gloss:
+    """A note of Zheng Xuan's 注 after the 經 passage it comments on: its edited text and entries."""
+
+    id: str
+    items: list = field(default_factory=list)  # str and App
+    section: str = ""
+    citation: str = ""  # section.sentence of the 經 it stands in
+
+    @property
+    def text(self) -> str:
+        return "".join(i if isinstance(i, str) else i.lemma.text for i in self.items)
+
+    @property
+    def apps(self) -> list[App]:
+        return [i for i in self.items if isinstance(i, App)]
 
 
 @dataclass
@@ -131,14 +158,19 @@ class Section:
     title: str
     source: str
     paragraph_id: str
-    items: list = field(default_factory=list)  # str, App or Cite
+    items: list = field(default_factory=list)  # str, App, Cite or Gloss
     number: int = 0
     opens: str = ""  # the heading of the division (記) that begins with it
 
     @property
     def text_items(self) -> list:
-        """The edited text and its entries, without the sentences' citations."""
-        return [i for i in self.items if not isinstance(i, MARKS)]
+        """The edited 經 and its entries, without the sentences' citations, the paragraphs' starts and the 注."""
+        return [i for i in self.items if not isinstance(i, (*MARKS, Gloss))]
+
+    @property
+    def glosses(self) -> list[Gloss]:
+        """The notes of the 注 in the section, those a lemma holds among them."""
+        return [gloss for item in self.items for gloss in glosses_in(item)]
 
     @property
     def apps(self) -> list[App]:
@@ -164,6 +196,7 @@ class Edition:
     sections: list[Section]
     apps: list[App]
     gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
+    commentary_apps: list[App] = field(default_factory=list)  # the entries of the 注
     variant_forms: list[VariantForm] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
     variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
@@ -175,6 +208,15 @@ class Edition:
     @property
     def base(self) -> Witness | None:
         return next((w for w in self.witnesses.values() if w.base), None)
+
+    @property
+    def all_apps(self) -> list[App]:
+        """The entries of the 經, then those of the 注."""
+        return self.apps + self.commentary_apps
+
+    @property
+    def glosses(self) -> list[Gloss]:
+        return [gloss for section in self.sections for gloss in section.glosses]
 
     def sigla(self, ids: list[str], joiner: str = " ") -> str:
         """The witnesses' names (sigla where they have none)."""
@@ -203,7 +245,7 @@ def child_text(child, parent, gaiji) -> str:
         return "▯" * int(child.get("quantity", "1"))
     if name == "app":
         return text_of(nested_reading(child, parent), gaiji)
-    return "" if name in MARKERS else text_of(child, gaiji)
+    return "" if name in MARKERS or name == "note" else text_of(child, gaiji)
 
 
 def nested_reading(app, reading):
@@ -230,8 +272,48 @@ def reading(node, gaiji) -> Reading:
     )
 
 
-def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
-    """The app and, after it in `apps`, those nested in it."""
+@dataclass
+class Found:
+    """What reading the TEI collects: the stand-ins, and the entries of the 經 and of the 注."""
+
+    gaiji: dict
+    apps: list[App] = field(default_factory=list)
+    commentary_apps: list[App] = field(default_factory=list)
+
+
+def is_gloss(node) -> bool:
+    return etree.QName(node).localname == "note" and node.get("type") == "commentary"
+
+
+def read_gloss(node, found: Found) -> Gloss:
+    """A note of the 注: its text, and its entries after those read so far."""
+    gloss = Gloss(node.get(XML_ID, ""))
+    gloss.items = read_items(node, found, gloss.id)
+    return gloss
+
+
+def read_items(node, found: Found, gloss: str = "") -> list:
+    """The text and entries of a paragraph or of a note of the 注: str, App, Cite or Gloss."""
+    items = [node.text] if node.text else []
+    for child in node:
+        name = etree.QName(child).localname
+        if name == "app":
+            items.append(read_app(child, found, gloss=gloss))
+        elif is_gloss(child):
+            items.append(read_gloss(child, found))
+        elif name == "pc":
+            items.append(child.text)
+        elif name == "anchor" and child.get("type") == "sentence":
+            items.append(Cite(child.get(XML_ID), child.get("n")))
+        if child.tail:
+            items.append(child.tail)
+    return items
+
+
+def read_app(node, found: Found, within: App | None = None, gloss: str = "") -> App:
+    """The app and, after it among the entries of its layer, those nested in it."""
+    gaiji = found.gaiji
+    apps = found.commentary_apps if gloss else found.apps
     lem = own_children(node, ".//t:lem")[0]
     readings = [reading(r, gaiji) for r in own_children(node, ".//t:rdg")]
     by_id = {r.id: r for r in readings}
@@ -246,7 +328,7 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     ]
     markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
     markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
-    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual=textual, markers=markers, within=within)
+    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual=textual, markers=markers, within=within, gloss=gloss)
     app.basis = lem.get("cause", "")
     app.basis_source = node.findtext("t:note[@subtype='source']/t:bibl", default="", namespaces=NS)
     app.same_as = next((n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), "")
@@ -255,16 +337,30 @@ def read_app(node, gaiji, apps: list[App], within: App | None = None) -> App:
     app.parts = [lem.text] if lem.text else []
     for child in lem:
         if etree.QName(child).localname == "app":
-            app.parts.append(read_app(child, gaiji, apps, app))
+            app.parts.append(read_app(child, found, app, gloss))
+        elif is_gloss(child):
+            app.parts.append(read_gloss(child, found))
         else:
             app.parts.append(child_text(child, lem, gaiji))
         if child.tail:
             app.parts.append(child.tail)
+    app.parts = joined(app.parts)
     for r, element in zip(readings, own_children(node, ".//t:rdg")):
-        r.inner = [read_app(child, gaiji, apps, app) for child in element.iterfind("t:app", NS)]
+        r.inner = [read_app(child, found, app, gloss) for child in element.iterfind("t:app", NS)]
         for inner in r.inner:
             inner.in_reading = True
     return app
+
+
+def joined(parts: list) -> list:
+    """Adjacent strings as one, empty ones left out."""
+    out: list = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] += part
+        elif part != "":
+            out.append(part)
+    return out
 
 
 def read_witness(node) -> Witness:
@@ -282,6 +378,7 @@ def read_witness(node) -> Witness:
         text(node, "t:abbr[@type='name']"),
         text(bibl, "t:author"),
         text(bibl, "t:edition"),
+        tuple(note.get("subtype") for note in node.iterfind("t:note[@type='abridged']", NS)),
     )
 
 
@@ -295,7 +392,8 @@ def read(path: Path) -> Edition:
         gaiji[char.get(XML_ID)] = None if not_text else (mapping, name.get("value") if name is not None else "")
     nodes = doc.xpath("//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
     witnesses = {w.id: w for w in map(read_witness, nodes)}
-    sections, apps = [], []
+    sections = []
+    found = Found(gaiji)
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
@@ -303,13 +401,20 @@ def read(path: Path) -> Edition:
         division = div.getparent()
         if division.get("type") == "division" and div.getprevious() is division.find("t:head", NS):
             section.opens = "".join(division.find("t:head", NS).itertext())
+        first, first_commentary = len(found.apps), len(found.commentary_apps)
         for number_in_section, p in enumerate(div.iterfind("t:p", NS)):
             if number_in_section or p.get("n"):
                 section.items.append(Paragraph(p.get(XML_ID), p.get("n", ""), first=not number_in_section))
-            read_paragraph(p, section, gaiji, apps)
+            section.items += read_items(p, found)
+        for app in found.apps[first:] + found.commentary_apps[first_commentary:]:
+            app.section = section.id
+        for gloss in section.glosses:
+            gloss.section = section.id
         place_apps(section)
         sections.append(section)
+    edition = Edition("", "", witnesses, sections, found.apps, gaiji, commentary_apps=found.commentary_apps)
     base = next((w.id for w in witnesses.values() if w.base), None)
+    apps = edition.all_apps
     for app in apps:
         app.emended = bool(app.lemma.resp) and any(f"#{base}" in r.wit for r in app.readings)
     app_of = {r.id: app for app in apps for r in app.readings}
@@ -319,8 +424,8 @@ def read(path: Path) -> Edition:
             r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
             r.counterparts = [reading_of[ref] for ref in r.corresp if ref in reading_of]
     application = doc.find(".//t:appInfo/t:application", NS)
-    tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
-    edition = Edition(doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS), tool, witnesses, sections, apps, gaiji)
+    edition.tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
+    edition.title = doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS)
     edition.persons = {p.get(XML_ID): p.findtext("t:persName", default="", namespaces=NS) for p in doc.iterfind(".//t:listPerson/t:person", NS)}
     table = doc.find(".//t:back/t:div[@type='variant-forms']", NS)
     if table is not None:
@@ -335,28 +440,17 @@ def read(path: Path) -> Edition:
     return edition
 
 
-def read_paragraph(p, section: Section, gaiji, apps: list[App]) -> None:
-    """A paragraph's text, entries, carried punctuation and sentence starts, onto the section's items."""
-    if p.text:
-        section.items.append(p.text)
-    for child in p:
-        name = etree.QName(child).localname
-        if name == "app":
-            first = len(apps)
-            section.items.append(read_app(child, gaiji, apps))
-            for app in apps[first:]:
-                app.section = section.id
-        elif name == "pc":
-            section.items.append(child.text)
-        elif name == "anchor" and child.get("type") == "sentence":
-            section.items.append(Cite(child.get(XML_ID), child.get("n")))
-        if child.tail:
-            section.items.append(child.tail)
+def glosses_in(item) -> list[Gloss]:
+    """The notes of the 注 an item is or holds (in a lemma)."""
+    if isinstance(item, Gloss):
+        return [item]
+    return [gloss for part in item.parts for gloss in glosses_in(part)] if isinstance(item, App) else []
 
 
 def place_apps(section: Section) -> None:
     """Each entry's sentence, neighbouring characters and occurrence of its lemma in the sentence
-    (之¹ 之² where a lemma recurs there); an entry nested in another is cited by its sentence."""
+    (之¹ 之² where a lemma recurs there); an entry nested in another is cited by its sentence. A
+    note of the 注 is cited by the sentence it stands in, and its entries are placed in it."""
     sentences: list[list] = [[]]
     citation = ""
     for item in section.items:
@@ -365,17 +459,24 @@ def place_apps(section: Section) -> None:
         if isinstance(item, Cite):
             citation = item.n
             sentences.append([])
-        elif isinstance(item, App):
+            continue
+        for gloss in glosses_in(item):
+            gloss.citation = citation
+            for app in (a for entry in gloss.apps for a in entry.family()):
+                app.citation = citation
+            place_among(gloss.items)
+        if isinstance(item, App):
             for app in item.family():
                 app.citation = citation
         sentences[-1].append(item)
     for sentence in sentences:
-        place_among([item for item in sentence if not isinstance(item, Cite)])
+        place_among(sentence)
 
 
 def place_among(items: list) -> None:
-    """The neighbours and occurrences of the apps among `items` (text and apps), and of the apps
-    nested in their lemmas among its parts."""
+    """The neighbours and occurrences of the apps among `items` (text and apps; the 注 and the
+    citations left out), and of the apps nested in their lemmas among its parts."""
+    items = [i for i in items if isinstance(i, (str, App))]
     plain = lambda items: "".join(i if isinstance(i, str) else i.lemma.text for i in items)
     text = plain(items)
     for index, item in enumerate(items):

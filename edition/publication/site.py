@@ -1,7 +1,7 @@
 """The static HTML edition: reading view, witness views, synopsis, reference pages and search.
 
 Like the PDF, the site is written from the build's outputs alone: `edition.xml` (read through
-`render.read`), the JSON reports and the witnesses' TEI (for Zheng Xuan's 注). It works from
+`render.read`, Zheng Xuan's 注 among it) and the JSON reports. It works from
 file:// with no server and no network: scripts, styles and data are local files, and the text is
 set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters the site uses.
 """
@@ -22,18 +22,15 @@ import opencc
 import regex
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
-from lxml import etree
-
 from ..errors import EditionError
-from .conventions import SERIES_A, Conventions
-from .render import NS, XML_ID, App, Cite, Edition, Paragraph, Section, read
+from .conventions import SERIES, SERIES_A, Conventions
+from .render import App, Cite, Edition, Gloss, Paragraph, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
 HANAMIN = (Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"), Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"))
 HAN = regex.compile(r"[\p{Han}▯]")
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
-CUE_LENGTHS = (10, 6, 4)  # characters of classic text before a note tried, longest first
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
 # Reading types, most telling first: a marker is coloured by the first its entry has.
 KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "textual", "gaiji", "orthographic")
@@ -48,7 +45,6 @@ TYPE_LABELS = {
     "jinguwen": "郑注",
 }
 SUBTYPE_LABELS = {"substitution": "subst.", "omission": "om.", "addition": "add.", "transposition": "transp."}
-TEXT_LAYERS = {"label", "fw", "metamark", "lb", "seg", "note"}  # elements that are not the classic text
 
 
 @dataclass
@@ -76,19 +72,6 @@ class Piece:
 
 
 @dataclass
-class Note:
-    """A note of Zheng Xuan's 注 in one witness, placed after the section whose text precedes it."""
-
-    id: str
-    witness: str
-    text: str
-    cue: str  # the witness's classic text just before the note
-    section: str = ""
-    position: int = 0
-    problem: str = ""
-
-
-@dataclass
 class Site:
     """Everything the templates show, computed once."""
 
@@ -97,7 +80,6 @@ class Site:
     segments: dict[str, list[Segment]]
     extant: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters
     away: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters it reads elsewhere, inside entries
-    notes: list[Note]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # witness id -> base character -> its own characters, kind
     length: int = 0  # base characters in the chapter
     manuscripts: list = field(default_factory=list)  # the witnesses in the apparatus
@@ -109,11 +91,16 @@ class Site:
     def apparatus(self, app: App) -> list[tuple[str, list]]:
         """An entry as the edition's conventions phrase it: (series, pieces) for each series it has."""
         out = []
-        for series in "ABC":
+        for series in SERIES:
             pieces = self.conventions.sentence(self.entries[app.id].series(series), app, recurred=True)
             if pieces:
                 out.append((series, pieces))
         return out
+
+    def said(self, app: App) -> bool:
+        """The entry says something: not so an entry of the 注 only where a witness that quotes
+        it in part leaves off or takes up quoting."""
+        return bool(self.entries[app.id].clauses)
 
     def attested(self, tradition_id: str) -> list[int]:
         """Base positions of the entries where a hypothetical tradition has a reading."""
@@ -181,19 +168,16 @@ class Site:
         moved clause's differences are shown with its reading."""
         return [app for app in self.edition.apps if app.section == section.id and app.in_text]
 
+    def commentary_entries(self, section: Section) -> list[App]:
+        """The entries of the 注 in the section that say something."""
+        return [app for app in self.edition.commentary_apps if app.section == section.id and app.in_text and self.said(app)]
+
     def density(self, section: Section) -> tuple[int, float]:
         """Entries with readings of series A (substantive, lacuna, intrusion, transposition) or
         an emendation, and their number per 100 characters of the section."""
         count = sum(1 for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A)))
         first, last = self.section_span(section)
         return count, 100 * count / max(1, last - first + 1)
-
-    def notes_of(self, section: Section) -> dict[str, list[Note]]:
-        grouped: dict[str, list[Note]] = {}
-        for note in sorted((n for n in self.notes if n.section == section.id), key=lambda n: (n.witness, n.position)):
-            grouped.setdefault(note.witness, []).append(note)
-        return grouped
-
 
 def moved_by(app: App | None, wit: str) -> bool:
     """The app, or one that holds it, is a moved clause's place that the witness reads elsewhere."""
@@ -245,6 +229,8 @@ def segments_of(edition: Edition) -> dict[str, list[Segment]]:
         def walk(items) -> None:
             nonlocal text, start, position
             for item in items:
+                if isinstance(item, Gloss):  # the 注 a moved clause's place holds
+                    continue
                 if isinstance(item, str):
                     text += item
                     position += len(HAN.findall(item))
@@ -301,7 +287,7 @@ def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, for
 
 
 class Folds:
-    """Variant forms folded together for search and for placing notes: the pairs of the 异体字表,
+    """Variant forms folded together for search: the pairs of the 异体字表,
     the orthographic and gaiji readings of the apparatus against their lemma, and OpenCC's
     simplified and traditional form of every character."""
 
@@ -310,7 +296,7 @@ class Folds:
         for pair in edition.variant_forms:
             if len(pair.text) == len(pair.form) == 1:
                 self.join(pair.text, pair.form)
-        for app in edition.apps:
+        for app in edition.all_apps:
             for r in app.of_types(("orthographic", "gaiji")):
                 if len(r.text) == len(app.lemma.text):
                     for a, b in zip(app.lemma.text, r.text):
@@ -344,94 +330,21 @@ class Folds:
         return "".join(self.table.get(c, c) for c in text if HAN.match(c))
 
 
-def witness_notes(path: Path, siglum: str, gaiji: dict[str, tuple[str, str] | None]) -> list[Note]:
-    """The 注 of one witness's TEI, each with the classic text before it as its cue."""
-    doc = etree.parse(str(path))
-    ab = doc.find(".//t:body/t:ab", NS)
-    if ab is None:
-        return []
-    not_text = doc.xpath(".//t:charDecl/t:char[t:localProp[@name='kind' and @value='not-text']]", namespaces=NS)
-    gaiji = gaiji | {char.get(XML_ID): None for char in not_text}
-    notes, classic = [], [ab.text or ""]
-    for child in ab:
-        name = etree.QName(child).localname
-        if name == "note" and child.get("type") == "commentary":
-            notes.append(Note(f"n{siglum}-{len(notes) + 1}", siglum, character_text(child, gaiji), "".join(classic)))
-        elif name == "seg" and child.get("type") == "other-chapter":
-            classic = []  # what follows belongs to another chapter until the classic text resumes
-        elif name == "g":
-            classic.append(character_text(child, gaiji))
-        elif name == "gap":
-            classic.append("▯" * int(child.get("quantity", "1")))
-        elif name not in TEXT_LAYERS:
-            classic.append("".join(child.itertext()))
-        classic.append(child.tail or "")
-    return notes
-
-
-def character_text(node, gaiji) -> str:
-    """A node's characters, stand-ins as their standard character and lost ones as ▯."""
-    out = [node.text or ""] if etree.QName(node).localname not in ("g", "gap") else []
-    if etree.QName(node).localname == "g":
-        entry = gaiji.get(node.get("ref", "").lstrip("#"), ("〓", ""))
-        return "" if entry is None else entry[0] or "〓"
-    for child in node:
-        name = etree.QName(child).localname
-        out.append("▯" * int(child.get("quantity", "1")) if name == "gap" else character_text(child, gaiji))
-        out.append(child.tail or "")
-    return "".join(out)
-
-
-def place_notes(notes: list[Note], site_text: list[tuple[str, int]], folds: Folds) -> None:
-    """Place each note after the edited text that matches the end of its cue (folded), trying
-    shorter cues when longer ones do not match; among several matches the first after the
-    witness's previous note wins."""
-    stream = "".join(c for c, _ in site_text)
-    previous, witness = 0, None
-    for note in notes:
-        if note.witness != witness:
-            previous, witness = 0, note.witness
-        cue = folds.normalize(note.cue)
-        if not cue:
-            note.problem = "no classic text before it in the witness"
-            continue
-        for length in CUE_LENGTHS:
-            pattern = "".join("." if c == "▯" else regex.escape(c) for c in cue[-length:])  # a lost character matches any
-            found = [m.end() for m in regex.finditer(pattern, stream, overlapped=True)] if len(cue) >= length else []
-            if found:
-                end = next((e for e in found if e >= previous), found[0])
-                note.section, note.position = site_text[end - 1][1], end
-                previous = end
-                break
-        else:
-            note.problem = f"its cue …{note.cue[-CUE_LENGTHS[-1]:]} is not found in the edited text"
-
-
-def edited_stream(edition: Edition, folds: Folds) -> list[tuple[str, str]]:
-    """The edited text folded, one (character, section id) per base character or lemma character."""
-    out = []
-    for section in edition.sections:
-        for item in section.text_items:
-            text = item if isinstance(item, str) else item.lemma.text
-            out.extend((c, section.id) for c in folds.normalize(text))
-    return out
-
-
 def search_entries(site: Site) -> list[dict]:
-    """What the search looks in: the edited text by section, every reading, every note."""
+    """What the search looks in: the edited text by section, every reading, the 注 note by note
+    and its readings (links into the 注 show it)."""
     entries = []
     for number, section in enumerate(site.edition.sections, 1):
         text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.text_items)
         entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}"})
-        for segment in site.segments[section.id]:
-            app = segment.app
-            for r in app.readings if app else ():
+        apps = [segment.app for segment in site.segments[section.id] if segment.app]
+        for app in apps + site.commentary_entries(section):
+            link = "index.html?commentary=on#" if app.gloss else "index.html#"
+            for r in app.readings:
                 words = "；".join(f"{quote}（{site.sigla(['#' + source])}）" for source, quote in r.quotes)
-                entries.append({"k": "reading", "t": r.text + (f"　{words}" if words else ""), "h": f"index.html#{app.id}", "s": f"§{number} {app.number}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}"})
-    for note in site.notes:
-        if note.section:
-            number = next(i for i, s in enumerate(site.edition.sections, 1) if s.id == note.section)
-            entries.append({"k": "note", "t": note.text, "h": f"index.html?commentary=on#{note.id}", "s": f"§{number} 注 {note.witness}"})
+                entries.append({"k": "reading", "t": r.text + (f"　{words}" if words else ""), "h": link + app.id, "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}"})
+        for gloss in section.glosses:
+            entries.append({"k": "note", "t": gloss.text, "h": f"index.html?commentary=on#{gloss.id}", "s": f"§{number} {gloss.citation} 注"})
     return entries
 
 
@@ -453,6 +366,7 @@ def environment() -> jinja2.Environment:
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
+    env.tests["gloss"] = lambda item: isinstance(item, Gloss)
     env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
     return env
 
@@ -513,23 +427,19 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
 
 
 def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
-    """Write the static site for the edition in `edition_xml` and the reports and witnesses'
-    TEI in `build_dir` into `out`."""
+    """Write the static site for the edition in `edition_xml` and the reports in `build_dir`
+    into `out` (with the witnesses' TEI among the downloads)."""
     edition = read(edition_xml)
     reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
     extant = {by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]] for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
-    in_apparatus = {w.siglum for w in edition.witnesses.values() if w.included}
-    paths = sorted(p for p in (build_dir / "witnesses").glob("*.xml") if p.stem in in_apparatus)  # notes of witnesses in the apparatus
-    notes = [n for path in paths for n in witness_notes(path, path.stem, edition.gaiji)]
     characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
-    characters |= {c for a in edition.apps for r in a.readings for c in r.text} | {c for n in notes for c in n.text + n.cue}
+    characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {c for g in edition.glosses for c in g.text}
     characters |= {c for v in edition.variant_forms for c in v.text + v.form}
     folds = Folds(edition, characters)
-    place_notes(notes, edited_stream(edition, folds), folds)
     own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
     segments = segments_of(edition)
-    site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), notes, own_forms)
+    site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), own_forms)
     site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
     site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
     site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}

@@ -15,7 +15,10 @@ followed by `cb`, inside the note. A transcriber's remark that marks a lacuna of
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import regex
@@ -379,16 +382,30 @@ class EditionWriter:
     `rdg` holds its text, with its differences from the base's clause nested as `app`s.
     """
 
-    def __init__(self, apparatus, sections, paragraphs: dict | None = None):
+    def __init__(self, apparatus, sections, prefix: str = "app", paragraphs: dict | None = None):
         self.apparatus = apparatus
         self.sections = sections
-        self.paragraphs = paragraphs or {}
+        self.prefix = prefix  # of the apps' ids
+        self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
+        self.new_paragraph: Callable[[int], etree._Element] | None = None  # a paragraph of the section written, beginning at a token
+        self.section_end = 0
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
         self.aways = {id(t.away) for t in apparatus.transpositions}
         self.punctuated: set[int] = set()  # base gaps whose carried punctuation is written
+        self.inserts: dict[int, Callable[[], list]] = {}  # base gap -> what else stands there (the 注 after its passage), made when written
+        self.inserted: set[int] = set()
+        self.queue: deque = deque()  # the units not yet written, in the order of the text
+        self.position, self.t = 0, 0  # where writing stands: a raw offset of the base, after its token t - 1
+
+    def app_id(self, unit) -> str:
+        return f"{self.prefix}-{unit.index + 1}"
+
+    def offset(self, t: int) -> int:
+        tokens = self.base.classic.tokens
+        return tokens[t].start if t < len(tokens) else len(self.base.raw.text)
 
     def wit(self, sigla) -> str:
         ordered = sorted(set(sigla), key=self.order.index)
@@ -403,7 +420,7 @@ class EditionWriter:
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
             if base_from is not None and index:
                 append_text(parent, self.base.classic_between(tokens[index - 1].end, token.start))
-                parent.extend(self.carried(base_from + index))
+                parent.extend(self.carried(base_from + index) + self.inserted_at(base_from + index))
             source = token.source(raw)
             if token.kind == "gap":
                 gap = el("gap", {"reason": "lost", "quantity": str(len(source)), "unit": "marks"}, parent=parent)
@@ -428,17 +445,29 @@ class EditionWriter:
         source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
         return [el("pc", {"resp": f"#{AUTO_RESP}", "source": source}, mark) for mark in self.apparatus.punctuation[gap]]
 
+    def inserted_at(self, gap: int) -> list[etree._Element]:
+        """What else stands at base gap `gap`, once."""
+        if gap not in self.inserts or gap in self.inserted:
+            return []
+        self.inserted.add(gap)
+        return self.inserts[gap]()
+
+    def overdue(self, unit) -> list[etree._Element]:
+        """What stands at the gaps inside a unit that its lemma did not hold (one not of the base)."""
+        return [node for gap in range(unit.t0 + 1, unit.t1) for node in self.inserted_at(gap)]
+
     def append_base(self, sentences: Sentences, start: int, t0: int, t1: int, end: int | None = None) -> None:
         """The base's classic text from raw offset `start` (after its token `t0` - 1) to its token
         `t1` (or, up to raw offset `end`, through its token `t1` - 1), with the punctuation carried
-        over to the gaps on the way."""
+        over to the gaps on the way and what else stands there."""
         tokens = self.base.classic.tokens
-        for gap in range(max(t0, 1), t1 + 1 if end is None else t1):
-            if self.carries(gap):
-                stop = max(start, tokens[gap - 1].end)
+        for gap in range(t0, t1 + 1 if end is None else t1):
+            if self.carries(gap) or gap in self.inserts and gap not in self.inserted:
+                stop = max(start, tokens[gap - 1].end) if gap else start
                 sentences.text(self.base.classic_between(start, stop))
                 for mark in self.carried(gap):
                     sentences.mark(mark)
+                sentences.parent.extend(self.inserted_at(gap))
                 start = stop
         if end is None:
             end = tokens[t1].start if t1 < len(tokens) else len(self.base.raw.text)
@@ -500,7 +529,7 @@ class EditionWriter:
         return extant[0] if name in MARKER_AT_START else extant[-1]
 
     def app_element(self, unit):
-        app = etree.Element(f"{{{TEI_NS}}}app", {XML_ID: f"app-{unit.index + 1}"})
+        app = etree.Element(f"{{{TEI_NS}}}app", {XML_ID: self.app_id(unit)})
         types = unit.types
         if types:
             app.set("type", next(t for t in ("transposition", "intrusion", "substantive", "lacuna", "gaiji", "orthographic") if t in types))
@@ -527,10 +556,10 @@ class EditionWriter:
                 app.append(self.reading_element("rdg", reading, unit, self.source_raw(reading)))
         for number, siglum in enumerate(fragments, 1):
             fragment = replace(unit.lemma, sigla=[siglum], type="fragment", subtype=unit.markers[siglum][0])
-            fragment.xml_id = f"app-{unit.index + 1}-f{number}"
+            fragment.xml_id = f"{self.app_id(unit)}-f{number}"
             app.append(self.reading_element("rdg", fragment, unit, lemma_raw))
         for number, reported in enumerate(unit.reported, 1):
-            xml_id = f"app-{unit.index + 1}-{reported.tradition}{number}"
+            xml_id = f"{self.app_id(unit)}-{reported.tradition}{number}"
             attrib = {XML_ID: xml_id, "wit": f"#{reported.tradition}", "type": "jinguwen", "subtype": reported.kind, "resp": "#zheng-xuan", "source": "#zheng-xuan", "cert": reported.confidence}
             # a tradition is extant only in the reading a note reports
             rdg = el("rdg", attrib, parent=app)
@@ -619,27 +648,69 @@ class EditionWriter:
         siglum = reading.sigla[0] if reading.sigla else self.base.meta.siglum
         return self.apparatus.witnesses[siglum].raw
 
-    def assign_ids(self) -> None:
+    def prepare(self) -> None:
+        """The readings' ids, the transposed readings' counterparts, the units to write."""
         for unit in self.apparatus.all_units():
-            unit.lemma.xml_id = f"app-{unit.index + 1}-lem"
+            unit.lemma.xml_id = f"{self.app_id(unit)}-lem"
             for number, reading in enumerate(unit.readings, 1):
-                reading.xml_id = f"app-{unit.index + 1}-r{number}"
+                reading.xml_id = f"{self.app_id(unit)}-r{number}"
         for t in self.apparatus.transpositions:
             away, arrival = t.reading_at(t.away), t.reading_at(t.arrival)
             self.counterparts.setdefault(id(away), []).append(arrival)
             self.counterparts.setdefault(id(arrival), []).append(away)
+        self.queue = deque(self.apparatus.entries())
+
+    def write(self, sentences: Sentences, t1: int, takes) -> None:
+        """The base's text from where writing stands to its token `t1`, with the units at the head
+        of the queue that `takes` accepts: a moved clause's place holds the units inside it."""
+        tokens = self.base.classic.tokens
+        places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
+
+        def close_place() -> None:
+            place, lem = places.pop()
+            self.append_base(Sentences(lem), self.position, self.t, place.t1, end=tokens[place.t1 - 1].end)
+            if not places:
+                sentences.went_on("".join(lem.itertext()))
+            self.position, self.t = tokens[place.t1 - 1].end, place.t1
+
+        while self.queue and takes(self.queue[0]):
+            unit = self.queue.popleft()
+            while places and unit.t0 >= places[-1][0].t1:
+                close_place()
+            if places:
+                self.append_base(Sentences(places[-1][1]), self.position, self.t, unit.t0)
+            else:
+                self.text_to(sentences, unit.t0)
+            app = self.app_element(unit)
+            if places:
+                places[-1][1].append(app)
+            else:
+                sentences.element(app, "".join(app.find(f".//{{{TEI_NS}}}lem").itertext()))
+            if id(unit) in self.aways:
+                places.append((unit, app.find(f".//{{{TEI_NS}}}lem")))
+                self.position, self.t = self.offset(unit.t0), unit.t0
+            else:
+                (places[-1][1] if places else sentences.parent).extend(self.overdue(unit))
+                self.position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else self.offset(unit.t0)
+                self.t = unit.t1
+        while places:
+            close_place()
+        self.text_to(sentences, t1)
+        self.position, self.t = self.offset(t1), t1
+
+    def text_to(self, sentences: Sentences, stop: int) -> None:
+        """The base's text on to token `stop`, a new paragraph at each step of the rite that begins on the way."""
+        for start in sorted(g for g in self.paragraphs if self.t < g <= stop and g < self.section_end):
+            self.append_base(sentences, self.position, self.t, start)
+            sentences.paragraph(self.new_paragraph(start))
+            self.position, self.t = self.offset(start), start
+        self.append_base(sentences, self.position, self.t, stop)
 
     def body(self):
-        self.assign_ids()
+        self.prepare()
         body = el("body")
         tokens = self.base.classic.tokens
         n = len(tokens)
-
-        def offset(t: int) -> int:
-            return tokens[t].start if t < n else len(self.base.raw.text)
-
-        units = iter(self.apparatus.entries())
-        unit = next(units, None)
         holder = body  # the body, or the division the sections are in
         for number, section in enumerate(self.sections, 1):
             last = number == len(self.sections)
@@ -653,48 +724,9 @@ class EditionWriter:
                 head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
             el("head", head, section.title, parent=div)
             p = self.paragraph(div, section, 1, section.t0)
-            sentences = Sentences(p, number)
-            position, t = offset(section.t0), section.t0
-
-            def text_to(stop: int) -> None:
-                """The base's text on to token `stop`, a new paragraph at each step of the rite that begins on the way."""
-                nonlocal position, t
-                for start in sorted(g for g in self.paragraphs if t < g <= stop and g < section.t1):
-                    self.append_base(sentences, position, t, start)
-                    sentences.paragraph(self.paragraph(div, section, len(div.findall(f"{{{TEI_NS}}}p")) + 1, start))
-                    position, t = offset(start), start
-                self.append_base(sentences, position, t, stop)
-            places: list[tuple[object, etree._Element]] = []  # the moved clauses' places open here: (unit, its lem)
-
-            def close_place() -> tuple[int, int]:
-                place, lem = places.pop()
-                self.append_base(Sentences(lem), position, t, place.t1, end=tokens[place.t1 - 1].end)
-                if not places:
-                    sentences.went_on("".join(lem.itertext()))
-                return tokens[place.t1 - 1].end, place.t1
-
-            while unit is not None and (unit.t0 < section.t1 or (last and unit.t0 == n)):
-                while places and unit.t0 >= places[-1][0].t1:
-                    position, t = close_place()
-                if places:
-                    self.append_base(Sentences(places[-1][1]), position, t, unit.t0)
-                else:
-                    text_to(unit.t0)
-                app = self.app_element(unit)
-                if places:
-                    places[-1][1].append(app)
-                else:
-                    sentences.element(app, "".join(app.find(f".//{{{TEI_NS}}}lem").itertext()))
-                if id(unit) in self.aways:
-                    places.append((unit, app.find(f".//{{{TEI_NS}}}lem")))
-                    position, t = offset(unit.t0), unit.t0
-                else:
-                    position = tokens[unit.t1 - 1].end if unit.t1 > unit.t0 else offset(unit.t0)
-                    t = unit.t1
-                unit = next(units, None)
-            while places:
-                position, t = close_place()
-            text_to(section.t1)
+            self.new_paragraph = lambda start, div=div, section=section: self.paragraph(div, section, len(div.findall(f"{{{TEI_NS}}}p")) + 1, start)
+            self.section_end = section.t1
+            self.write(Sentences(p, number), section.t1, lambda u: u.t0 < section.t1 or (last and u.t0 == n))
         return body
 
     def paragraph(self, div: etree._Element, section, number: int, start: int) -> etree._Element:
@@ -705,6 +737,38 @@ class EditionWriter:
         if step is not None:
             attrib |= {"n": step.title, "corresp": f"#{self.apparatus.witnesses[step.source].meta.xml_id}"}
         return el("p", attrib, parent=div)
+
+
+class CommentaryWriter(EditionWriter):
+    """The 注 collated: each note of the base's 注 after the last character of the 經 passage it
+    comments on, as a `note type="commentary"` whose @target is the anchor where the passage
+    begins (`k` and the number of base characters before it), holding the edited 注 and its
+    apparatus, written as the 經's; the ids of its apps begin `zhu-app`."""
+
+    def __init__(self, commentary):
+        super().__init__(commentary.apparatus, [], prefix="zhu-app")
+        self.commentary = commentary
+        self.prepare()
+
+    def after_passages(self) -> dict[int, Callable[[], list]]:
+        """Base gap of the 經 -> what stands there: the anchor where the first passage begins, and
+        after each passage its note and the anchor where the next begins."""
+        glosses = self.commentary.glosses
+        out = {0: lambda: [passage_anchor(0)]}
+        for gloss in glosses:
+            out[gloss.c1] = partial(self.note, gloss, gloss is not glosses[-1])
+        return out
+
+    def note(self, gloss, anchored: bool) -> list[etree._Element]:
+        tag, attrib = LAYER_ELEMENTS["commentary"]
+        n = str(gloss.index + 1)
+        note = el(tag, {**attrib, XML_ID: f"zhu-{n}", "n": n, "target": f"#k{gloss.c0}"})
+        self.write(Sentences(note), gloss.t1, lambda u: self.commentary.gloss_of(u).index == gloss.index)
+        return [note, passage_anchor(gloss.c1)] if anchored else [note]
+
+
+def passage_anchor(gap: int) -> etree._Element:
+    return el("anchor", {XML_ID: f"k{gap}"})
 
 
 def witness_description(meta, parent: etree._Element) -> None:
@@ -722,16 +786,34 @@ def witness_description(meta, parent: etree._Element) -> None:
         el("edition", text=meta.edition, parent=bibl)
 
 
-def list_wit(writer: EditionWriter, sources: Sources):
+def extent_ranges(writer: EditionWriter, extant: list[tuple[int, int]], counted: str = "base characters") -> str:
+    tokens, raw = writer.base.classic.tokens, writer.base.raw
+    return "; ".join(f"{tokens[a].source(raw)}…{tokens[b - 1].source(raw)} ({counted} {a + 1}–{b})" for a, b in extant if b > a) or "nowhere"
+
+
+def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element) -> None:
+    """Where a witness is extant in the 注 apparatus (`note type="extent" subtype="commentary"`),
+    or why it is not collated there; that it quotes the 注 in part (`note type="abridged"`)."""
+    status = zhu.apparatus.statuses.get(siglum)
+    if status is None:
+        return
+    if not status.included:
+        el("note", {"type": "status", "subtype": "commentary"}, "注 not collated: " + status.reason, parent=parent)
+        return
+    if zhu.apparatus.witnesses[siglum].abridged:
+        el("note", {"type": "abridged", "subtype": "commentary"}, "It quotes the 注 in part: where it does not quote it, it is not extant (lacunaStart, lacunaEnd), and no omission is recorded.", parent=parent)
+    el("note", {"type": "extent", "subtype": "commentary"}, f"Extant in the 注 against the base's 注: {extent_ranges(zhu, status.extant, 'characters of the base’s 注')}.", parent=parent)
+
+
+def list_wit(writer: EditionWriter, sources: Sources, zhu: CommentaryWriter | None):
     """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
     only inside the readings a note reports (witStart/witEnd there); witnesses kept out of the
     apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses extant
-    throughout."""
+    throughout. Those of the 注's apparatus say where they are extant in it."""
 
     def build(parent: etree._Element) -> None:
         list_wit_element = el("listWit", parent=parent)
         excluded = el("listBibl", {"type": "excluded"})
-        tokens = writer.base.classic.tokens
         for siglum, status in writer.apparatus.statuses.items():
             meta = next(m for m in sources.witnesses if m.siglum == siglum)
             if status.included:
@@ -743,12 +825,9 @@ def list_wit(writer: EditionWriter, sources: Sources):
             el("note", {"type": "status"}, ("included: " if status.included else "excluded: ") + status.reason, parent=witness)
             if siglum == writer.base.meta.siglum:
                 el("note", {"type": "role"}, "base", parent=witness)
-            ranges = "; ".join(
-                f"{tokens[a].source(writer.base.raw)}…{tokens[b - 1].source(writer.base.raw)} (base characters {a + 1}–{b})"
-                for a, b in status.extant
-                if b > a
-            )
-            el("note", {"type": "extent"}, (meta.extent + " " if meta.extent else "") + f"Extant against the base: {ranges or 'nowhere'}.", parent=witness)
+            el("note", {"type": "extent"}, (meta.extent + " " if meta.extent else "") + f"Extant against the base: {extent_ranges(writer, status.extant)}.", parent=witness)
+            if zhu is not None and status.included:
+                commentary_extent(zhu, siglum, witness)
         for xml_id, name, description in TRADITION_WITNESSES:
             witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
             el("abbr", {"type": "siglum"}, name, parent=witness)
@@ -764,7 +843,7 @@ VARIANT_FORMS_ID = "variant-forms"
 VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 witnesses", "据 folded by")
 
 
-def editorial_principles(sources: Sources, writer: EditionWriter, encoding: etree._Element) -> etree._Element:
+def editorial_principles(sources: Sources, writer: EditionWriter, zhu: CommentaryWriter | None, encoding: etree._Element) -> etree._Element:
     """The 凡例, from the config and the data, in the style the edition chose: a `front` div
     (type fanli, @subtype the style) that the renderers show, and the items that say how the text
     was made as parts of the header's editorialDecl (normalization/@method markup where variant
@@ -784,6 +863,10 @@ def editorial_principles(sources: Sources, writer: EditionWriter, encoding: etre
         "chapter": config.chapter or config.title,
         "abbreviations": conventions.list_of([conventions.templates["abbreviation"].format(name=metas[s].name, siglum=s) for s in statuses if metas[s].name]),
     }
+    if zhu is not None:
+        zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
+        values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
+        values["abridged"] = conventions.list_of([shown(metas[s]) for s in zhu_collated if zhu.apparatus.witnesses[s].abridged])
     items = conventions.fanli(values, config.variant_forms, config.comparison_script)
     decl = el("editorialDecl", parent=encoding)
     for key, text in items:
@@ -827,18 +910,23 @@ def variant_forms_table(writer: EditionWriter) -> etree._Element:
     return back
 
 
-def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str], paragraphs: dict | None = None) -> etree._ElementTree:
-    """`paragraphs`: base token -> the step of the rite a paragraph begins with there."""
-    writer = EditionWriter(apparatus, sections, paragraphs or {})
+def edition_document(sources: Sources, apparatus, sections, editors: dict[str, str], paragraphs: dict | None = None, commentary=None) -> etree._ElementTree:
+    """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
+    with the 注 collated (`commentary`), each note of it after its 經 passage."""
+    writer = EditionWriter(apparatus, sections, paragraphs=paragraphs)
+    zhu = CommentaryWriter(commentary) if commentary else None
+    if zhu is not None:
+        writer.inserts = zhu.after_passages()
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
-    tei_header = header(sources, sources.config.title, list_wit(writer, sources), writer.gaiji, codepoints_used(body), variant_encoding=True)
+    gaiji = writer.gaiji | (zhu.gaiji if zhu else set())
+    tei_header = header(sources, sources.config.title, list_wit(writer, sources, zhu), gaiji, codepoints_used(body), variant_encoding=True)
     title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
     for ident, name in editors.items():
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
         el("resp", text="editorial decisions", parent=resp_stmt)
         el("name", text=name, parent=resp_stmt)
-    front = editorial_principles(sources, writer, tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
+    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
     tei.append(tei_header)
     text = el("text", parent=tei)
     text.append(front)

@@ -81,13 +81,11 @@
   function apply() {
     const keep = filters[show.value] || filters.all;
     const witness = wit.value;
-    let count = 0;
     for (const element of document.querySelectorAll("[data-tags]")) {
       const tags = element.dataset.tags.split(" ");
       const on = keep(tags) && (!witness || tags.includes("w-" + witness));
       if (element.tagName === "BUTTON") {
         element.disabled = !on;
-        count += on ? 1 : 0;
       } else {
         element.hidden = !on;
       }
@@ -95,8 +93,11 @@
     for (const list of document.querySelectorAll("ol.apparatus")) {
       list.hidden = !list.querySelector("li:not([hidden])");
     }
-    for (const aside of document.querySelectorAll("aside.commentary")) aside.hidden = !commentary.checked;
-    shown.textContent = count === markers.length ? markers.length + " entries" : count + " of " + markers.length + " entries";
+    document.body.classList.toggle("with-commentary", commentary.checked);
+    // the entries of the 注 count while it shows
+    const counted = markers.filter((marker) => commentary.checked || !marker.closest(".zhu"));
+    const on = counted.filter((marker) => !marker.disabled).length;
+    shown.textContent = on === counted.length ? counted.length + " entries" : on + " of " + counted.length + " entries";
     if (opener && opener.disabled) close(false);
   }
 
