@@ -14,7 +14,7 @@ from lxml import etree
 from stripped import COMMENTARY, without
 
 from edition.build import edit
-from edition.collation import decisions
+from edition.collation import decisions, steps
 from edition.publication import tei, validate
 from edition.publication.render import read
 from edition.sources import decisions_path
@@ -104,8 +104,9 @@ def test_the_classic_text_and_its_apparatus_are_unchanged_by_the_commentary(sour
     """The edition written with the 注 is, without its notes and the anchors they point at, the
     edition written without it: the same 經, apps, ids and sentence citations."""
     choices = decisions.load(decisions_path(SOURCES))
-    apparatus, _, _, found, commentary, _ = edit(sources, list(witnesses.values()), choices)
-    alone = tei.edition_document(sources, apparatus, found, choices.editors)
+    edited = edit(sources, list(witnesses.values()), choices)
+    apparatus, found, commentary = edited.apparatus, edited.sections, edited.commentary
+    alone = tei.edition_document(sources, apparatus, found, choices.editors, steps.paragraph_starts(edited.steps[0]))
     stripped = without(doc, f"{COMMENTARY} | //t:body//t:anchor[not(@type)]")
     assert etree.tostring(stripped.find(".//t:body", NS)) == etree.tostring(alone.find(".//t:body", NS))
     classic_apps = doc.xpath("//t:body//t:app[not(ancestor::t:note[@type='commentary'])]", namespaces=NS)

@@ -42,7 +42,9 @@ LATEX_SPECIAL = {
     "_": r"\_",
     "^": r"\textasciicircum{}",
     "~": r"\textasciitilde{}",
-} | {superscript: rf"\textsuperscript{{{digit}}}" for digit, superscript in zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")}  # occurrence marks, which not every font has
+    # the superscript digits (之⁴, a lemma's occurrence) that the text fonts lack
+    **{chr(0x2070 + d): rf"\textsuperscript{{{d}}}" for d in (0, 4, 5, 6, 7, 8, 9)},
+}
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 MAX_RUNS = 5
 LIBC = ctypes.CDLL(None, use_errno=True)
