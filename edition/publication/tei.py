@@ -718,6 +718,7 @@ class EditionWriter:
                 heading = section.opens
                 holder = el("div", {"type": "division", XML_ID: f"d-{heading.head}"}, parent=body)
                 el("head", {"type": "division"}, self.base.classic_between(tokens[heading.t0].start, tokens[heading.t1 - 1].end), parent=holder)
+                self.position, self.t = self.offset(section.t0), section.t0  # the heading is not the section's text
             div = el("div", {"type": "section", "n": str(number), XML_ID: section.xml_id}, parent=holder)
             head = {"type": "incipit"}
             if section.source != "incipit":
