@@ -83,7 +83,6 @@ class Site:
     own_forms: dict[str, dict[int, tuple[str, str]]]  # witness id -> base character -> its own characters, kind
     length: int = 0  # base characters in the chapter
     manuscripts: list = field(default_factory=list)  # the witnesses in the apparatus
-    by_siglum: dict = field(default_factory=dict)
     collated: dict = field(default_factory=dict)  # siglum -> its entry in the collation report
     conventions: Conventions | None = None
     entries: dict = field(default_factory=dict)  # app id -> its phrased entry
@@ -159,9 +158,6 @@ class Site:
     def witness_text(self, section: Section, witness_id: str, order: str = "base") -> list[Piece]:
         """A section as the witness reads it, in the base's order or its own."""
         return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id, order)])
-
-    def section_number(self, app: App) -> int:
-        return next(number for number, section in enumerate(self.edition.sections, 1) if section.id == app.section)
 
     def section_entries(self, section: Section) -> list[App]:
         """The section's apparatus entries, those nested in a moved clause's place included; a
@@ -442,7 +438,6 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), own_forms)
     site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
     site.manuscripts = [w for w in edition.witnesses.values() if w.included and not w.hypothetical]
-    site.by_siglum = {w.siglum: w for w in edition.witnesses.values()}
     site.collated = {w["siglum"]: w for w in reports["collation"]["witnesses"]}
     site.conventions = Conventions(edition.style)
     site.entries = site.conventions.entries(edition)
