@@ -13,9 +13,9 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import build, check, collate_only
+from .work.build import build, check, collate_only
 from .errors import EditionError
-from .sources import add_witness, guess_layout
+from .work.sources import add_witness, guess_layout
 
 
 def paths_and_verbosity(command):

@@ -2,10 +2,10 @@ from pathlib import Path
 
 import pytest
 
-from edition.build import build
+from edition.work.build import build
 from edition.collation import decisions
 from edition.collation.apparatus import collate
-from edition.sources import Sources, decisions_path
+from edition.work.sources import Sources, decisions_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"

@@ -14,7 +14,7 @@ from edition.intake.profile import Profile, split_layers
 from edition.intake.raw import RawText
 from edition.intake.rule import Rule
 from edition.publication import tei, validate
-from edition.sources import Sources
+from edition.work.sources import Sources
 from probe import SAMPLE, sample_sources, write_witness
 from test_tei import text_of_body
 

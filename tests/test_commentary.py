@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from edition.build import commentary_line
+from edition.work.build import commentary_line
 from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.collation.commentary import collate_commentary
 from edition.intake.align import align
-from edition.sources import decisions_path
+from edition.work.sources import decisions_path
 
 SOURCES = Path(__file__).resolve().parent.parent / "sources"
 

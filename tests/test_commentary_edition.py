@@ -13,11 +13,11 @@ import pytest
 from lxml import etree
 from stripped import COMMENTARY, without
 
-from edition.build import edit
+from edition.work.build import edit
 from edition.collation import decisions, steps
 from edition.publication import tei, validate
 from edition.publication.render import read
-from edition.sources import decisions_path
+from edition.work.sources import decisions_path
 
 NS = {"t": tei.TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition.build import build
+from edition.work.build import build
 from edition.errors import EditionError
 from edition.publication.conventions import chinese_number
 from edition.publication.tei import TEI_NS
-from edition.sources import Sources
+from edition.work.sources import Sources
 
 NS = {"t": TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition.build import check, edit
+from edition.work.build import check, edit
 from edition.collation import decisions, same_error
 from edition.collation.apparatus import collate
 from edition.collation.sections import sections as find_sections
 from edition.errors import SourceErrors
 from edition.publication import report, tei, validate
-from edition.sources import Sources
+from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}

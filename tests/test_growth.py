@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from differences import minimal_difference
 from lxml import etree
 
-from edition.build import collate_only
+from edition.work.build import collate_only
 from edition.cli import main
 from edition.publication import render
 from edition.publication.tei import TEI_NS

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from edition.cli import main
 from edition.intake.guess import detectors, features_found
-from edition.sources import Sources
+from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -169,7 +169,7 @@ def test_a_note_in_small_double_columns_is_read_whole(tmp_path):
     】【 on one line begins another."""
     from probe import sample_sources, write_witness
 
-    from edition.sources import Sources
+    from edition.work.sources import Sources
 
     root = sample_sources(tmp_path / "sources")
     (root / "profiles").mkdir()

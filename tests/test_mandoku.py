@@ -9,7 +9,7 @@ import pytest
 import regex
 from lxml import etree
 
-from edition.build import edit
+from edition.work.build import edit
 from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.collation.witness_map import clause_boundaries

@@ -14,7 +14,7 @@ from stripped import without
 from edition.collation.apparatus import collate
 from edition.collation.sections import sections
 from edition.publication import tei, validate
-from edition.sources import Sources
+from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}

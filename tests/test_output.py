@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from probe import SAMPLE, sample_sources, write_witness
 
-from edition.build import collate_only
+from edition.work.build import collate_only
 from edition.errors import EditionError
 from edition.publication import output, pdf
 

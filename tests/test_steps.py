@@ -131,9 +131,9 @@ def test_a_made_up_shu_divides_a_small_base_through_its_alignment(tmp_path):
     so it begins at that end; a formula whose words are not in B's text is reported."""
     from probe import sample_sources, write_witness
 
-    from edition.build import edit
+    from edition.work.build import edit
     from edition.collation import decisions
-    from edition.sources import Sources, decisions_path
+    from edition.work.sources import Sources, decisions_path
 
     root = sample_sources(tmp_path / "sources")
     write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), profile="zhushu", append=True)

@@ -152,10 +152,10 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     and one in its 注, on a character where B differs from the base."""
     from probe import sample_sources, write_witness
 
-    from edition.build import edit
+    from edition.work.build import edit
     from edition.collation import decisions
     from edition.publication import tei
-    from edition.sources import Sources, decisions_path
+    from edition.work.sources import Sources, decisions_path
 
     root = sample_sources(tmp_path / "sources")
     write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), append=True)

@@ -22,13 +22,13 @@ import regex
 from differences import minimal_difference
 from lxml import etree
 
-from edition.build import build
+from edition.work.build import build
 from edition.collation.apparatus import collate
 from edition.intake.normalize import Normalizer
 from edition.intake.variants import KANRIPO_GAIJI, VariantForms, kanripo_substitutions, kanripo_tables, unihan
 from edition.publication import render
 from edition.publication.tei import TEI_NS
-from edition.sources import Sources
+from edition.work.sources import Sources
 from edition.tables import read_tsv
 
 ROOT = Path(__file__).resolve().parent.parent

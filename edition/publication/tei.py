@@ -34,7 +34,7 @@ from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
 
 if TYPE_CHECKING:
-    from ..sources import Sources
+    from ..work.sources import Sources
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import tomlkit
 
-from .collation.reading import Orthography
-from .errors import EditionError, interrupts_as_errors
-from .intake.aligned import Reference
-from .intake.gaiji import GaijiTable
-from .intake.normalize import Normalizer
-from .intake.guess import Guess, guess
-from .intake.profile import Profile, available_profiles, load_profile
-from .intake.raw import read_raw
-from .intake.rule import Rule
-from .intake.variants import VariantForms
-from .intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
-from .tables import (
+from ..collation.reading import Orthography
+from ..errors import EditionError, interrupts_as_errors
+from ..intake.aligned import Reference
+from ..intake.gaiji import GaijiTable
+from ..intake.normalize import Normalizer
+from ..intake.guess import Guess, guess
+from ..intake.profile import Profile, available_profiles, load_profile
+from ..intake.raw import read_raw
+from ..intake.rule import Rule
+from ..intake.variants import VariantForms
+from ..intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
+from ..tables import (
     expected,
     read_text,
     read_toml,

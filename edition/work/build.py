@@ -13,14 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .collation import decisions, jinguwen, punctuation, same_error, steps, textual_note
-from .collation.apparatus import Apparatus, collate
-from .collation.commentary import Commentary, collate_commentary
-from .collation.sections import Section, divisions, sections as find_sections, set_headings_apart
-from .errors import EditionError, SourceErrors
-from .intake.witness import Witness
-from .publication import pdf, render, report, site, tei, validate
-from .publication.output import Staging, staged
+from ..collation import decisions, jinguwen, punctuation, same_error, steps, textual_note
+from ..collation.apparatus import Apparatus, collate
+from ..collation.commentary import Commentary, collate_commentary
+from ..collation.sections import Section, divisions, sections as find_sections, set_headings_apart
+from ..errors import EditionError, SourceErrors
+from ..intake.witness import Witness
+from ..publication import pdf, render, report, site, tei, validate
+from ..publication.output import Staging, staged
 from .sources import Sources, decisions_path
 
 Progress = Callable[[str], None]
