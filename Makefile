@@ -1,5 +1,6 @@
 # Two commands do everything on a fresh Debian 12 machine (as root, or with sudo):
-#   make edition   builds build/ from sources/
+#   make edition   builds build/ from sources/ (a work: only the chapters whose sources changed,
+#                  over the machine's cores; `make edition CHAPTER=鄉射禮` builds that chapter alone)
 #   make test      runs the test suite
 # Make sets up what it needs itself: the Debian packages below when missing (XeLaTeX, reledmac,
 # the CJK fonts, Unihan), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
@@ -21,6 +22,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 SOURCES := sources
 OUT := build
+CHAPTER :=
 # What the build reads, by content: the sha256 of `sha256sum` listings of the sources, the package
 # and the schemas, folder by folder, and of pyproject.toml. The build records the same digest in
 # $(OUT)/.edition-manifest.json; make builds only when the two differ.
@@ -31,7 +33,9 @@ BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition
 .PHONY: edition test setup clean
 
 edition: setup
-ifeq ($(INPUTS),$(BUILT))
+ifneq ($(CHAPTER),)
+	$(BIN)/edition build --sources $(SOURCES) --out $(OUT) --chapter '$(CHAPTER)'
+else ifeq ($(INPUTS),$(BUILT))
 	@echo "$(OUT)/ is up to date"
 else
 	$(BIN)/edition build --sources $(SOURCES) --out $(OUT)

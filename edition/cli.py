@@ -16,6 +16,9 @@ from . import __version__
 from .work.build import build, check, collate_only
 from .errors import EditionError
 from .work.sources import add_witness, guess_layout
+from .work.additions import add_edition, add_to_chapter
+from .work.work import is_work
+from .work.work_build import build_work, check_work
 
 
 def paths_and_verbosity(command):
@@ -72,9 +75,21 @@ def main(debug: bool) -> None:
 
 @main.command("build")
 @paths_and_verbosity
-def build_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> None:
-    """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports."""
-    run_step(build, sources_dir, out, quiet, force, "built")
+@click.option("--chapter", help="Of a work: build this chapter alone (number, title or heading); the others stay as they were.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Of a work: chapters built at once (default: the machine's cores).")
+def build_command(sources_dir: Path, out: Path, quiet: bool, force: bool, chapter: str | None, jobs: int | None) -> None:
+    """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports.
+    A work (SOURCES/work.toml) is built chapter by chapter, only the chapters whose sources changed."""
+    if is_work(sources_dir):
+        def work_step(sources_dir, out, progress, force):
+            build_work(sources_dir, out, progress, force, chapter, jobs, quiet)
+
+        work_step.__name__ = "build"
+        run_step(work_step, sources_dir, out, quiet, force, "built")
+    elif chapter:
+        fail(f"{sources_dir}: --chapter needs a work (a work.toml in the sources)")
+    else:
+        run_step(build, sources_dir, out, quiet, force, "built")
 
 
 @main.command("collate")
@@ -92,26 +107,42 @@ def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> N
 @click.option("--profile", help="Its layout profile (default: guessed).")
 @click.option("--encoding", help="Its encoding (default: guessed).")
 @click.option("--script", type=click.Choice(["simplified", "traditional", "mixed"]), help="Its script (default: guessed).")
+@click.option("--chapter", help="Of a work: the chapter it belongs to (default: found by its text).")
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
-def add_witness_command(file: Path, siglum: str, title, name, profile, encoding, script, sources_dir: Path) -> None:
-    """Copy FILE into the sources untouched and describe it in witnesses.toml."""
+def add_witness_command(file: Path, siglum: str, title, name, profile, encoding, script, chapter, sources_dir: Path) -> None:
+    """Copy FILE into the sources untouched and describe it in witnesses.toml. In a work, FILE
+    joins the chapter it belongs to; a folder of 卷 files becomes an edition of the whole work."""
+    options = {"title": title, "name": name, "profile": profile, "encoding": encoding, "script": script}
     with one_line_errors(["add-witness"]):
-        guessed = guess_layout(sources_dir, file, siglum)
-        target = add_witness(
-            sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script,
-            None if profile else guessed.composed, name,
-        )
+        if is_work(sources_dir):
+            if file.is_dir():
+                added = add_edition(sources_dir, file, siglum, options)
+            else:
+                added = add_to_chapter(sources_dir, file, siglum, chapter, options)
+            target, guessed, where = added
+        elif file.is_dir() or chapter:
+            fail(f"{file}: a folder of chapters, or --chapter, needs a work (a work.toml in {sources_dir})")
+        else:
+            guessed = guess_layout(sources_dir, file, siglum)
+            target = add_witness(
+                sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script,
+                None if profile else guessed.composed, name,
+            )
+            where = ""
     for line in guessed.lines(profile_given=profile is not None):
         click.echo(f"  {line}")
+    if where:
+        click.echo(f"  in {where}")
     click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
 
 
 @main.command("check")
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
-def check_command(sources_dir: Path) -> None:
+@click.option("--chapter", help="Of a work: check this chapter alone.")
+def check_command(sources_dir: Path, chapter: str | None) -> None:
     """Check the sources without building: metadata, encodings, profiles, decisions."""
     with one_line_errors(["check"]):
-        problems = check(sources_dir)
+        problems = check_work(sources_dir, chapter) if is_work(sources_dir) else check(sources_dir)
     for problem in problems:
         click.echo(problem)
     sys.exit(1 if problems else 0)

@@ -1,3 +1,6 @@
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -6,9 +9,21 @@ from edition.work.build import build
 from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.work.sources import Sources, decisions_path
+from edition.work.work import Work, export_chapter
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "sources"
+WORK = ROOT / "sources"  # the whole 儀禮
+
+
+def exported_chapter(number: int) -> Path:
+    """A chapter of the work exported as a one-chapter edition, in a folder removed at exit."""
+    work = Work.load(WORK)
+    folder = Path(tempfile.mkdtemp(prefix=f"chapter{number}-")) / "sources"
+    atexit.register(shutil.rmtree, folder.parent, True)
+    return export_chapter(work, work.chapter(number), folder)
+
+
+SOURCES = exported_chapter(5)  # 鄉射禮, with the seed witnesses, SBCK and WYG
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +49,33 @@ def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
     choices = decisions.load(decisions_path(SOURCES))
     return collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+
+
+def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
+    """A work of some chapters of the 儀禮, as `sources/` describes them: its work.toml and
+    witnesses.toml cut down to those chapters, their files, the tables and chapter folders."""
+    import tomlkit
+
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = tomlkit.parse((WORK / "work.toml").read_text(encoding="utf-8"))
+    settings["chapter"] = [c for c in settings["chapter"] if c["number"] in numbers]
+    (folder / "work.toml").write_text(tomlkit.dumps(settings), encoding="utf-8")
+    witnesses = tomlkit.parse((WORK / "witnesses.toml").read_text(encoding="utf-8"))
+    for stanza in witnesses["witness"]:
+        kept = {k: v for k, v in stanza["files"].items() if int(k) in numbers}
+        stanza["files"] = kept
+        stanza.pop("front", None)
+        if "rule" in stanza:
+            stanza["rule"] = [r for r in stanza["rule"] if r.get("chapter") in numbers]
+            if not stanza["rule"]:
+                del stanza["rule"]
+        (folder / stanza["folder"]).mkdir(exist_ok=True)
+        for name in kept.values():
+            shutil.copyfile(WORK / stanza["folder"] / name, folder / stanza["folder"] / name)
+    (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
+    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+        shutil.copyfile(WORK / name, folder / name)
+    for chapter in (WORK / "chapters").iterdir():
+        if int(chapter.name.split("-")[0]) in numbers:
+            shutil.copytree(chapter, folder / "chapters" / chapter.name)
+    return folder

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = Path(sys.executable).parent / "edition"
@@ -34,7 +35,7 @@ def sample_sources(root: Path) -> Path:
     """A one-witness edition: the seed tables and config, and a small 礼书纲目 sample."""
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copy(ROOT / "sources" / name, root / name)
+        shutil.copy(SOURCES / name, root / name)
     (root / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "A"\ncomparison_script = "simplified"\n')
     write_witness(root, "A", "a.txt", SAMPLE.encode("utf-8"))
     return root

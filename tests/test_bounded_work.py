@@ -17,6 +17,7 @@ from edition.publication import tei, validate
 from edition.work.sources import Sources
 from probe import SAMPLE, sample_sources, write_witness
 from test_tei import text_of_body
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITION = Path(sys.executable).parent / "edition"
@@ -107,12 +108,12 @@ def large_witness(tmp_path: Path, seed: str, profile: str, copies: int) -> Sourc
     root = tmp_path / f"{seed}x{copies}"
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copy(ROOT / "sources" / name, root / name)
+        shutil.copy(SOURCES / name, root / name)
     (root / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "big"\ncomparison_script = "simplified"\n')
     (root / "witnesses.toml").write_text(
         f'[[witness]]\nsiglum = "big"\nfile = "big.txt"\ntitle = "t"\nscript = "mixed"\nprofile = "{profile}"\n'
     )
-    text = next((ROOT / "sources").glob(f"{seed}_*.txt")).read_text(encoding="utf-8")
+    text = next((SOURCES).glob(f"{seed}_*.txt")).read_text(encoding="utf-8")
     (root / "big.txt").write_text(text * copies, encoding="utf-8")
     return Sources.load(root)
 

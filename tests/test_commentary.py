@@ -3,7 +3,6 @@ seed (002) and 五礼通考 (003), in an apparatus of its own, every unit tied t
 comments on; readings found by hand in the raw files."""
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ from edition.collation.apparatus import collate
 from edition.collation.commentary import collate_commentary
 from edition.intake.align import align
 from edition.work.sources import decisions_path
+from conftest import SOURCES
 
-SOURCES = Path(__file__).resolve().parent.parent / "sources"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import copy
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -18,10 +17,10 @@ from edition.collation import decisions, steps
 from edition.publication import tei, validate
 from edition.publication.render import read
 from edition.work.sources import decisions_path
+from conftest import SOURCES
 
 NS = {"t": tei.TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-SOURCES = Path(__file__).resolve().parent.parent / "sources"
 IN_TEXT = "not(ancestor::t:note or ancestor::t:rdg or ancestor::t:head)"
 
 

@@ -16,6 +16,7 @@ from edition.errors import EditionError
 from edition.publication.conventions import chinese_number
 from edition.publication.tei import TEI_NS
 from edition.work.sources import Sources
+from conftest import SOURCES
 
 NS = {"t": TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -46,7 +47,7 @@ def tei(built):
 def latin(tmp_path_factory) -> Path:
     """The seed edition built with apparatus_style = "latin"."""
     sources = tmp_path_factory.mktemp("latin") / "sources"
-    shutil.copytree(ROOT / "sources", sources)
+    shutil.copytree(SOURCES, sources)
     config = sources / "edition.toml"
     config.write_text(config.read_text(encoding="utf-8").replace('apparatus_style = "chinese"', 'apparatus_style = "latin"'), encoding="utf-8")
     out = sources.parent / "build"
@@ -70,7 +71,7 @@ def test_the_config_switches_between_chinese_and_latin_apparatus(built, latin):
 
 def test_apparatus_style_is_checked_with_file_and_line(tmp_path):
     sources = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", sources)
+    shutil.copytree(SOURCES, sources)
     config = sources / "edition.toml"
     text = config.read_text(encoding="utf-8").replace('apparatus_style = "chinese"', 'apparatus_style = "klingon"')
     config.write_text(text, encoding="utf-8")

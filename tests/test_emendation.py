@@ -12,12 +12,13 @@ import pytest
 from lxml import etree
 
 from edition.work.build import check, edit
-from edition.collation import decisions, same_error
+from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.collation.sections import sections as find_sections
 from edition.errors import SourceErrors
 from edition.publication import report, tei, validate
 from edition.work.sources import Sources
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}
@@ -126,7 +127,7 @@ resp = "ed"
 
 
 def on_001(root: Path, extra: str = "") -> None:
-    shutil.copytree(ROOT / "sources", root)
+    shutil.copytree(SOURCES, root)
     config = (root / "edition.toml").read_text(encoding="utf-8")
     config = re.sub(r"(?m)^punctuation_from = .*\n", "", re.sub(r"(?m)^base = .*$", 'base = "001"', config))
     (root / "edition.toml").write_text(config, encoding="utf-8")
@@ -190,7 +191,7 @@ def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
 
 def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
     root = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", root)
+    shutil.copytree(SOURCES, root)
     with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
         handle.write('\n[[decision]]\nkind = "lemma"\ncontext = "三耦皆[袓]决遂"\nreading = "袒"\nbasis = "理校"\nresp = "ed"\n')
     lines = (root / "decisions.toml").read_text(encoding="utf-8").splitlines()

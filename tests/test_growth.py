@@ -19,6 +19,7 @@ from edition.work.build import collate_only
 from edition.cli import main
 from edition.publication import render
 from edition.publication.tei import TEI_NS
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"
@@ -31,13 +32,13 @@ EXPECTED = {("张", "设"), ("左玄酒", ""), ("", "之")}
 @pytest.fixture
 def sources(tmp_path) -> Path:
     root = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", root)
+    shutil.copytree(SOURCES, root)
     return root
 
 
 def synthetic_witness(path: Path) -> int:
     """The opening of 001 in traditional script, GB18030, CRLF, page markers, a header."""
-    base = (ROOT / "sources" / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
+    base = (SOURCES / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
     lines = [line for line in base.split("\n")[8:60] if line.strip()]
     text = "".join(lines)
     text = text[: text.index("主人坐取爵于上篚")]

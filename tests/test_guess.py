@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from edition.cli import main
 from edition.intake.guess import detectors, features_found
 from edition.work.sources import Sources
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def project(tmp_path) -> Path:
     root = tmp_path / "sources"
-    shutil.copytree(ROOT / "sources", root)
+    shutil.copytree(SOURCES, root)
     return root
 
 
@@ -41,7 +42,7 @@ def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
         ("KR1d0028_005.txt", "N2", "mandoku-zhushu", ("kaozheng", "marked-small-notes", "zhu-in-large-characters", "classic-by-alignment")),
     ):
         copy = tmp_path / f"new-{name}"
-        shutil.copy(ROOT / "sources" / name, copy)
+        shutil.copy(SOURCES / name, copy)
         result = add(project, copy, siglum)
         assert result.exit_code == 0, result.output
         assert f"guessed layout profile: {profile}\n" in result.output
@@ -83,11 +84,11 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
 
 def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):
     scrambled = tmp_path / "scrambled.txt"
-    shutil.copy(ROOT / "sources" / "004_cea1450921f3d73e.txt", scrambled)
+    shutil.copy(SOURCES / "004_cea1450921f3d73e.txt", scrambled)
     result = add(project, scrambled, "SC")
     assert result.exit_code == 0, result.output
     assert "unsure: scrambled or unrelated" in result.output
-    sbck = (ROOT / "sources" / "KR1d0026_005.txt").read_text(encoding="utf-8")
+    sbck = (SOURCES / "KR1d0026_005.txt").read_text(encoding="utf-8")
     flattened = tmp_path / "flattened.txt"
     flattened.write_text(sbck.replace("(", "").replace(")", "").replace("/", ""), encoding="utf-8")
     result = add(project, flattened, "FL")

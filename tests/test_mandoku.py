@@ -22,6 +22,7 @@ from edition.publication import report, tei, validate
 from edition.publication.tei import TEI_NS
 from edition.tables import read_toml
 from test_tei import text_of_body
+from conftest import SOURCES
 
 NS = {"t": TEI_NS}
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,7 +369,7 @@ def test_sbck_lost_leaves_in_its_transcription(built):
 def test_sbck_as_a_witness_is_not_extant_at_its_lost_leaves(witnesses, sources):
     """SBCK collated against another base (001): its three lost leaves are lacunae, not omissions."""
     against_001 = dataclasses.replace(sources, config=dataclasses.replace(sources.config, base="001", punctuation_from=""))
-    choices = decisions.load(ROOT / "sources" / "decisions.toml")
+    choices = decisions.load(SOURCES / "decisions.toml")
     edited = edit(against_001, list(witnesses.values()), choices)
     apparatus, found = edited.apparatus, edited.sections
     status = apparatus.statuses["SBCK"]
@@ -385,7 +386,7 @@ def test_a_layout_problem_is_told_from_a_scrambled_witness(witnesses, sources):
     """SBCK read as plain text (its 注 taken for classic text) aligns in long runs with long
     stretches between them; the scrambled web page 004 in short runs."""
     meta = WitnessMeta("SBCKplain", "KR1d0026_005.txt", "SBCK read as plain text", "traditional", "plain")
-    plain = intake_witness(meta, ROOT / "sources" / meta.file, load_profile("plain"), (), sources.normalizer())
+    plain = intake_witness(meta, SOURCES / meta.file, load_profile("plain"), (), sources.normalizer())
     apparatus = collate([witnesses["001"], plain, witnesses["004"]], "001", sources.orthography(), sources.config.min_quality)
     misread = apparatus.statuses["SBCKplain"]
     assert not misread.included and "layout problem" in misread.reason and "scrambled or unrelated" not in misread.reason

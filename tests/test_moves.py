@@ -15,6 +15,7 @@ from edition.collation.apparatus import collate
 from edition.collation.sections import sections
 from edition.publication import tei, validate
 from edition.work.sources import Sources
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}
@@ -72,7 +73,7 @@ def small(witnesses, tmp_path_factory):
     root = tmp_path_factory.mktemp("moves") / "sources"
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copy(ROOT / "sources" / name, root / name)
+        shutil.copy(SOURCES / name, root / name)
     (root / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "B"\ncomparison_script = "simplified"\n')
     with (root / "witnesses.toml").open("w", encoding="utf-8") as handle:
         for siglum, text in texts.items():

@@ -19,7 +19,6 @@ from pathlib import Path
 import opencc
 import pytest
 import regex
-from differences import minimal_difference
 from lxml import etree
 
 from edition.work.build import build
@@ -30,6 +29,7 @@ from edition.publication import render
 from edition.publication.tei import TEI_NS
 from edition.work.sources import Sources
 from edition.tables import read_tsv
+from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -107,7 +107,7 @@ def test_pairs_that_merge_only_in_simplified_script(sources):
 def test_every_curated_row_is_one_the_tables_lack(normalizer):
     """sources/variants.tsv holds only what the tables and the script conversion do not give."""
     tables_only = Normalizer("simplified", VariantForms({}), normalizer.gaiji)
-    rows = read_tsv(ROOT / "sources" / "variants.tsv", ("variant", "standard", "source"))
+    rows = read_tsv(SOURCES / "variants.tsv", ("variant", "standard", "source"))
     assert rows
     for _, row in rows:
         assert tables_only.fold(row["variant"])[0] != tables_only.fold(row["standard"])[0], row
@@ -173,7 +173,7 @@ def kanripo_edition(tmp_path_factory):
         root = tmp_path_factory.mktemp(kind) / "sources"
         root.mkdir()
         for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-            shutil.copy(ROOT / "sources" / name, root / name)
+            shutil.copy(SOURCES / name, root / name)
         config = f'[edition]\ntitle = "鄉射禮"\nbase = "S"\ncomparison_script = "simplified"\nvariant_forms = "{kind}"\n'
         (root / "edition.toml").write_text(config, encoding="utf-8")
         (root / "witnesses.toml").write_text("", encoding="utf-8")
@@ -206,7 +206,7 @@ def test_a_script_only_witness_of_a_traditional_base_adds_no_entry(kanripo_editi
 
 def sources_on_001(root: Path) -> None:
     """The seed sources copied to `root` with the punctuated web text 001 as base, as before SBCK."""
-    shutil.copytree(ROOT / "sources", root)
+    shutil.copytree(SOURCES, root)
     config = (root / "edition.toml").read_text(encoding="utf-8")
     config = re.sub(r'(?m)^punctuation_from = .*\n', "", re.sub(r'(?m)^base = .*$', 'base = "001"', config))
     (root / "edition.toml").write_text(config, encoding="utf-8")

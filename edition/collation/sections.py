@@ -119,7 +119,7 @@ def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict
         else:
             title = "".join(t.source(base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
             source = "incipit"
-        xml_id = unique_id("s-" + regex.sub(r"[^\p{L}\p{N}]", "", title)[:12], used)
+        xml_id = unique_id("s-" + NOT_IN_NAMES.sub("", title)[:12], used)
         out.append(Section(xml_id, title, source, t0, t1, opening.get(t0)))
     return out
 
@@ -134,6 +134,11 @@ def snap_to_units(cuts: list[int], units: list["Unit"]) -> list[int]:
                 break
         out.append(cut)
     return sorted(set(out))
+
+
+# What an id keeps of a title: the name characters every XML parser accepts (libxml2 follows the
+# letters of XML 1.0 before its fifth edition, without the CJK extensions).
+NOT_IN_NAMES = regex.compile(r"[^0-9A-Za-z\u4e00-\u9fa5]")
 
 
 def unique_id(candidate: str, used: set[str]) -> str:

@@ -50,18 +50,30 @@ def files_under(folder: Path) -> list[str]:
     return sorted(found)
 
 
+def listing(root: Path, paths: list[str] | None = None) -> list[str]:
+    """`sha256sum` lines of the files under `root` (or of `paths` in it), sorted."""
+    found = paths if paths is not None else [p for p in files_under(root) if "__pycache__" not in Path(p).parts and not (root / p).is_symlink()]
+    return [f"{sha256(root / p)}  ./{p}\n" for p in sorted(found)]
+
+
+def code_listing() -> list[str]:
+    """The package's code, the schemas and pyproject.toml: what every build reads besides its sources."""
+    lines = listing(PACKAGE) + listing(SCHEMA_DIR)
+    pyproject = PACKAGE.parent / "pyproject.toml"
+    if pyproject.is_file():
+        lines.append(f"{sha256(pyproject)}  pyproject.toml\n")
+    return lines
+
+
+def digest(lines: list[str]) -> str:
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
 def inputs_digest(sources_dir: Path) -> str:
     """The sha256 of what a build reads: the sources, the package's code, the schemas and
     pyproject.toml, listed as `sha256sum` lists them folder by folder. The Makefile computes the
     same digest with coreutils, and builds only when it differs from the manifest's."""
-    listing = []
-    for root in (sources_dir, PACKAGE, SCHEMA_DIR):
-        paths = sorted(f"./{p}" for p in files_under(root) if "__pycache__" not in Path(p).parts and not (root / p).is_symlink())
-        listing += [f"{sha256(root / p)}  {p}\n" for p in paths]
-    pyproject = PACKAGE.parent / "pyproject.toml"
-    if pyproject.is_file():
-        listing.append(f"{sha256(pyproject)}  pyproject.toml\n")
-    return hashlib.sha256("".join(listing).encode("utf-8")).hexdigest()
+    return digest(listing(sources_dir) + code_listing())
 
 
 class Staging:
@@ -71,6 +83,13 @@ class Staging:
         self.out = out  # the output folder, which holds the previous build until the switch
         self.root = root
         self.previous = previous  # the previous build's files: path -> sha256
+        self.timings: dict[str, float] = {}  # seconds of the stages that time themselves
+
+    def under(self, folder: str) -> "Staging":
+        """The staging of one product folder (a chapter's build), its previous files included."""
+        prefix = f"{folder}/"
+        previous = {p[len(prefix):]: h for p, h in self.previous.items() if p.startswith(prefix)}
+        return Staging(self.out / folder, self.root / folder, previous)
 
     def write(self, relative: str, data: bytes | str) -> Path:
         path = self.root / relative
@@ -99,10 +118,11 @@ class Staging:
 
 
 @contextmanager
-def staged(out: Path, sources_dir: Path, force: bool, carry: bool) -> Iterator[Staging]:
+def staged(out: Path, sources_dir: Path, force: bool, carry: bool, complete: bool = True) -> Iterator[Staging]:
     """A staging folder for the next generation of `out`, switched in if the block succeeds and
     removed if it fails. With `carry` it starts with the previous build's products (`collate`
-    replaces only some); otherwise the manifest records the digest of the inputs."""
+    replaces only some); otherwise, if the build is `complete` (built from all the sources as they
+    are), the manifest records the digest of the inputs."""
     target = out.resolve()
     if target.exists() and not target.is_dir():
         raise EditionError(out, "is a file, not a folder: choose another --out")
@@ -114,7 +134,7 @@ def staged(out: Path, sources_dir: Path, force: bool, carry: bool) -> Iterator[S
             sweep(target)
             previous = made_before(target, out, force)
             check_replaceable(target)
-            inputs = None if carry else inputs_digest(sources_dir)
+            inputs = inputs_digest(sources_dir) if complete and not carry else None
             root = target.with_name(f".{target.name}.staging-{os.getpid()}-{secrets.token_hex(4)}")
             root.mkdir()
             staging = Staging(out, root, previous)

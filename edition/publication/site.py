@@ -9,6 +9,7 @@ set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -384,11 +385,12 @@ def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
     return data.getvalue()
 
 
-def write_fonts(characters: set[str], out: Path) -> None:
+def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()) -> None:
     """fonts/*.woff2 and fonts/fonts.css: Noto Serif CJK SC for what it has, HanaMin A then B for
-    the rest. A character none of them has fails the build, as it does for the PDF."""
+    the rest. A character shown that none of them has fails the build, as it does for the PDF;
+    one only `matched` (a comparison form the search folds to, never shown) is left out."""
     noto_number = next(i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY)
-    wanted = {c for c in characters if c.isprintable() and not c.isspace()}
+    wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
     for family, source, number in (("Edition Serif", NOTO, noto_number), ("Edition HanaMin A", HANAMIN[0], 0), ("Edition HanaMin B", HANAMIN[1], 0)):
         cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
@@ -396,6 +398,7 @@ def write_fonts(characters: set[str], out: Path) -> None:
         if covered:
             plan.append((family, source, number, covered))
         rest -= covered
+    rest -= matched - characters
     if rest:
         listed = ", ".join(f"{c} (U+{ord(c):04X})" for c in sorted(rest)[:5])
         raise EditionError(None, f"{len(rest)} character(s) of the site missing from the fonts: {listed}")
@@ -410,6 +413,22 @@ def write_fonts(characters: set[str], out: Path) -> None:
     (out / "fonts" / "fonts.css").write_text("\n".join(css) + "\n", encoding="utf-8")
 
 
+def write_shared_fonts(chapter_sites: list[Path], out: Path, shown: set[str] = frozenset(), previous: Path | None = None) -> None:
+    """The fonts of a work's site, for what its chapters' sites and its own pages (`shown`) show;
+    those of the `previous` site's fonts folder if they were made for the same characters."""
+    shown, matched = set(shown), set()
+    for chapter_site in chapter_sites:
+        needed = json.loads((chapter_site / "fonts" / "characters.json").read_text(encoding="utf-8"))
+        shown |= set(needed["shown"])
+        matched |= set(needed["matched"])
+    needed = json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown))}, ensure_ascii=False) + "\n"
+    if previous is not None and (previous / "characters.json").is_file() and (previous / "characters.json").read_text(encoding="utf-8") == needed:
+        shutil.copytree(previous, out / "fonts", copy_function=os.link)
+        return
+    write_fonts(shown, out, matched)
+    (out / "fonts" / "characters.json").write_text(needed, encoding="utf-8")
+
+
 def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[str, str, int]]:
     """The TEI, the PDF, the witnesses' TEI and the reports, copied under downloads/."""
     sources = [edition_xml, build_dir / "edition.pdf", *sorted((build_dir / "witnesses").glob("*.xml")), *sorted((build_dir / "reports").glob("*"))]
@@ -422,9 +441,11 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
     return listed
 
 
-def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
+def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool = False) -> None:
     """Write the static site for the edition in `edition_xml` and the reports in `build_dir`
-    into `out` (with the witnesses' TEI among the downloads)."""
+    into `out` (with the witnesses' TEI among the downloads). With `shared_fonts` (a chapter of a
+    work) the pages take their fonts from the folder above, which the work's site fills for all
+    chapters from each chapter's `fonts/characters.json`."""
     edition = read(edition_xml)
     reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
@@ -462,10 +483,16 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path) -> None:
     pages |= {f"witness-{w.siglum}-own-order.html": ("witness.html.j2", {"witness": w, "order": "own"}) for w in site.manuscripts if site.transposed(w)}
     written = []
     for name, (template, context) in pages.items():
-        html = env.get_template(template).render(site=site, edition=edition, page=name, **context)
+        html = env.get_template(template).render(site=site, edition=edition, page=name, fonts="../fonts" if shared_fonts else "fonts", **context)
         (out / name).write_text(html, encoding="utf-8")
         written.append(html)
     data = {"folds": folds.table, "entries": search_entries(site)}
     script = "window.EDITION_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
     (out / "search-data.js").write_text(script, encoding="utf-8")
-    write_fonts({c for text in (*written, script) for c in text}, out)
+    shown = {c for text in (*written, json.dumps(data["entries"], ensure_ascii=False)) for c in text}
+    matched = {c for pair in folds.table.items() for text in pair for c in text}
+    if shared_fonts:
+        (out / "fonts").mkdir(exist_ok=True)
+        (out / "fonts" / "characters.json").write_text(json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown))}, ensure_ascii=False) + "\n", encoding="utf-8")
+    else:
+        write_fonts(shown, out, matched)

@@ -21,7 +21,7 @@ from ..errors import EditionError, SourceErrors
 from ..intake.witness import Witness
 from ..publication import pdf, render, report, site, tei, validate
 from ..publication.output import Staging, staged
-from .sources import Sources, decisions_path
+from .sources import Sources
 
 Progress = Callable[[str], None]
 
@@ -77,9 +77,10 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     config = sources.config
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
-    choices = decisions.load(decisions_path(sources.root))
+    choices = decisions.load(sources.decisions)
     apparatus, notes, anchors, found, commentary, (passages, unrecognised), (placed_steps, unplaced_steps) = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
+    staging.timings["collation"] = seconds
     for decision in choices.items:
         if decision.stale:
             progress(f"  stale decision {decision.number} (decisions.toml:{decision.line}): {decision.stale}")
@@ -126,13 +127,20 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     progress("typeset edition.pdf (XeLaTeX, reledmac)")
     compiled = pdf.compile_pdf(tex, staging.root / "pdf")
     staging.write("edition.pdf", compiled.read_bytes())
-    progress(f"  {counts_line(pdf.counts(edition))} in {time.perf_counter() - started:.1f} s")
+    staging.timings["typesetting"] = time.perf_counter() - started
+    progress(f"  {counts_line(pdf.counts(edition))} in {staging.timings['typesetting']:.1f} s")
 
 
 def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     """The static HTML edition, from the staged TEI, reports and PDF only."""
     progress("write site/ (HTML)")
     site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
+
+
+def stage_chapter_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
+    """A chapter's HTML in a work: its fonts are the work site's, made once for all chapters."""
+    progress("write site/ (HTML)")
+    site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True)
 
 
 def commentary_line(commentary: Commentary) -> str:
@@ -148,18 +156,26 @@ def counts_line(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} notes in series {series}" for series, n in counts.items())
 
 
+CHAPTER_STAGES = (stage_witnesses, stage_edition, stage_pdf, stage_site)
+WORK_CHAPTER_STAGES = (stage_witnesses, stage_edition, stage_pdf, stage_chapter_site)
+
+
 def run(sources_dir: Path, out: Path, stages, progress: Progress, force: bool, carry: bool) -> None:
     """Run the given staging steps on the sources; their products (with the previous build's
     others if `carry`) replace the output folder only if all succeed."""
     with staged(out, sources_dir, force, carry) as staging:
-        sources = Sources.load(sources_dir)
-        witnesses = sources.intake_all(progress)
-        for stage in stages:
-            stage(sources, witnesses, staging, progress)
+        run_stages(Sources.load(sources_dir), staging, stages, progress)
+
+
+def run_stages(sources: Sources, staging: Staging, stages, progress: Progress) -> list[Witness]:
+    witnesses = sources.intake_all(progress)
+    for stage in stages:
+        stage(sources, witnesses, staging, progress)
+    return witnesses
 
 
 def build(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False) -> None:
-    run(sources_dir, out, (stage_witnesses, stage_edition, stage_pdf, stage_site), progress, force, carry=False)
+    run(sources_dir, out, CHAPTER_STAGES, progress, force, carry=False)
 
 
 def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False) -> None:
@@ -169,24 +185,22 @@ def collate_only(sources_dir: Path, out: Path, progress: Progress = lambda messa
 
 def check(sources_dir: Path) -> list[str]:
     """Every problem of the sources that can be found without building, one line each."""
+    return check_sources(lambda: Sources.load(sources_dir))
+
+
+def check_sources(load_sources: Callable[[], Sources]) -> list[str]:
+    """The problems of one edition's sources (`load_sources` reads them): their files, the
+    witnesses' intake, the decisions against the collation."""
     problems: list[str] = []
-    loaded = []
-    for load in (lambda: Sources.load(sources_dir), lambda: decisions.load(decisions_path(sources_dir))):
-        try:
-            loaded.append(load())
-        except SourceErrors as errors:
-            problems += [str(error) for error in errors.errors]
-        except EditionError as error:
-            problems.append(str(error))
-    if problems:
-        return problems
-    sources, choices = loaded
+    try:
+        sources = load_sources()
+        choices = decisions.load(sources.decisions)
+    except SourceErrors as errors:
+        return [str(error) for error in errors.errors]
+    except EditionError as error:
+        return [str(error)]
     witnesses = sources.intake_all(errors=problems)
     if problems:
         return problems
     edit(sources, witnesses, choices)
-    return [
-        f"{sources_dir / 'decisions.toml'}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}"
-        for d in choices.items
-        if d.stale
-    ]
+    return [f"{sources.decisions}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}" for d in choices.items if d.stale]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tomlkit
@@ -73,9 +73,15 @@ class Sources:
     variants: VariantForms
     gaiji: GaijiTable
     persons: dict[str, Person]
+    paths: dict[str, Path] = field(default_factory=dict)  # siglum -> raw file, where not in `root` (a work's chapter)
+    decisions_file: Path | None = None  # where not `root/decisions.toml`
 
     def path(self, meta: WitnessMeta) -> Path:
-        return self.root / meta.file
+        return self.paths.get(meta.siglum) or self.root / meta.file
+
+    @property
+    def decisions(self) -> Path:
+        return self.decisions_file or decisions_path(self.root)
 
     def normalizer(self) -> Normalizer:
         return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
@@ -127,27 +133,9 @@ class Sources:
         for path in sorted(root.iterdir()):
             if path.suffix in WITNESS_SUFFIXES and path.resolve() not in described:
                 raise EditionError(path, f"witness file has no metadata stanza in {meta_path}")
-        profiles: dict[str, Profile] = {}
-        witness_rules: dict[str, tuple[Rule, ...]] = {}
-        for number, meta in enumerate(witnesses):
-            if meta.profile not in profiles:
-                try:
-                    profiles[meta.profile] = load_profile(meta.profile, root)
-                except EditionError as exc:
-                    if exc.path is None:
-                        raise EditionError(meta_path, f"witness {meta.siglum}: {exc.message}", lines.line(("witness", number, "profile"))) from None
-                    raise
-            witness_rules[meta.siglum] = tuple(
-                Rule.from_table(t, str(meta_path), lines.line(("witness", number, "rule", i))) for i, t in enumerate(meta.rules)
-            )
-        if config.base not in {w.siglum for w in witnesses}:
-            raise EditionError(root / "edition.toml", f"base witness {config.base!r} has no metadata stanza")
-        if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
-            raise EditionError(root / "edition.toml", f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
-        persons = {
-            row["id"]: Person(row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a))
-            for _, row in read_tsv(inside.file(root / "persons.tsv", "table"), ("id", "name", "role", "dates"))
-        }
+        profiles, witness_rules = profiles_and_rules(root, witnesses, meta_path, lines)
+        check_roles(config, witnesses, root / "edition.toml")
+        persons = load_persons(inside.file(root / "persons.tsv", "table"))
         return cls(
             root=root,
             config=config,
@@ -158,6 +146,42 @@ class Sources:
             gaiji=GaijiTable.load(inside.file(root / "gaiji.tsv", "table")),
             persons=persons,
         )
+
+
+def profiles_and_rules(root: Path, witnesses: list[WitnessMeta], meta_path: Path, lines, stanza_numbers: list[int] | None = None) -> tuple[dict[str, Profile], dict[str, tuple[Rule, ...]]]:
+    """Each witness's layout profile (from `root/profiles/` or the package's) and its own repairs;
+    an error names the stanza of `meta_path` (`stanza_numbers`: each witness's stanza there)."""
+    profiles: dict[str, Profile] = {}
+    witness_rules: dict[str, tuple[Rule, ...]] = {}
+    for index, meta in enumerate(witnesses):
+        number = stanza_numbers[index] if stanza_numbers else index
+        if meta.profile not in profiles:
+            try:
+                profiles[meta.profile] = load_profile(meta.profile, root)
+            except EditionError as exc:
+                if exc.path is None:
+                    raise EditionError(meta_path, f"witness {meta.siglum}: {exc.message}", lines.line(("witness", number, "profile"))) from None
+                raise
+        witness_rules[meta.siglum] = tuple(
+            Rule.from_table({k: v for k, v in t.items() if k != "chapter"}, str(meta_path), lines.line(("witness", number, "rule", i)))
+            for i, t in enumerate(meta.rules)
+        )
+    return profiles, witness_rules
+
+
+def check_roles(config: EditionConfig, witnesses: list[WitnessMeta], settings: Path) -> None:
+    """The base and the punctuation's witness are among the witnesses."""
+    if config.base not in {w.siglum for w in witnesses}:
+        raise EditionError(settings, f"base witness {config.base!r} has no metadata stanza")
+    if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
+        raise EditionError(settings, f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
+
+
+def load_persons(path: Path) -> dict[str, Person]:
+    return {
+        row["id"]: Person(row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a))
+        for _, row in read_tsv(path, ("id", "name", "role", "dates"))
+    }
 
 
 class Confinement:
@@ -185,21 +209,27 @@ def decisions_path(root: Path) -> Path:
 
 def load_config(path: Path) -> EditionConfig:
     doc, _ = read_toml(path, "edition.toml")
-    settings = dict(doc["edition"])
+    return config_of(dict(doc["edition"]))
+
+
+def config_of(settings: dict) -> EditionConfig:
+    settings = dict(settings)
     settings["editors"] = tuple(settings.get("editors", ()))
     settings["divisions"] = tuple(settings.get("divisions", ()))
     return EditionConfig(**settings)
 
 
-def guess_layout(root: Path, file: Path, siglum: str) -> Guess:
+def guess_layout(root: Path, file: Path, siglum: str, sources: "Sources | None" = None) -> Guess:
     """How a new witness file is laid out, checked against the base's classic text and weighed
-    against every profile the sources know, where the sources can be read."""
+    against every profile the sources know, where the sources can be read (`sources`: those of
+    the chapter it joins, in a work rooted at `root`)."""
     if not file.is_file():
         raise EditionError(file, "no such witness file")
-    try:
-        sources = Sources.load(root)
-    except EditionError as error:
-        return guess(file, siglum, {}, unchecked=f"the sources cannot be read to check it ({error})")
+    if sources is None:
+        try:
+            sources = Sources.load(root)
+        except EditionError as error:
+            return guess(file, siglum, {}, unchecked=f"the sources cannot be read to check it ({error})")
     normalizer = sources.normalizer()
     base = sources.intake(next(m for m in sources.witnesses if m.siglum == sources.config.base), normalizer)
     profiles = {}
@@ -211,29 +241,32 @@ def guess_layout(root: Path, file: Path, siglum: str) -> Guess:
     return guess(file, siglum, profiles, base, normalizer)
 
 
-def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None, name: str | None = None) -> Path:
+def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None, name: str | None = None, profiles_root: Path | None = None, taken: frozenset[str] = frozenset()) -> Path:
     """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml;
-    `composed`: the TOML of the witness's own profile, written to `sources/profiles/<profile>.toml`.
+    `composed`: the TOML of the witness's own profile, written to `profiles/<profile>.toml` of
+    `profiles_root` (the sources, or the work that `root`, a chapter's folder, belongs to);
+    `taken`: sigla used elsewhere in the work.
 
     Every option is checked before anything is written, and the writes are all or nothing.
     A retry after an interruption that left the copy without its stanza takes the copy up."""
     stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
     if name is not None:
         stanza["name"] = name
-    profile_path = root / "profiles" / f"{profile}.toml"
+    profiles_root = profiles_root or root
+    profile_path = profiles_root / "profiles" / f"{profile}.toml"
     if composed is not None:
         if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:
             raise EditionError(profile_path, "a profile of that name is already in the sources")
-        check_options(root, file, stanza | {"profile": None})
+        check_options(profiles_root, file, stanza | {"profile": None})
     else:
-        check_options(root, file, stanza)
+        check_options(profiles_root, file, stanza)
     meta_path = root / "witnesses.toml"
     source, existing = "", []
     if meta_path.is_file():
         source = read_text(meta_path)
         if "witness" in read_toml(meta_path)[0]:
             existing = load_witness_metadata(meta_path)[0]
-    if any(w.siglum == siglum for w in existing):
+    if siglum in taken or any(w.siglum == siglum for w in existing):
         raise EditionError(meta_path, f"siglum {siglum!r} is taken")
     target = root / file.name
     resumed = target.is_file() and file.name not in {w.file for w in existing} and target.read_bytes() == file.read_bytes()
@@ -246,6 +279,7 @@ def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, e
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
+    root.mkdir(parents=True, exist_ok=True)
     files = ({} if resumed else {target: file.read_bytes()}) | {meta_path: text.encode("utf-8")}
     if composed is not None:
         profile_path.parent.mkdir(exist_ok=True)

@@ -1,0 +1,196 @@
+"""A work of chapters: `sources/` as a whole work rather than one chapter.
+
+`work.toml` gives the work's settings (those of `edition.toml`, for every chapter) and its
+chapters in order. `witnesses.toml` describes the editions of the whole work, each a folder of
+files, one per chapter (`files`: chapter number -> file), with the files that belong to no chapter
+in `front` (a 卷首). Each chapter may have a folder `chapters/NN-title/` with its own settings
+(`chapter.toml`), its own witnesses (`witnesses.toml` and their files, as in a one-chapter
+edition) and its decisions (`decisions.toml`). The data tables (`variants.tsv`, `gaiji.tsv`,
+`persons.tsv`) and `profiles/` are shared.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import tomlkit
+
+from ..errors import EditionError
+from ..intake.gaiji import GaijiTable
+from ..intake.variants import VariantForms
+from ..intake.witness import WitnessMeta, load_witness_metadata
+from ..tables import read_toml
+from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, load_persons, profiles_and_rules
+
+WORK_FILE = "work.toml"
+SHARED = ("work.toml", "witnesses.toml", "variants.tsv", "gaiji.tsv", "persons.tsv")  # what every chapter reads
+
+
+def is_work(root: Path) -> bool:
+    return (root / WORK_FILE).is_file()
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: int
+    title: str  # 鄉射禮
+    heading: str  # 鄉射禮第五
+
+    @property
+    def folder(self) -> str:
+        return f"{self.number:02d}-{self.title}"
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A witness of the whole work: one stanza, one file per chapter."""
+
+    meta: WitnessMeta  # its stanza, `file` empty
+    stanza: int  # its number in witnesses.toml
+    folder: str
+    files: dict[int, str]
+    front: tuple[str, ...]
+
+    def of(self, chapter: Chapter) -> WitnessMeta | None:
+        """The witness of one chapter: its file and the repairs meant for that file."""
+        if chapter.number not in self.files:
+            return None
+        rules = tuple(r for r in self.meta.rules if r.get("chapter", chapter.number) == chapter.number)
+        return replace(self.meta, file=self.files[chapter.number], rules=rules)
+
+
+@dataclass
+class Work:
+    root: Path
+    settings: dict
+    chapters: list[Chapter]
+    editions: list[Edition]
+
+    @property
+    def title(self) -> str:
+        return self.settings["title"]
+
+    def chapter(self, name: str | int) -> Chapter:
+        """A chapter by its number, title, heading or folder."""
+        for chapter in self.chapters:
+            if str(name) in (str(chapter.number), chapter.title, chapter.heading, chapter.folder):
+                return chapter
+        raise EditionError(self.root / WORK_FILE, f"no chapter {name!r} (chapters: {', '.join(c.title for c in self.chapters)})")
+
+    def chapter_dir(self, chapter: Chapter) -> Path:
+        return self.root / "chapters" / chapter.folder
+
+    def edition_path(self, edition: Edition, name: str) -> Path:
+        return self.root / edition.folder / name
+
+    def inputs(self, chapter: Chapter) -> list[Path]:
+        """Every file the chapter's build reads from the sources."""
+        own = self.chapter_dir(chapter)
+        found = [self.root / name for name in SHARED if (self.root / name).is_file()]
+        found += sorted(p for folder in (self.root / "profiles", own) if folder.is_dir() for p in folder.rglob("*") if p.is_file())
+        found += [self.edition_path(e, e.files[chapter.number]) for e in self.editions if chapter.number in e.files]
+        return found
+
+    def sources(self, chapter: Chapter) -> Sources:
+        """The chapter as a one-chapter edition: the editions' files of it and its own witnesses."""
+        inside = Confinement(self.root)
+        own = self.chapter_dir(chapter)
+        settings = dict(self.settings, title=f"{self.title}·{chapter.title}", chapter=chapter.heading)
+        settings_file = own / "chapter.toml"
+        if settings_file.is_file():
+            settings |= read_toml(inside.file(settings_file, "chapter settings"), "chapter.toml")[0]["chapter"]
+        config = config_of(settings)
+        work_meta = self.root / "witnesses.toml"
+        witnesses = [m for m in (e.of(chapter) for e in self.editions) if m]
+        _, lines = read_toml(work_meta)
+        profiles, rules = profiles_and_rules(self.root, witnesses, work_meta, lines, [e.stanza for e in self.editions if chapter.number in e.files])
+        paths = {e.meta.siglum: inside.file(self.edition_path(e, e.files[chapter.number]), f"witness {e.meta.siglum}: file {e.files[chapter.number]!r}", work_meta) for e in self.editions if chapter.number in e.files}
+        own_meta = own / "witnesses.toml"
+        if own_meta.is_file():
+            chapter_witnesses, own_lines = load_witness_metadata(inside.file(own_meta, "witness metadata file"))
+            for meta in chapter_witnesses:
+                if meta.siglum in paths:
+                    raise EditionError(own_meta, f"siglum {meta.siglum!r} is taken by an edition of the whole work")
+            more_profiles, more_rules = profiles_and_rules(self.root, chapter_witnesses, own_meta, own_lines)
+            profiles |= more_profiles
+            rules |= more_rules
+            for number, meta in enumerate(chapter_witnesses):
+                paths[meta.siglum] = inside.file(own / meta.file, f"witness {meta.siglum}: file {meta.file!r}", own_meta, own_lines.line(("witness", number, "file")))
+            witnesses = chapter_witnesses + witnesses
+        if own.is_dir():
+            for path in sorted(own.iterdir()):
+                if path.suffix in WITNESS_SUFFIXES and path.resolve() not in set(paths.values()):
+                    raise EditionError(path, f"witness file has no metadata stanza in {own_meta}")
+        check_roles(config, witnesses, settings_file if settings_file.is_file() else self.root / WORK_FILE)
+        return Sources(
+            root=self.root,
+            config=config,
+            witnesses=witnesses,
+            profiles=profiles,
+            witness_rules=rules,
+            variants=VariantForms.load(inside.file(self.root / "variants.tsv", "table")),
+            gaiji=GaijiTable.load(inside.file(self.root / "gaiji.tsv", "table")),
+            persons=load_persons(inside.file(self.root / "persons.tsv", "table")),
+            paths=paths,
+            decisions_file=own / "decisions.toml",
+        )
+
+    @classmethod
+    def load(cls, root: Path) -> "Work":
+        inside = Confinement(root)
+        document, lines = read_toml(inside.file(root / WORK_FILE, "work settings"), "work.toml")
+        chapters = [Chapter(c["number"], c["title"], c.get("heading", c["title"])) for c in document["chapter"]]
+        numbers = [c.number for c in chapters]
+        if len(set(numbers)) != len(numbers):
+            raise EditionError(root / WORK_FILE, "two chapters have the same number")
+        meta_path = inside.file(root / "witnesses.toml", "witness metadata file")
+        stanzas, _ = read_toml(meta_path, "witnesses.toml")
+        editions = []
+        for number, stanza in enumerate(stanzas["witness"]):
+            if "files" not in stanza:
+                raise EditionError(meta_path, f"witness {stanza['siglum']}: a witness of one chapter is described in its chapter's folder (chapters/NN-title/witnesses.toml)", lines.line(("witness", number)))
+            fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged", "folder", "files", "front")}
+            meta = WitnessMeta(file="", **fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ())))
+            files = {int(k): v for k, v in stanza["files"].items()}
+            unknown = sorted(set(files) - set(numbers))
+            if unknown:
+                raise EditionError(meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}")
+            editions.append(Edition(meta, number, stanza["folder"], files, tuple(stanza.get("front", ()))))
+        work = cls(root, dict(document["work"]), chapters, editions)
+        for edition in editions:
+            listed = {inside.file(work.edition_path(edition, name), f"witness {edition.meta.siglum}: file {name!r}", meta_path) for name in (*edition.files.values(), *edition.front)}
+            for path in sorted((root / edition.folder).iterdir()):
+                if path.suffix in WITNESS_SUFFIXES and path.resolve() not in listed:
+                    raise EditionError(path, f"file of witness {edition.meta.siglum} is in neither its `files` nor its `front` in {meta_path}")
+        return work
+
+
+def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
+    """Write the chapter as a one-chapter edition into `folder`: `edition.toml` with the settings in
+    force, `witnesses.toml` with one stanza per witness, their files, the tables and the decisions."""
+    sources = work.sources(chapter)
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = {k: v for k, v in vars(sources.config).items() if v not in ("", ())}
+    settings = {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
+    (folder / "edition.toml").write_text(tomlkit.dumps({"edition": settings}), encoding="utf-8")
+    stanzas = tomlkit.aot()
+    for meta in sources.witnesses:
+        stanza = {k: v for k, v in vars(meta).items() if v not in ("", ()) and k not in ("rules", "abridged")}
+        if meta.abridged:
+            stanza["abridged"] = list(meta.abridged)
+        if meta.rules:
+            stanza["rule"] = [{k: v for k, v in rule.items() if k != "chapter"} for rule in meta.rules]
+        stanzas.append(tomlkit.item(stanza))
+        shutil.copyfile(sources.path(meta), folder / meta.file)
+    document = tomlkit.document()
+    document["witness"] = stanzas
+    (folder / "witnesses.toml").write_text(tomlkit.dumps(document), encoding="utf-8")
+    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+        shutil.copyfile(work.root / name, folder / name)
+    if sources.decisions.is_file():
+        shutil.copyfile(sources.decisions, folder / "decisions.toml")
+    if (work.root / "profiles").is_dir():
+        shutil.copytree(work.root / "profiles", folder / "profiles", dirs_exist_ok=True)
+    return folder

@@ -1,0 +1,171 @@
+"""The whole work: its sources, where a new witness goes, and the build of its chapters, in
+parallel and only where they changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from lxml import etree
+
+from conftest import WORK, sample_work
+from edition.cli import main
+from edition.work.placement import Placer
+from edition.work.work import Work
+from edition.work.work_build import INPUTS, build_work
+
+TEI = {"t": "http://www.tei-c.org/ns/1.0"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+SAMPLE = (3, 10)  # 士相見禮 and 覲禮, the two shortest chapters
+
+
+@pytest.fixture(scope="module")
+def work() -> Work:
+    return Work.load(WORK)
+
+
+def test_the_work_has_seventeen_chapters_with_sbck_as_base_and_wyg_throughout(work):
+    assert [c.title for c in work.chapters][:5] == ["士冠禮", "士昏禮", "士相見禮", "鄉飲酒禮", "鄉射禮"]
+    assert len(work.chapters) == 17 and work.chapter("喪服").number == 11 and work.chapter(11).heading == "喪服第十一"
+    for chapter in work.chapters:
+        sources = work.sources(chapter)
+        sigla = [m.siglum for m in sources.witnesses]
+        assert sources.config.base == "SBCK" and {"SBCK", "WYG"} <= set(sigla)
+        assert sources.path(next(m for m in sources.witnesses if m.siglum == "SBCK")).name == f"KR1d0026_{chapter.number:03d}.txt"
+        assert sources.config.title == f"儀禮·{chapter.title}"
+    xiangshe = work.sources(work.chapter("鄉射禮"))
+    assert [m.siglum for m in xiangshe.witnesses] == ["000", "001", "002", "003", "004", "SBCK", "WYG"]
+    assert xiangshe.config.punctuation_from == "001" and work.sources(work.chapter(11)).config.punctuation_from == ""
+    assert [r.name for r in xiangshe.witness_rules["WYG"]] == ["zhu-introduced-by-shu"]
+    assert work.sources(work.chapter(6)).witness_rules["WYG"] == ()
+    assert xiangshe.decisions == WORK / "chapters" / "05-鄉射禮" / "decisions.toml"
+
+
+def test_each_file_is_placed_in_its_chapter_by_its_text(work):
+    placer = Placer(work, work.sources(work.chapters[0]).normalizer())
+    for seed in sorted((WORK / "chapters" / "05-鄉射禮").glob("*.txt")):
+        assert placer.place(seed).chapter.title == "鄉射禮", seed.name
+    for number in (1, 4, 11, 13, 17):
+        assert placer.place(WORK / "WYG" / f"KR1d0028_{number:03d}.txt").chapter.number == number
+    assert placer.place(WORK / "WYG" / "KR1d0028_000.txt").chapter is None  # the 卷首
+
+
+def copied_work(tmp_path: Path) -> Path:
+    root = tmp_path / "sources"
+    shutil.copytree(WORK, root)
+    return root
+
+
+def test_add_witness_finds_the_chapter_of_a_file_and_the_chapters_of_a_folder(tmp_path):
+    root = copied_work(tmp_path)
+    witness = tmp_path / "new.txt"
+    witness.write_bytes((WORK / "chapters" / "05-鄉射禮" / "003_8a6b6ef554a3cf1d.txt").read_bytes())
+    result = CliRunner().invoke(main, ["add-witness", str(witness), "--siglum", "N1", "--sources", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "in chapter 鄉射禮第五" in result.output
+    assert (root / "chapters" / "05-鄉射禮" / "new.txt").is_file()
+    assert "N1" in [m.siglum for m in Work.load(root).sources(Work.load(root).chapter(5)).witnesses]
+    taken = CliRunner().invoke(main, ["add-witness", str(witness), "--siglum", "WYG", "--sources", str(root)])
+    assert taken.exit_code == 1 and "siglum 'WYG' is taken" in taken.output
+    folder = tmp_path / "edition"
+    folder.mkdir()
+    for name in ("KR1d0028_000.txt", "KR1d0028_003.txt", "KR1d0028_011.txt"):
+        shutil.copyfile(WORK / "WYG" / name, folder / f"juan-{name[-7:]}")
+    result = CliRunner().invoke(main, ["add-witness", str(folder), "--siglum", "W2", "--sources", str(root)])
+    assert result.exit_code == 0, result.output
+    edition = next(e for e in Work.load(root).editions if e.meta.siglum == "W2")
+    assert edition.files == {3: "juan-003.txt", 11: "juan-011.txt"} and edition.front == ("juan-000.txt",)
+    assert edition.meta.profile == "mandoku-zhushu" and (root / "W2" / "juan-011.txt").is_file()
+    assert [m.siglum for m in Work.load(root).sources(Work.load(root).chapter(11)).witnesses] == ["SBCK", "WYG", "W2"]
+
+
+def test_a_file_of_no_chapter_is_refused_unless_its_chapter_is_named(tmp_path):
+    root = copied_work(tmp_path)
+    other = tmp_path / "other.txt"
+    other.write_text("天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽\n" * 3, encoding="utf-8")
+    result = CliRunner().invoke(main, ["add-witness", str(other), "--siglum", "Q", "--profile", "plain", "--sources", str(root)])
+    assert result.exit_code == 1 and "other.txt: it belongs to no chapter of the work" in result.output
+    assert "Traceback" not in result.output and not (root / "chapters" / "01-士冠禮").exists()
+    named = CliRunner().invoke(main, ["add-witness", str(other), "--siglum", "Q", "--profile", "plain", "--chapter", "士冠禮", "--sources", str(root)])
+    assert named.exit_code == 0, named.output
+    assert (root / "chapters" / "01-士冠禮" / "other.txt").is_file()
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
+    """A work of two chapters built once: its sources, its build and the chapters built."""
+    root = tmp_path_factory.mktemp("work")
+    sources = sample_work(root / "sources", SAMPLE)
+    out = root / "build"
+    return sources, out, build_work(sources, out, jobs=2)
+
+
+def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sample):
+    sources, out, built = sample
+    assert sorted(built) == ["03-士相見禮", "10-覲禮"]
+    for folder in ("03-士相見禮", "10-覲禮"):
+        chapter = out / "chapters" / folder
+        assert (chapter / "edition.xml").is_file() and (chapter / "edition.pdf").is_file() and (chapter / "site" / "index.html").is_file()
+        figures = json.loads((chapter / "reports" / "build.json").read_text(encoding="utf-8"))
+        assert figures["layers"]["SBCK"]["classic"] > 500 and figures["typesetting"] > 0 and figures["collation"] > 0
+    manifest = json.loads((out / "work.json").read_text(encoding="utf-8"))
+    assert [c["folder"] for c in manifest["chapters"]] == ["03-士相見禮", "10-覲禮"]
+    assert {w["siglum"]: w["chapters"] for w in manifest["witnesses"]} == {"SBCK": [3, 10], "WYG": [3, 10]}
+    document = etree.parse(str(out / "edition.xml"))
+    texts = document.findall("t:text/t:group/t:text", TEI)
+    assert [(t.get("n"), t.get(XML_ID)) for t in texts] == [("3", "ch03"), ("10", "ch10")]
+    assert len(document.findall("t:teiHeader", TEI)) == 1
+    assert sorted(w.get(XML_ID) for w in document.findall("t:teiHeader//t:listWit/t:witness", TEI)) == ["guwen", "jinwen", "wSBCK", "wWYG"]
+    ids = [e.get(XML_ID) for e in document.iter() if isinstance(e.tag, str) and e.get(XML_ID)]
+    assert len(ids) == len(set(ids))
+    chapter_ids = {e.get(XML_ID) for e in etree.parse(str(out / "chapters" / "10-覲禮" / "edition.xml")).iter() if isinstance(e.tag, str) and e.get(XML_ID)}
+    sections = [i for i in chapter_ids if i.startswith("c") and "." in i]
+    assert sections and all(f"ch10-{i}" in ids for i in sections)
+    pointers = {v[1:] for e in texts[1].iter() if isinstance(e.tag, str) for k, value in e.attrib.items() if k != XML_ID for v in value.split() if v.startswith("#")}
+    assert pointers and pointers <= set(ids)
+
+
+def test_a_change_to_one_chapter_rebuilds_that_chapter_only(sample, tmp_path):
+    sources, out, _ = sample
+    untouched = out / "chapters" / "03-士相見禮" / "edition.pdf"
+    before = untouched.stat().st_ino
+    assert build_work(sources, out) == []
+    witness = sources / "SBCK" / "KR1d0026_010.txt"
+    witness.write_text(witness.read_text(encoding="utf-8") + "# a transcriber's remark\n", encoding="utf-8")
+    assert build_work(sources, out) == ["10-覲禮"]
+    assert untouched.stat().st_ino == before  # carried over, not written again
+    inputs = (out / "chapters" / "10-覲禮" / INPUTS).read_text(encoding="utf-8")
+    assert len(inputs.strip()) == 64
+    assert "覲禮" in (out / "edition.xml").read_text(encoding="utf-8")
+
+
+def test_one_chapter_alone_with_progress_per_chapter(sample, capfd):
+    sources, out, _ = sample
+    settings = sources / "chapters" / "03-士相見禮"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "chapter.toml").write_text('[chapter]\ntitle = "儀禮·士相見禮（校本）"\n', encoding="utf-8")
+    (sources / "chapters" / "10-覲禮").mkdir(parents=True, exist_ok=True)
+    (sources / "chapters" / "10-覲禮" / "chapter.toml").write_text('[chapter]\ntitle = "儀禮·覲禮（校本）"\n', encoding="utf-8")
+    assert build_work(sources, out, lambda message: print(message, file=sys.stderr), only="士相見禮") == ["03-士相見禮"]
+    shown = capfd.readouterr().err
+    assert "[士相見禮] intake SBCK" in shown and "[覲禮]" not in shown and "build 1 chapter(s)" in shown
+    assert "chapter 士相見禮第三 built in" in shown
+    manifest = json.loads((out / ".edition-manifest.json").read_text(encoding="utf-8"))
+    assert manifest["inputs"] is None  # one chapter alone is no complete build: make builds again
+    assert "士相見禮（校本）" in (out / "chapters" / "03-士相見禮" / "edition.xml").read_text(encoding="utf-8")
+    assert "覲禮（校本）" not in (out / "chapters" / "10-覲禮" / "edition.xml").read_text(encoding="utf-8")  # stale, left as it was
+
+
+def test_a_chapter_the_work_lacks_is_one_line_from_the_command_line(sample):
+    sources, out, _ = sample
+    command = [sys.executable, "-c", "from edition.cli import main; main()", "build", "--sources", str(sources), "--out", str(out), "--chapter", "燕禮"]
+    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    missing = subprocess.run(command, capture_output=True, text=True, env=environment)
+    assert missing.returncode == 1 and missing.stderr.strip().endswith("no chapter '燕禮' (chapters: 士相見禮, 覲禮)")
+    assert len(missing.stderr.strip().splitlines()) == 1
