@@ -1,0 +1,178 @@
+"""The HTML edition of the whole work, built from a small real work of two chapters (士相見禮 and
+覲禮 on SBCK and WYG), opened from disk in headless Chromium and checked with axe-core."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from edition.publication.render import read
+from edition.publication.work_site import build_work_site
+from edition.work.build import run, stage_edition, stage_site, stage_witnesses
+from test_site import AXE, browser, page, url  # noqa: F401 (fixtures)
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "sources"
+CHAPTERS = [(3, "士相見禮", "士相見禮第三"), (10, "覲禮", "覲禮第十")]
+
+
+def chapter_sources(number: int, title: str, heading: str, out: Path) -> Path:
+    """A chapter's flat sources: its SBCK and WYG files, the shared tables, and the settings of
+    the 鄉射禮 seed less what is proper to it (the punctuating witness, the seed witnesses, WYG's
+    卷五 repair)."""
+    out.mkdir(parents=True)
+    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+        shutil.copy(SOURCES / name, out)
+    shutil.copy(SOURCES / "SBCK" / f"KR1d0026_{number:03d}.txt", out)
+    shutil.copy(SOURCES / "WYG" / f"KR1d0028_{number:03d}.txt", out)
+    settings = (SOURCES / "edition.toml").read_text(encoding="utf-8")
+    settings = re.sub(r"(?m)^punctuation_from = .*\n", "", settings)
+    settings = re.sub(r'(?m)^title = .*$', f'title = "儀禮·{title}"', settings, count=1)
+    settings = re.sub(r'(?m)^chapter = .*$', f'chapter = "{heading}"', settings, count=1)
+    (out / "edition.toml").write_text(settings, encoding="utf-8")
+    stanzas = re.split(r"(?m)^(?=\[\[witness\]\])", (SOURCES / "witnesses.toml").read_text(encoding="utf-8"))
+    kept = [re.split(r"(?m)^(?=\[\[witness\.rule\]\])", s)[0] for s in stanzas if re.search(r'(?m)^siglum = "(SBCK|WYG)"', s)]
+    (out / "witnesses.toml").write_text("".join(kept).replace("_005.txt", f"_{number:03d}.txt"), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="session")
+def work_build(tmp_path_factory) -> Path:
+    """A work build of two chapters as the work layer lays it out: work.json and
+    chapters/<folder>/ (no PDF). To be replaced by the work build itself (edition.work)."""
+    root = tmp_path_factory.mktemp("work")
+    chapters = []
+    for number, title, heading in CHAPTERS:
+        folder = f"{number:02d}-{title}"
+        sources = chapter_sources(number, title, heading, root / "sources" / folder)
+        run(sources, root / "chapters" / folder, (stage_witnesses, stage_edition, stage_site), lambda message: None, force=False, carry=False)
+        chapters.append({"number": number, "title": title, "heading": heading, "folder": folder})
+    numbers = [c["number"] for c in chapters]
+    work = {
+        "title": "儀禮", "title_en": "Yili (Ceremonies and Rites)", "base": "SBCK", "chapters": chapters,
+        "witnesses": [{"siglum": "SBCK", "name": "四部叢刊本", "chapters": numbers}, {"siglum": "WYG", "name": "四庫本", "chapters": numbers}],
+    }
+    (root / "work.json").write_text(json.dumps(work, ensure_ascii=False), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def work_site(work_build) -> Path:
+    out = work_build / "site"
+    build_work_site(work_build, out)
+    return out
+
+
+FOLDERS = [f"{n:02d}-{t}" for n, t, _ in CHAPTERS]
+PAGES = ["index.html", "search.html", "jinguwen.html", "coverage.html", "heatmap.html"]
+
+
+def test_pages_are_self_contained(work_site):
+    for name in PAGES:
+        html = (work_site / name).read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), f"{name} reaches the network"
+        for target in re.findall(r'(?:src|href)="([^"#?]+)', html):
+            assert (work_site / target).is_file(), f"{name} links to {target}, missing"
+    css = (work_site / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    assert all((work_site / "fonts" / f).stat().st_size > 0 for f in re.findall(r'url\("([^"]+)"\)', css))
+
+
+def test_chapter_sites_are_copied_with_a_way_back(work_build, work_site):
+    for folder in FOLDERS:
+        copied = work_site / folder
+        assert (copied / "search-data.js").read_bytes() == (work_build / "chapters" / folder / "site" / "search-data.js").read_bytes()
+        for page in copied.glob("*.html"):
+            assert 'href="../index.html"' in page.read_text(encoding="utf-8"), f"{page.name} has no link to the contents"
+    single = (work_build / "chapters" / FOLDERS[0] / "site" / "index.html").read_text(encoding="utf-8")
+    assert "../index.html" not in single, "a chapter's own build does not know of the work"
+
+
+def test_jinguwen_index_lists_every_chapters_readings(work_build, work_site):
+    html = (work_site / "jinguwen.html").read_text(encoding="utf-8")
+    for folder in FOLDERS:
+        edition = read(work_build / "chapters" / folder / "edition.xml")
+        readings = [(app, r) for app in edition.apps if app.in_text for r in app.of_types(("jinguwen",))]
+        assert readings, f"{folder} has 今文/古文 readings"
+        for app, r in readings:
+            assert f'href="{folder}/index.html#{app.id}"' in html
+            for _, words in r.quotes:
+                assert f'<q lang="lzh">{words}</q>' in html
+    assert "今文頭爲脰" in html  # 士相見禮: 左頭奉之
+
+
+def test_search_index_is_one_script_a_chapter(work_site):
+    html = (work_site / "search.html").read_text(encoding="utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts == [f"search-{f}.js" for f in FOLDERS] + ["search.js"]
+    for folder in FOLDERS:
+        script = (work_site / f"search-{folder}.js").read_text(encoding="utf-8")
+        assert script.startswith("(window.EDITION_SEARCH = window.EDITION_SEARCH || []).push(")
+        assert f'"base":"{folder}/"' in script
+
+
+def test_contents_links_each_chapters_reading_view(page, work_site):
+    page.goto(url(work_site, "index.html"))
+    rows = page.locator("table.contents tbody tr")
+    assert rows.count() == len(CHAPTERS)
+    assert rows.first.locator("td").first.inner_text() == "3" and "士相見禮第三" in rows.first.inner_text()
+    assert "四部叢刊本、四庫本" in rows.nth(1).inner_text()
+    rows.nth(1).get_by_role("link", name="覲禮第十").click()
+    assert page.url.endswith("10-%E8%A6%B2%E7%A6%AE/index.html")
+    assert "覲禮" in page.locator("h1").inner_text()
+    page.locator(".work-link a").click()
+    assert page.url.endswith("/site/index.html")
+
+
+def test_search_finds_each_chapter_with_variant_forms_folded(page, work_site):
+    # 士相見禮: 士相見之禮摯冬用雉; 覲禮: 覲禮至于郊王使人皮弁用璧勞, in simplified characters.
+    for query, chapter in (("冬用雉", "士相見禮"), ("王使人皮弁", "覲禮")):
+        page.goto(url(work_site, "search.html", "?q=" + quote(query)))
+        hits = page.locator("#results li.result-text")
+        assert hits.count() == 1 and hits.first.locator("a").inner_text().startswith(chapter)
+    link = hits.first.locator("a")
+    assert link.get_attribute("href").startswith("10-覲禮/index.html#")
+    page.fill("#q", "礼")  # in both chapters, as 禮
+    labels = page.locator("#results li a").all_inner_texts()
+    assert any(s.startswith("士相見禮") for s in labels) and any(s.startswith("覲禮") for s in labels)
+    link = page.locator("#results li.result-text a").last
+    link.click()
+    assert "10-%E8%A6%B2%E7%A6%AE/index.html#s-" in page.url
+
+
+def test_jinguwen_filters(page, work_site):
+    page.goto(url(work_site, "jinguwen.html"))
+    rows = page.locator("tr.jinguwen-row")
+    total = rows.count()
+    visible = lambda: page.evaluate("Array.from(document.querySelectorAll('tr.jinguwen-row')).filter(r => !r.hidden).map(r => r.dataset)")
+    assert total > 0 and len(visible()) == total
+    page.select_option("select[name=tradition]", "guwen")
+    guwen = visible()
+    assert 0 < len(guwen) < total and all(r["tradition"] == "guwen" for r in guwen)
+    assert page.locator("#shown").inner_text() == f"{len(guwen)} of {total} readings shown"
+    page.select_option("select[name=effect]", "substitution")
+    both = visible()
+    assert 0 < len(both) <= len(guwen) and all(r["effect"] == "substitution" for r in both)
+    assert "tradition=guwen" in page.url and "effect=substitution" in page.url
+    page.reload()
+    assert len(visible()) == len(both)
+    page.select_option("select[name=tradition]", "")
+    page.select_option("select[name=effect]", "")
+    page.select_option("select[name=formula]", "omission")
+    omissions = visible()
+    assert omissions and all(r["formula"] == "omission" for r in omissions)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_accessibility(page, work_site, name):
+    if not AXE.exists():
+        pytest.fail(f"axe-core is missing: npm install --prefix {ROOT / '.cache' / 'axe'} axe-core")
+    page.goto(url(work_site, name, "?q=" + quote("禮") if name == "search.html" else ""))
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
