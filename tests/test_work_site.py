@@ -105,6 +105,20 @@ def test_jinguwen_index_lists_every_chapters_readings(work_build, work_site):
     assert "今文頭爲脰" in html  # 士相見禮: 左頭奉之
 
 
+def test_coverage_and_heat_map_span_each_chapter(work_build, work_site):
+    heatmap = (work_site / "heatmap.html").read_text(encoding="utf-8")
+    coverage = (work_site / "coverage.html").read_text(encoding="utf-8")
+    for folder in FOLDERS:
+        collation = json.loads((work_build / "chapters" / folder / "reports" / "collation.json").read_text(encoding="utf-8"))
+        length = max(r["to"] for w in collation["witnesses"] for r in w["extant"])
+        cells = re.findall(rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+): (\d+) entries">', heatmap)
+        assert [int(first) for first, _, _ in cells] == list(range(1, length + 1, 100)) and int(cells[-1][1]) == length
+        units = {w["siglum"]: w for w in collation["witnesses"]}
+        for siglum in ("SBCK", "WYG"):
+            share = sum(r["to"] - r["from"] + 1 for r in units[siglum]["extant"]) * 100 // length
+            assert f'aria-label="{siglum} in {folder.split("-")[1]}: {share}%"' in coverage
+
+
 def test_search_index_is_one_script_a_chapter(work_site):
     html = (work_site / "search.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]+)"', html)
