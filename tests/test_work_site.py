@@ -147,15 +147,17 @@ def test_search_finds_each_chapter_with_variant_forms_folded(page, work_site):
     for query, chapter in (("冬用雉", "士相見禮"), ("王使人皮弁", "覲禮")):
         page.goto(url(work_site, "search.html", "?q=" + quote(query)))
         hits = page.locator("#results li.result-text")
-        assert hits.count() == 1 and hits.first.locator("a").inner_text().startswith(chapter)
-    link = hits.first.locator("a")
-    assert link.get_attribute("href").startswith("10-覲禮/index.html#")
+        assert hits.count() == 1 and hits.first.locator("a").first.inner_text().startswith(chapter)
+    link = hits.first.locator("a").first
+    assert link.get_attribute("href").startswith("10-覲禮/index.html#s-")
+    cite = hits.first.locator("a.snippet-cite")
+    assert re.fullmatch(r"10-覲禮/index.html#c1\.\d+", cite.get_attribute("href")), "a place is cited by its sentence"
     page.fill("#q", "礼")  # in both chapters, as 禮
     labels = page.locator("#results li a").all_inner_texts()
     assert any(s.startswith("士相見禮") for s in labels) and any(s.startswith("覲禮") for s in labels)
-    link = page.locator("#results li.result-text a").last
-    link.click()
-    assert "10-%E8%A6%B2%E7%A6%AE/index.html#s-" in page.url
+    page.locator("#results li.result-text a.snippet-cite").last.click()
+    assert re.search(r"10-%E8%A6%B2%E7%A6%AE/index.html#c1\.\d+$", page.url)
+    assert page.locator(":target").get_attribute("class") == "cite"
 
 
 def test_jinguwen_filters(page, work_site):

@@ -337,8 +337,13 @@ def search_entries(site: Site) -> list[dict]:
     and its readings (links into the 注 show it)."""
     entries = []
     for number, section in enumerate(site.edition.sections, 1):
-        text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.text_items)
-        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}"})
+        text, sentences = "", []  # sentences: where each begins in the text, its citation and anchor
+        for item in section.items:
+            if isinstance(item, Cite):
+                sentences.append((len(text), item.n, item.id))
+            elif isinstance(item, (str, App)):
+                text += item if isinstance(item, str) else item.lemma.text
+        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}", "c": sentences})
         apps = [segment.app for segment in site.segments[section.id] if segment.app]
         for app in apps + site.commentary_entries(section):
             link = "index.html?commentary=on#" if app.gloss else "index.html#"

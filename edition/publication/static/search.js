@@ -40,10 +40,20 @@
     return found;
   }
 
-  function snippet(chars, from, to) {
+  // A place found, with the citation of its sentence (section.sentence) where the entry has them.
+  function snippet(entry, from, to) {
+    const chars = entry.index.chars;
     const p = document.createElement("p");
     p.lang = "lzh";
     p.className = "snippet";
+    const sentence = (entry.c || []).filter(([start]) => start <= from).pop();
+    if (sentence) {
+      const cite = document.createElement("a");
+      cite.className = "snippet-cite";
+      cite.href = entry.part.base + "index.html#" + sentence[2];
+      cite.textContent = sentence[1];
+      p.append(cite, " ");
+    }
     const mark = document.createElement("mark");
     mark.textContent = chars.slice(from, to).join("");
     const before = chars.slice(Math.max(0, from - context), from).join("");
@@ -76,7 +86,7 @@
       kind.className = "result-kind";
       kind.textContent = kinds[entry.k];
       item.append(kind, " ", link);
-      for (const [from, to] of found.slice(0, 3)) item.append(snippet(entry.index.chars, from, to));
+      for (const [from, to] of found.slice(0, 3)) item.append(snippet(entry, from, to));
       if (found.length > 3) item.append(" (" + found.length + " places)");
       results.append(item);
     }
