@@ -44,6 +44,21 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
+SAMPLE_CHAPTERS = (3, 10)  # 士相見禮 and 覲禮, the two shortest chapters
+
+
+@pytest.fixture(scope="session")
+def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
+    """A work of two chapters of the 儀禮 built once as `make edition` builds a work: its
+    sources, its build, and the chapters built."""
+    from edition.work.work_build import build_work
+
+    root = tmp_path_factory.mktemp("work")
+    sources = sample_work(root / "sources", SAMPLE_CHAPTERS)
+    out = root / "build"
+    return sources, out, build_work(sources, out, jobs=2)
+
+
 @pytest.fixture(scope="session")
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""

@@ -127,7 +127,8 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
     section = html[start : html.index("</section>", start)]
     assert section.index('class="commentary-apparatus"') < section.index(f'<li id="{app.id}"'), "in the 注's apparatus of its section"
     assert "五禮通考</span>自此闕" not in html, "no entry where 003 leaves off quoting"
-    data = json.loads((built / "site" / "search-data.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip(";\n"))
+    script = (built / "site" / "search-data.js").read_text(encoding="utf-8")  # (window.EDITION_SEARCH = …).push({…});
+    data = json.loads(script[script.index(".push(") + len(".push(") : script.rindex(");")])
     hits = [e for e in data["entries"] if e["k"] == "note" and "肅愼氏貢楛矢" in e["t"]]
     assert hits and hits[0]["h"] == f"index.html?commentary=on#{gloss.id}"
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from conftest import WORK, sample_work
+from conftest import WORK
 from edition.cli import main
 from edition.work.placement import Placer
 from edition.work.work import Work
@@ -22,7 +22,6 @@ from edition.work.work_build import INPUTS, build_work
 
 TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-SAMPLE = (3, 10)  # 士相見禮 and 覲禮, the two shortest chapters
 
 
 @pytest.fixture(scope="module")
@@ -98,12 +97,8 @@ def test_a_file_of_no_chapter_is_refused_unless_its_chapter_is_named(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
-    """A work of two chapters built once: its sources, its build and the chapters built."""
-    root = tmp_path_factory.mktemp("work")
-    sources = sample_work(root / "sources", SAMPLE)
-    out = root / "build"
-    return sources, out, build_work(sources, out, jobs=2)
+def sample(work_sample) -> tuple[Path, Path, list[str]]:
+    return work_sample
 
 
 def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sample):

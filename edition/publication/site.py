@@ -33,6 +33,7 @@ HANAMIN = (Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"), Path("/usr/s
 HAN = regex.compile(r"[\p{Han}▯]")
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
+CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
 # Reading types, most telling first: a marker is coloured by the first its entry has.
 KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "textual", "gaiji", "orthographic")
 TYPE_LABELS = {
@@ -87,6 +88,7 @@ class Site:
     collated: dict = field(default_factory=dict)  # siglum -> its entry in the collation report
     conventions: Conventions | None = None
     entries: dict = field(default_factory=dict)  # app id -> its phrased entry
+    folds: Folds | None = None  # the variant forms the search folds together
 
     def apparatus(self, app: App) -> list[tuple[str, list]]:
         """An entry as the edition's conventions phrase it: (series, pieces) for each series it has."""
@@ -169,10 +171,14 @@ class Site:
         """The entries of the 注 in the section that say something."""
         return [app for app in self.edition.commentary_apps if app.section == section.id and app.in_text and self.said(app)]
 
+    def substantive(self, section: Section) -> list[int]:
+        """Where the section's entries with readings of series A (substantive, lacuna, intrusion,
+        transposition) or an emendation stand: the base characters before them."""
+        return [s.app_start for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A))]
+
     def density(self, section: Section) -> tuple[int, float]:
-        """Entries with readings of series A (substantive, lacuna, intrusion, transposition) or
-        an emendation, and their number per 100 characters of the section."""
-        count = sum(1 for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A)))
+        """The section's substantive entries and their number per 100 characters of the section."""
+        count = len(self.substantive(section))
         first, last = self.section_span(section)
         return count, 100 * count / max(1, last - first + 1)
 
@@ -332,8 +338,13 @@ def search_entries(site: Site) -> list[dict]:
     and its readings (links into the 注 show it)."""
     entries = []
     for number, section in enumerate(site.edition.sections, 1):
-        text = "".join(i if isinstance(i, str) else i.lemma.text for i in section.text_items)
-        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}"})
+        text, sentences = "", []  # sentences: where each begins in the text, its citation and anchor
+        for item in section.items:
+            if isinstance(item, Cite):
+                sentences.append((len(text), item.n, item.id))
+            elif isinstance(item, (str, App)):
+                text += item if isinstance(item, str) else item.lemma.text
+        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}", "c": sentences})
         apps = [segment.app for segment in site.segments[section.id] if segment.app]
         for app in apps + site.commentary_entries(section):
             link = "index.html?commentary=on#" if app.gloss else "index.html#"
@@ -441,11 +452,8 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
     return listed
 
 
-def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool = False) -> None:
-    """Write the static site for the edition in `edition_xml` and the reports in `build_dir`
-    into `out` (with the witnesses' TEI among the downloads). With `shared_fonts` (a chapter of a
-    work) the pages take their fonts from the folder above, which the work's site fills for all
-    chapters from each chapter's `fonts/characters.json`."""
+def load_site(edition_xml: Path, build_dir: Path) -> Site:
+    """Everything the pages of the edition in `edition_xml` show, with the reports in `build_dir`."""
     edition = read(edition_xml)
     reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
@@ -453,7 +461,6 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
     characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
     characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {c for g in edition.glosses for c in g.text}
     characters |= {c for v in edition.variant_forms for c in v.text + v.form}
-    folds = Folds(edition, characters)
     own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
     segments = segments_of(edition)
     site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), own_forms)
@@ -462,11 +469,34 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
     site.collated = {w["siglum"]: w for w in reports["collation"]["witnesses"]}
     site.conventions = Conventions(edition.style)
     site.entries = site.conventions.entries(edition)
+    site.folds = Folds(edition, characters)
+    return site
 
+
+def search_script(site: Site, base: str = "", label: str = "") -> str:
+    """The search index of a chapter as a script that adds itself to window.EDITION_SEARCH, so
+    that a page can load several from file:// (no fetch there); `base` goes before its links and
+    `label` before its places (the chapter's folder and title, in the work's search)."""
+    data = {"folds": site.folds.table, "entries": search_entries(site), "base": base, "label": label}
+    return "(window.EDITION_SEARCH = window.EDITION_SEARCH || []).push(" + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ");\n"
+
+
+def copy_static(out: Path, names: tuple[str, ...]) -> None:
+    """The scripts and styles of static/ that the pages use."""
+    for name in names:
+        (out / name).write_bytes((resources.files("edition.publication") / "static" / name).read_bytes())
+
+
+def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool = False) -> None:
+    """Write the static site for the edition in `edition_xml` and the reports in `build_dir`
+    into `out` (with the witnesses' TEI among the downloads). With `shared_fonts` (a chapter of a
+    work) the pages take their fonts from the folder above, which the work's site fills for all
+    chapters from each chapter's `fonts/characters.json`."""
+    site = load_site(edition_xml, build_dir)
+    edition = site.edition
     out.mkdir(parents=True, exist_ok=True)
     downloads = copy_downloads(edition_xml, build_dir, out)
-    for asset in (resources.files("edition.publication") / "static").iterdir():
-        (out / asset.name).write_bytes(asset.read_bytes())
+    copy_static(out, CHAPTER_ASSETS)
     env = environment()
     pages = {
         "index.html": ("index.html.j2", {}),
@@ -486,11 +516,10 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
         html = env.get_template(template).render(site=site, edition=edition, page=name, fonts="../fonts" if shared_fonts else "fonts", **context)
         (out / name).write_text(html, encoding="utf-8")
         written.append(html)
-    data = {"folds": folds.table, "entries": search_entries(site)}
-    script = "window.EDITION_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
+    script = search_script(site)
     (out / "search-data.js").write_text(script, encoding="utf-8")
-    shown = {c for text in (*written, json.dumps(data["entries"], ensure_ascii=False)) for c in text}
-    matched = {c for pair in folds.table.items() for text in pair for c in text}
+    shown = {c for text in (*written, json.dumps(search_entries(site), ensure_ascii=False)) for c in text}
+    matched = {c for pair in site.folds.table.items() for text in pair for c in text}
     if shared_fonts:
         (out / "fonts").mkdir(exist_ok=True)
         (out / "fonts" / "characters.json").write_text(json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown))}, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import shutil
 import signal
 import sys
 import time
@@ -20,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import EditionError
-from ..publication import corpus, site, validate
+from ..publication import corpus, validate, work_site
 from ..publication.output import Staging, code_listing, digest, listing, staged
 from .build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
 from .work import Chapter, Work
@@ -160,12 +159,9 @@ def write_work_products(work: Work, present: list[Chapter], figures: dict[str, d
     document = corpus.work_document(staging.root, manifest)
     validate.check(document, staging.out / "edition.xml", project=False)
     staging.write("edition.xml", corpus.serialize(document))
-    progress("write site/ (the chapters' HTML and the fonts)")
-    chapter_sites = [staging.root / "chapters" / c.folder / "site" for c in present]
-    for chapter, chapter_site in zip(present, chapter_sites):
-        shutil.copytree(chapter_site, staging.root / "site" / chapter.folder, copy_function=os.link)
+    progress("write site/ (the work's pages, the chapters' and the fonts)")
     fonts = "site/fonts/characters.json"
-    site.write_shared_fonts(chapter_sites, staging.root / "site", previous=staging.out / "site" / "fonts" if fonts in staging.previous else None)
+    work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
 
 
 def check_work(sources_dir: Path, only: str | None = None) -> list[str]:

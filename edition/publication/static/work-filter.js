@@ -1,0 +1,27 @@
+// Filters of a table: each select of the form names a data attribute of the rows (data-rows),
+// and a row shows where it has every chosen value. The choice lives in the URL's query.
+(function () {
+  "use strict";
+  const form = document.getElementById("filters");
+  const rows = Array.from(document.querySelectorAll(form.dataset.rows));
+  const selects = Array.from(form.querySelectorAll("select"));
+  const shown = document.getElementById("shown");
+
+  function apply() {
+    let count = 0;
+    for (const row of rows) {
+      row.hidden = !selects.every((select) => !select.value || row.dataset[select.name] === select.value);
+      if (!row.hidden) count++;
+    }
+    shown.textContent = count + " of " + rows.length + " readings shown";
+    const query = new URLSearchParams(selects.filter((s) => s.value).map((s) => [s.name, s.value]));
+    history.replaceState(null, "", location.pathname + (query.size ? "?" + query : "") + location.hash);
+  }
+
+  const wanted = new URLSearchParams(location.search);
+  for (const select of selects) {
+    if (wanted.has(select.name)) select.value = wanted.get(select.name);
+    select.addEventListener("change", apply);
+  }
+  apply();
+})();

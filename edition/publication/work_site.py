@@ -1,0 +1,208 @@
+"""The HTML edition of the whole work: the chapters' sites side by side under one contents page,
+with a search, a 今文/古文 index, a conspectus of the witnesses and a heat map across the work.
+
+Like a chapter's site it is written from build outputs alone: `work.json`, and each chapter's
+`edition.xml` and reports (read as the chapter's site reads them, `site.load_site`); each
+chapter's own site is copied into a folder of its own. It works from file:// with no server:
+the search index is one script a chapter, each adding itself to `window.EDITION_SEARCH`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from .site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
+
+BIN = 100  # characters of the base a cell of the heat map stands for
+WORK_ASSETS = ("search.js", "site.css", "work-filter.js")
+# Where a chapter's pages (base.html.j2) take the link to the work's contents.
+WORK_SLOT = "<!-- work-contents -->"
+# What a tradition's reading does to the base (the reading's subtype in the TEI), and the formula
+# of the note that reports it (jinguwen.json): the two ways the 今文/古文 index is filtered.
+EFFECTS = {"substitution": "異字 substitution", "omission": "無 omission", "addition": "多 addition", "transposition": "倒 transposition"}
+FORMULAS = {"substitution": "X為Y、X作Y", "omission": "無X", "phrase": "曰… a whole phrase"}
+PAGES = {
+    "index.html": ("work-index.html.j2", "目录", "Contents"),
+    "search.html": ("work-search.html.j2", "检索", "Search"),
+    "jinguwen.html": ("work-jinguwen.html.j2", "今古文", "今文/古文 index"),
+    "coverage.html": ("work-coverage.html.j2", "传本", "Witnesses"),
+    "heatmap.html": ("work-heatmap.html.j2", "异文分布", "Heat map"),
+}
+
+
+@dataclass
+class Chapter:
+    number: int
+    title: str
+    heading: str
+    folder: str
+
+
+@dataclass
+class WorkWitness:
+    siglum: str
+    name: str
+    chapters: list[int]
+
+
+@dataclass
+class Work:
+    """work.json: the work's title, its base and its chapters and witnesses in order."""
+
+    title: str
+    title_en: str
+    base: str
+    chapters: list[Chapter]
+    witnesses: list[WorkWitness]
+
+
+def read_work(path: Path) -> Work:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Work(
+        data["title"], data["title_en"], data["base"],
+        [Chapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
+        [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
+    )
+
+
+@dataclass
+class Tradition:
+    """A reading of the 今文 or 古文 as Zheng Xuan's note reports it, at its place in a chapter."""
+
+    tradition: str  # jinwen or guwen
+    effect: str  # substitution, omission, addition, transposition
+    formula: str  # substitution, omission, phrase
+    lemma: str  # the base's words it is anchored on
+    reading: str
+    quotes: list[tuple[str, str]]  # (witness's name, the note's words)
+    citation: str  # section.sentence
+    href: str  # the entry in the chapter's reading view
+
+
+@dataclass
+class Bin:
+    """A stretch of a chapter's base text in the heat map."""
+
+    first: int  # base characters, from 1
+    last: int
+    count: int  # substantive entries
+    density: float  # per 100 characters
+    section: str  # the section it begins in, as cited
+    href: str
+
+
+@dataclass
+class ChapterView:
+    """A chapter as the work's pages show it."""
+
+    chapter: Chapter
+    site: Site
+
+    @property
+    def href(self) -> str:
+        return f"{self.chapter.folder}/index.html"
+
+    @property
+    def units(self) -> int:
+        return self.site.reports["collation"]["units"]
+
+    @cached_property
+    def traditions(self) -> list[Tradition]:
+        site = self.site
+        formulas = {  # the first note that reports the tradition at the entry
+            (app_id, reading["tradition"]): reading["formula"]
+            for note in reversed(site.reports["jinguwen"]["notes"]) for app_id in note["apps"] for reading in note["readings"]
+        }
+        return [
+            Tradition(
+                r.wit[0].lstrip("#"), r.subtype, formulas.get((app.id, r.wit[0].lstrip("#")), ""), app.lemma.text, r.text,
+                [(site.sigla(["#" + source]), words) for source, words in r.quotes], app.citation, f"{self.href}#{app.id}",
+            )
+            for app in site.edition.apps if app.in_text
+            for r in app.of_types(("jinguwen",))
+        ]
+
+    @property
+    def unplaced(self) -> int:
+        """Notes of Zheng Xuan's found in a witness that the edition could not place at a reading."""
+        return sum(1 for note in self.site.reports["jinguwen"]["notes"] if not note["apps"])
+
+    def density(self) -> tuple[int, float]:
+        """Substantive entries of the chapter, and per 100 characters."""
+        count = sum(len(self.site.substantive(section)) for section in self.site.edition.sections)
+        return count, 100 * count / max(1, self.site.length)
+
+    def bins(self) -> list[Bin]:
+        """The chapter's base text in stretches of BIN characters, with their substantive entries;
+        each links to the section it begins in."""
+        site = self.site
+        starts = [(site.section_span(section)[0], number, section) for number, section in enumerate(site.edition.sections, 1)]
+        places = [at + 1 for section in site.edition.sections for at in site.substantive(section)]
+        out = []
+        for first in range(1, site.length + 1, BIN):
+            last = min(first + BIN - 1, site.length)
+            _, number, section = max((s for s in starts if s[0] <= first), key=lambda s: s[0])
+            count = sum(1 for at in places if first <= at <= last)
+            out.append(Bin(first, last, count, 100 * count / (last - first + 1), f"§{number} {section.title}", f"{self.href}#{section.id}"))
+        return out
+
+    def coverage(self, siglum: str) -> dict | None:
+        """The witness's entry in the chapter's collation report, None where it has none."""
+        return self.site.collated.get(siglum)
+
+    def witness(self, siglum: str):
+        return next(w for w in self.site.edition.witnesses.values() if w.siglum == siglum)
+
+    def extant(self, siglum: str) -> list[tuple[int, int]]:
+        """The ranges of base characters where the witness is extant."""
+        return [(r["from"], r["to"]) for r in self.coverage(siglum)["extant"]]
+
+    def extant_share(self, siglum: str) -> float:
+        return sum(last - first + 1 for first, last in self.extant(siglum)) / max(1, self.site.length)
+
+
+def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | None = None) -> None:
+    """Write the work's site into `site_dir` from the work build in `build_root` (work.json and
+    chapters/<folder>/ as a chapter build writes it): each chapter's site copied into
+    `site_dir/<folder>/` with a link back to the contents, the work's own pages, and the fonts of
+    all (those in `previous_fonts` if they were made for the same characters)."""
+    work = read_work(build_root / "work.json")
+    chapters = []
+    site_dir.mkdir(parents=True, exist_ok=True)
+    for chapter in work.chapters:
+        built = build_root / "chapters" / chapter.folder
+        chapters.append(ChapterView(chapter, load_site(built / "edition.xml", built)))
+        copy_chapter_site(built / "site", site_dir / chapter.folder, work)
+    copy_static(site_dir, WORK_ASSETS)
+    scripts = []
+    for view in chapters:
+        script = search_script(view.site, base=f"{view.chapter.folder}/", label=view.chapter.title)
+        name = f"search-{view.chapter.folder}.js"
+        (site_dir / name).write_text(script, encoding="utf-8")
+        scripts.append((name, script))
+    env = environment()
+    nav = [(name, zh, en) for name, (_, zh, en) in PAGES.items()]
+    written = []
+    for name, (template, _, _) in PAGES.items():
+        html = env.get_template(template).render(
+            work=work, chapters=chapters, page=name, nav=nav, scripts=[s for s, _ in scripts],
+            TRADITION_NAMES=TRADITIONS, EFFECTS=EFFECTS, FORMULAS=FORMULAS, bin=BIN,
+        )
+        (site_dir / name).write_text(html, encoding="utf-8")
+        written.append(html)
+    chapter_sites = [build_root / "chapters" / c.folder / "site" for c in work.chapters]
+    write_shared_fonts(chapter_sites, site_dir, {c for text in written for c in text}, previous_fonts)
+
+
+def copy_chapter_site(source: Path, out: Path, work: Work) -> None:
+    """A chapter's site as it was built, its pages linking back to the work's contents."""
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(source, out)
+    link = f'<p class="work-link"><a href="../index.html"><span lang="lzh">{work.title}</span> Contents</a></p>'
+    for page in out.glob("*.html"):
+        page.write_text(page.read_text(encoding="utf-8").replace(WORK_SLOT, link, 1), encoding="utf-8")

@@ -1,0 +1,157 @@
+"""The HTML edition of the whole work, built from a small real work of two chapters (士相見禮 and
+覲禮 on SBCK and WYG), opened from disk in headless Chromium and checked with axe-core."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from edition.publication.render import read
+from edition.publication.work_site import build_work_site
+from test_site import AXE, browser, page, url  # noqa: F401 (fixtures)
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = [(3, "士相見禮", "士相見禮第三"), (10, "覲禮", "覲禮第十")]
+
+
+@pytest.fixture(scope="session")
+def work_build(work_sample) -> Path:
+    """The build of a work of two chapters (conftest's work_sample)."""
+    return work_sample[1]
+
+
+@pytest.fixture(scope="module")
+def work_site(work_build) -> Path:
+    out = work_build / "site"
+    build_work_site(work_build, out)
+    return out
+
+
+FOLDERS = [f"{n:02d}-{t}" for n, t, _ in CHAPTERS]
+PAGES = ["index.html", "search.html", "jinguwen.html", "coverage.html", "heatmap.html"]
+
+
+def test_pages_are_self_contained(work_site):
+    for name in PAGES:
+        html = (work_site / name).read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), f"{name} reaches the network"
+        for target in re.findall(r'(?:src|href)="([^"#?]+)', html):
+            assert (work_site / target).is_file(), f"{name} links to {target}, missing"
+    css = (work_site / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    assert all((work_site / "fonts" / f).stat().st_size > 0 for f in re.findall(r'url\("([^"]+)"\)', css))
+
+
+def test_chapter_sites_are_copied_with_a_way_back(work_build, work_site):
+    for folder in FOLDERS:
+        copied = work_site / folder
+        assert (copied / "search-data.js").read_bytes() == (work_build / "chapters" / folder / "site" / "search-data.js").read_bytes()
+        for page in copied.glob("*.html"):
+            assert 'href="../index.html"' in page.read_text(encoding="utf-8"), f"{page.name} has no link to the contents"
+    single = (work_build / "chapters" / FOLDERS[0] / "site" / "index.html").read_text(encoding="utf-8")
+    assert "../index.html" not in single, "a chapter's own build does not know of the work"
+
+
+def test_jinguwen_index_lists_every_chapters_readings(work_build, work_site):
+    html = (work_site / "jinguwen.html").read_text(encoding="utf-8")
+    for folder in FOLDERS:
+        edition = read(work_build / "chapters" / folder / "edition.xml")
+        readings = [(app, r) for app in edition.apps if app.in_text for r in app.of_types(("jinguwen",))]
+        assert readings, f"{folder} has 今文/古文 readings"
+        for app, r in readings:
+            assert f'href="{folder}/index.html#{app.id}"' in html
+            for _, words in r.quotes:
+                assert f'<q lang="lzh">{words}</q>' in html
+    assert "今文頭爲脰" in html  # 士相見禮: 左頭奉之
+
+
+def test_coverage_and_heat_map_span_each_chapter(work_build, work_site):
+    heatmap = (work_site / "heatmap.html").read_text(encoding="utf-8")
+    coverage = (work_site / "coverage.html").read_text(encoding="utf-8")
+    for folder in FOLDERS:
+        collation = json.loads((work_build / "chapters" / folder / "reports" / "collation.json").read_text(encoding="utf-8"))
+        length = max(r["to"] for w in collation["witnesses"] for r in w["extant"])
+        cells = re.findall(rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+): (\d+) entries">', heatmap)
+        assert [int(first) for first, _, _ in cells] == list(range(1, length + 1, 100)) and int(cells[-1][1]) == length
+        units = {w["siglum"]: w for w in collation["witnesses"]}
+        for siglum in ("SBCK", "WYG"):
+            share = sum(r["to"] - r["from"] + 1 for r in units[siglum]["extant"]) * 100 // length
+            assert f'aria-label="{siglum} in {folder.split("-")[1]}: {share}%"' in coverage
+
+
+def test_search_index_is_one_script_a_chapter(work_site):
+    html = (work_site / "search.html").read_text(encoding="utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts == [f"search-{f}.js" for f in FOLDERS] + ["search.js"]
+    for folder in FOLDERS:
+        script = (work_site / f"search-{folder}.js").read_text(encoding="utf-8")
+        assert script.startswith("(window.EDITION_SEARCH = window.EDITION_SEARCH || []).push(")
+        assert f'"base":"{folder}/"' in script
+
+
+def test_contents_links_each_chapters_reading_view(page, work_site):
+    page.goto(url(work_site, "index.html"))
+    rows = page.locator("table.contents tbody tr")
+    assert rows.count() == len(CHAPTERS)
+    assert rows.first.locator("td").first.inner_text() == "3" and "士相見禮第三" in rows.first.inner_text()
+    assert "四部叢刊本、四庫本" in rows.nth(1).inner_text()
+    rows.nth(1).get_by_role("link", name="覲禮第十").click()
+    assert page.url.endswith("10-%E8%A6%B2%E7%A6%AE/index.html")
+    assert "覲禮" in page.locator("h1").inner_text()
+    page.locator(".work-link a").click()
+    assert page.url.endswith("/site/index.html")
+
+
+def test_search_finds_each_chapter_with_variant_forms_folded(page, work_site):
+    # 士相見禮: 士相見之禮摯冬用雉; 覲禮: 覲禮至于郊王使人皮弁用璧勞, in simplified characters.
+    for query, chapter in (("冬用雉", "士相見禮"), ("王使人皮弁", "覲禮")):
+        page.goto(url(work_site, "search.html", "?q=" + quote(query)))
+        hits = page.locator("#results li.result-text")
+        assert hits.count() == 1 and hits.first.locator("a").first.inner_text().startswith(chapter)
+    link = hits.first.locator("a").first
+    assert link.get_attribute("href").startswith("10-覲禮/index.html#s-")
+    cite = hits.first.locator("a.snippet-cite")
+    assert re.fullmatch(r"10-覲禮/index.html#c1\.\d+", cite.get_attribute("href")), "a place is cited by its sentence"
+    page.fill("#q", "礼")  # in both chapters, as 禮
+    labels = page.locator("#results li a").all_inner_texts()
+    assert any(s.startswith("士相見禮") for s in labels) and any(s.startswith("覲禮") for s in labels)
+    page.locator("#results li.result-text a.snippet-cite").last.click()
+    assert re.search(r"10-%E8%A6%B2%E7%A6%AE/index.html#c1\.\d+$", page.url)
+    assert page.locator(":target").get_attribute("class") == "cite"
+
+
+def test_jinguwen_filters(page, work_site):
+    page.goto(url(work_site, "jinguwen.html"))
+    rows = page.locator("tr.jinguwen-row")
+    total = rows.count()
+    visible = lambda: page.evaluate("Array.from(document.querySelectorAll('tr.jinguwen-row')).filter(r => !r.hidden).map(r => r.dataset)")
+    assert total > 0 and len(visible()) == total
+    page.select_option("select[name=tradition]", "guwen")
+    guwen = visible()
+    assert 0 < len(guwen) < total and all(r["tradition"] == "guwen" for r in guwen)
+    assert page.locator("#shown").inner_text() == f"{len(guwen)} of {total} readings shown"
+    page.select_option("select[name=effect]", "substitution")
+    both = visible()
+    assert 0 < len(both) <= len(guwen) and all(r["effect"] == "substitution" for r in both)
+    assert "tradition=guwen" in page.url and "effect=substitution" in page.url
+    page.reload()
+    assert len(visible()) == len(both)
+    page.select_option("select[name=tradition]", "")
+    page.select_option("select[name=effect]", "")
+    page.select_option("select[name=formula]", "omission")
+    omissions = visible()
+    assert omissions and all(r["formula"] == "omission" for r in omissions)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_accessibility(page, work_site, name):
+    if not AXE.exists():
+        pytest.fail(f"axe-core is missing: npm install --prefix {ROOT / '.cache' / 'axe'} axe-core")
+    page.goto(url(work_site, name, "?q=" + quote("禮") if name == "search.html" else ""))
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
