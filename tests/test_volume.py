@@ -1,0 +1,127 @@
+"""The work as one volume: the chapters' own PDFs behind the volume's front matter and a title page
+for each chapter, every page numbered by the volume, and an index of the 今文/古文 notes of the whole
+work whose page and line are those of the chapters' apparatus."""
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from sample_work import build_sample_work
+
+from edition.errors import EditionError
+from edition.publication.tei import TEI_NS
+from edition.publication.volume import build_volume, read_work
+
+ROW = re.compile(r"^(\d+) (\d+) (\d+\.\d+) (\S+)")  # a row of the index: page, line, citation, lemma
+
+
+@pytest.fixture(scope="session")
+def work(tmp_path_factory) -> Path:
+    """The work build the volume is made from: two small chapters and work.json (a stand-in for
+    the lead's work build, `edition.work`, until it exists)."""
+    return build_sample_work(tmp_path_factory.mktemp("work"))
+
+
+@pytest.fixture(scope="module")
+def volume(work) -> Path:
+    out = work / "edition.pdf"
+    build_volume(work, out)
+    return out
+
+
+def pages(pdf: Path) -> list[str]:
+    """Each page's text, in the order it is typeset."""
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def skipped(work: Path, folder: str) -> int:
+    """The chapter's title page and contents, which the volume leaves out."""
+    return json.loads((work / "chapters" / folder / "pdf" / "lines.json").read_text(encoding="utf-8"))["pages_before"]["fanli"]
+
+
+def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
+    """After the front matter, each chapter is its title page and then its PDF's pages but its
+    title page and contents, as they are, the volume's page number laid over the chapter's own."""
+    chapters = read_work(work).chapters
+    volume_pages = pages(volume)
+    page_one = first_part(volume_pages, chapters)
+    assert page_one >= 4, "title page, contents, 凡例, conspectus"
+    at = page_one
+    for chapter in chapters:
+        assert flat(volume_pages[at]) == f"{chapter.heading}{at - page_one + 1}", "the part's title page"
+        own = pages(work / "chapters" / chapter.folder / "edition.pdf")[skipped(work, chapter.folder):]
+        for offset, text in enumerate(own, 1):
+            number = at + offset - page_one + 1
+            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (chapter.heading, offset)
+        at += 1 + len(own)
+    index_pages = len(volume_pages) - at
+    assert flat(volume_pages[at]).startswith("今古文索引")
+    assert 1 <= index_pages <= 3
+    counted = page_one + sum(1 + len(pages(work / "chapters" / c.folder / "edition.pdf")) - skipped(work, c.folder) for c in chapters) + index_pages
+    assert len(volume_pages) == counted
+
+
+def test_title_page_contents_fanli_and_conspectus(work, volume):
+    front = pages(volume)[:5]
+    assert "儀禮" in front[0] and "Yili (Ceremonies and Rites)" in front[0] and "凡二篇" in flat(front[0])
+    contents = flat(front[1])
+    assert "目录" in contents and "士相見禮第三1" in contents and "覲禮第十" in contents and "今古文索引" in contents
+    volume_pages = pages(volume)
+    later = int(re.search(r"覲禮第十(\d+)", contents).group(1))
+    assert flat(volume_pages[first_part(volume_pages, read_work(work).chapters) + later - 1]) == f"覲禮第十{later}", "the contents give the part's page"
+    text = flat("".join(front[2:]))
+    assert "本書以四部叢刊本（SBCK）為底本，凡二篇：士相見禮第三、覲禮第十" in text
+    assert "四庫本通校全書" in text
+    assert "鄭玄注所稱今文、古文異讀" in text, "an item of the chapters' 凡例"
+    assert "传本Conspectussiglorum" in text and "《四部叢刊》影印" in text and "WYG" in text
+
+
+def test_the_index_gives_each_reading_where_the_chapter_apparatus_has_it(work, volume):
+    """Every 今文/古文 reading of the chapters' TEI is a row of the index under its chapter, and the
+    line and citation the row gives are those the chapter's PDF prints before the entry's note, on
+    the volume's page the row gives."""
+    chapters = read_work(work).chapters
+    volume_pages = pages(volume)
+    page_one = first_part(volume_pages, chapters)
+    start = next(i for i, text in enumerate(volume_pages) if flat(text).startswith("今古文索引"))
+    rows, chapter = {c.heading: [] for c in chapters}, None
+    for line in "".join(volume_pages[start:]).splitlines():
+        if line.strip() in rows:
+            chapter = line.strip()
+        elif ROW.match(line):
+            rows[chapter].append(ROW.match(line).groups())
+    for c in chapters:
+        doc = etree.parse(str(work / "chapters" / c.folder / "edition.xml"))
+        readings = doc.xpath("//t:body//t:rdg[@type='jinguwen'][not(ancestor::t:note[@type='commentary'])]", namespaces={"t": TEI_NS})
+        assert len(rows[c.heading]) == len(readings) > 0, c.heading
+        chapter_text = flat("".join(pages(work / "chapters" / c.folder / "edition.pdf")))
+        for page, line, citation, lemma in rows[c.heading]:
+            note = re.compile(rf"B{line}{re.escape(citation)}[^〔]*?{re.escape(lemma)}")
+            assert note.search(chapter_text), (c.heading, line, citation, lemma)
+            assert note.search(flat(volume_pages[page_one + int(page) - 1])), (c.heading, page)
+
+
+def first_part(volume_pages: list[str], chapters) -> int:
+    """Where the first chapter's title page is, the volume's page 1."""
+    return next(i for i, text in enumerate(volume_pages) if flat(text) == chapters[0].heading + "1")
+
+
+def test_a_chapter_not_built_fails_in_one_line_and_leaves_the_volume(work, tmp_path):
+    root = tmp_path / "work"
+    shutil.copytree(work / "chapters" / "03-士相見禮", root / "chapters" / "03-士相見禮")
+    data = json.loads((work / "work.json").read_text(encoding="utf-8"))
+    (root / "work.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (root / "edition.pdf").write_bytes(b"the previous volume")
+    with pytest.raises(EditionError, match="覲禮第十 is not built"):
+        build_volume(root, root / "edition.pdf")
+    assert (root / "edition.pdf").read_bytes() == b"the previous volume"
+    assert sorted(p.name for p in root.iterdir()) == ["chapters", "edition.pdf", "work.json"]
