@@ -50,7 +50,7 @@ def skipped(work: Path, folder: str) -> int:
 
 def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
     """After the front matter, each chapter is its title page and then its PDF's pages but its
-    title page and contents, as they are, the volume's page number laid over the chapter's own."""
+    title page and contents, as they are, numbered by the volume."""
     chapters = read_work(work).chapters
     volume_pages = pages(volume)
     page_one = first_part(volume_pages, chapters)
@@ -61,7 +61,7 @@ def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
         own = pages(work / "chapters" / chapter.folder / "edition.pdf")[skipped(work, chapter.folder):]
         for offset, text in enumerate(own, 1):
             number = at + offset - page_one + 1
-            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (chapter.heading, offset)
+            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (chapter.heading, offset)  # the chapter's own number is cut off from view, not from the text
         at += 1 + len(own)
     index_pages = len(volume_pages) - at
     assert flat(volume_pages[at]).startswith("今古文索引")

@@ -4,8 +4,9 @@ typesetting and this assembly. The volume typesets only its own pages: the title
 contents, the 凡例 of the work, the conspectus of the witnesses, a title page for each chapter
 (a part of the volume) and the index of the 今文/古文 notes of the whole work, by chapter, page
 and line (where the chapter's typesetting put each entry: its pdf/lines.json, see
-pdf.write_lines). It numbers every page, laying its numbers over the chapters' own; each
-chapter's title page and contents are left out, the volume's contents standing for them.
+pdf.write_lines). It numbers every page, its number in the place of the chapter's own, which
+it cuts off; each chapter's title page and contents are left out, the volume's contents
+standing for them.
 """
 
 from __future__ import annotations
