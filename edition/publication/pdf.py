@@ -50,6 +50,7 @@ LATEX_SPECIAL = {
 }
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 MAX_RUNS = 5
+FILE_LINE_ERROR = regex.compile(r"^\S+\.\w+:\d+: ")  # an error in the source or in a package's file
 # reledmac's record of a label (\edlabel): page|line|subline|…|{label}; and the template's \recordpages
 LABEL = regex.compile(r"^\\l@dmake@labels (\w+)\|(\d+)\|.*\|\{(.+)\}$", regex.M)
 PAGES_BEFORE = regex.compile(r"^\\pagesbefore\{(\w+)\}\{(\d+)\}$", regex.M)
@@ -178,8 +179,8 @@ def compile_pdf(tex: str, workdir: Path) -> Path:
         result = run_child(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"], workdir)
         if result.returncode != 0:
             log = read_log(workdir)
-            error = next((line for line in log.splitlines() if line.startswith("./edition.tex:") or line.startswith("!")), result.stdout[-300:])
-            failed(workdir, f"XeLaTeX failed: {error.strip()}")
+            error = next((line for line in log.splitlines() if FILE_LINE_ERROR.match(line) or line.startswith("!")), result.stdout[-300:])
+            failed(workdir, f"XeLaTeX failed: {' '.join(error.split())}")
         state, previous = auxiliary_state(workdir), state
         if state == previous:
             break
