@@ -27,6 +27,7 @@ from .pdf import compile_pdf, environment
 from .render import Edition, Witness
 
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
+WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on the witnesses, in order
 
 
 @dataclass
@@ -129,24 +130,37 @@ def paginate(parts: list[Part]) -> None:
         page += 1 + part.pages - part.skipped
 
 
+def descriptions(parts: list[Part]) -> dict[str, Witness]:
+    """Each witness's description in the chapters' listWit (the first that has it), as collated
+    where any chapter collates it."""
+    described: dict[str, Witness] = {}
+    for part in parts:
+        for w in part.edition.witnesses.values():
+            if w.siglum not in described or (w.included and not described[w.siglum].included):
+                described[w.siglum] = w
+    return described
+
+
 def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
-    """The 凡例 of the work: its base, chapters and witnesses, then the items of the first chapter's
-    凡例 that hold for all (those of its config, phrased alike in every chapter)."""
+    """The 凡例 of the work: its base and chapters, the witnesses collated throughout, those of
+    some chapters only and those left out, then the items of the first chapter's 凡例 that hold
+    for all (`from_chapters`: those of its config, phrased alike in every chapter)."""
     templates = conventions.templates["volume"]
     headings = {c.number: c.heading for c in work.chapters}
     names = {w.siglum: w.name or w.siglum for w in work.witnesses}
+    described = descriptions(parts)
     join = conventions.list_of
     items = [templates["base"].format(base=f"{names.get(work.base, work.base)}（{work.base}）", count=conventions.words(len(work.chapters)), chapters=join(list(headings.values())))]
-    collated = [w for w in work.witnesses if w.siglum != work.base]
-    everywhere = [names[w.siglum] for w in collated if set(headings) <= set(w.chapters)]
-    if everywhere:
-        items.append(templates["throughout"].format(witnesses=join(everywhere)))
-    by_chapters: dict[tuple[int, ...], list[str]] = {}
-    for w in collated:
-        if not set(headings) <= set(w.chapters):
-            by_chapters.setdefault(tuple(n for n in w.chapters if n in headings), []).append(names[w.siglum])
-    for numbers, witnesses in by_chapters.items():
-        items.append(templates["partial"].format(witnesses=join(witnesses), chapters=join([headings[n] for n in numbers])))
+    groups: dict[tuple[str, tuple[int, ...]], list[str]] = {}
+    for w in work.witnesses:
+        if w.siglum == work.base:
+            continue
+        numbers = tuple(n for n in w.chapters if n in headings)
+        collated = w.siglum in described and described[w.siglum].included
+        kind = "excluded" if not collated else "throughout" if set(numbers) == set(headings) else "partial"
+        groups.setdefault((kind, numbers), []).append(names[w.siglum])
+    for (kind, numbers), witnesses in sorted(groups.items(), key=lambda group: WITNESS_ITEMS.index(group[0][0])):
+        items.append(templates[kind].format(witnesses=join(witnesses), chapters=join([headings[n] for n in numbers])))
     items.append(templates["chapters"])
     first = parts[0].edition
     own = dict(zip(first.fanli_keys, first.fanli))
@@ -154,12 +168,8 @@ def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
 
 
 def conspectus(work: Work, parts: list[Part], conventions: Conventions) -> list[tuple[WorkWitness, Witness | None, str]]:
-    """Each witness of the work with its description in the chapters' listWit (the first that has
-    it) and the chapters it is collated in."""
-    described = {}
-    for part in parts:
-        for w in part.edition.witnesses.values():
-            described.setdefault(w.siglum, w)
+    """Each witness of the work with its description in the chapters and the chapters it is in."""
+    described = descriptions(parts)
     headings = {c.number: c.heading for c in work.chapters}
     rows = []
     for w in work.witnesses:
