@@ -23,7 +23,7 @@ from edition.publication.volume import (
     read_work,
 )
 
-ROW = re.compile(r"^(\d+) (\d+) (\d+\.\d+) (\S+)")  # a row of the index: page, line, citation, lemma
+ROW = re.compile(r"^(\S+) (\d+) (\d+) (\d+\.\d+) (\S+)")  # a row of the index: chapter, page, line, citation, lemma
 
 
 @pytest.fixture(scope="session")
@@ -111,7 +111,8 @@ def test_the_index_gives_each_reading_where_the_chapter_apparatus_has_it(work, v
         readings = doc.xpath("//t:body//t:rdg[@type='jinguwen'][not(ancestor::t:note[@type='commentary'])]", namespaces={"t": TEI_NS})
         assert len(rows[c.heading]) == len(readings) > 0, c.heading
         chapter_text = flat("".join(pages(work / "chapters" / c.folder / "edition.pdf")))
-        for page, line, citation, lemma in rows[c.heading]:
+        for number, page, line, citation, lemma in rows[c.heading]:
+            assert c.heading.endswith(f"第{number}")
             note = re.compile(rf"B{line}{re.escape(citation)}[^〔]*?{re.escape(lemma)}")
             assert note.search(chapter_text), (c.heading, line, citation, lemma)
             assert note.search(flat(volume_pages[page_one + int(page) - 1])), (c.heading, page)

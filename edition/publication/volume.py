@@ -179,14 +179,16 @@ def conspectus(work: Work, parts: list[Part], conventions: Conventions) -> list[
     return rows
 
 
-def index(parts: list[Part]) -> list[tuple[str, list[dict]]]:
+def index(parts: list[Part], conventions: Conventions) -> list[tuple[str, list[dict]]]:
     """The 今文/古文 readings of the whole work: for each chapter (its heading), its readings in
-    the order of the text, each where it is in the volume and in the chapter."""
+    the order of the text, each with the chapter's number and where it is in the volume and in the
+    chapter."""
     chapters = []
     for part in parts:
         edition = part.edition
         entries = [
             {
+                "chapter": conventions.words(part.chapter.number),
                 "page": part.volume_page(app.id),
                 "line": part.lines[app.id],
                 "citation": app.citation,
@@ -217,7 +219,7 @@ def volume_latex(build_root: Path) -> str:
         fanli=fanli(work, parts, conventions),
         fanli_head=parts[0].edition.fanli_head,
         conspectus=conspectus(work, parts, conventions),
-        index=index(parts),
+        index=index(parts, conventions),
         chapters=conventions.words(len(parts)),
         tool=parts[0].edition.tool,
     )
