@@ -78,14 +78,19 @@ def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
 
 
 def test_title_page_contents_fanli_and_conspectus(work, volume):
-    front = pages(volume)[:5]
-    assert "儀禮" in front[0] and "Yili (Ceremonies and Rites)" in front[0] and "凡二篇" in flat(front[0])
-    contents = flat(front[1])
-    assert "目录" in contents and "士相見禮第三1" in contents and "覲禮第十" in contents and "今古文索引" in contents
+    """The contents give each chapter's title page and, under it, the chapters of its PDF (its
+    凡例, text, index and appendices), each with the page of the volume it starts on."""
     volume_pages = pages(volume)
-    later = int(re.search(r"覲禮第十(\d+)", contents).group(1))
-    assert flat(volume_pages[first_part(volume_pages, read_work(work).chapters) + later - 1]) == f"覲禮第十{later}", "the contents give the part's page"
-    text = flat("".join(front[2:]))
+    page_one = first_part(volume_pages, read_work(work).chapters)
+    assert "儀禮" in volume_pages[0] and "Yili (Ceremonies and Rites)" in volume_pages[0] and "凡二篇" in flat(volume_pages[0])
+    fanli = next(i for i, text in enumerate(volume_pages) if flat(text).startswith("凡例一、本書"))
+    contents = flat("".join(volume_pages[1:fanli]))
+    assert contents.startswith("目录") and "士相見禮第三1" in contents
+    for heading in ("覲禮第十", "儀禮·士相見禮", "儀禮·覲禮"):
+        page = int(re.search(rf"{heading}\.*(\d+)", contents).group(1))
+        assert re.sub(r"^第.章", "", flat(volume_pages[page_one + page - 1])).startswith(heading), heading
+    assert len(re.findall(r"今古文索引Indexofthe今文/古文notes\.*\d+", contents)) == 3, "each chapter's and the volume's"
+    text = flat("".join(volume_pages[fanli:page_one]))
     assert "本書以四部叢刊本（SBCK）為底本，凡二篇：士相見禮第三、覲禮第十" in text
     assert "四庫本通校全書" in text
     assert "鄭玄注所稱今文、古文異讀" in text, "an item of the chapters' 凡例"

@@ -1,7 +1,8 @@
 """The work as one volume: the chapters' own PDFs (build/chapters/<folder>/edition.pdf) assembled
 with pdfpages, never typeset again, so that a change to one chapter costs one chapter's
 typesetting and this assembly. The volume typesets only its own pages: the title page, the
-contents, the 凡例 of the work, the conspectus of the witnesses, a title page for each chapter
+contents (each chapter's title page and, under it, the chapters of its PDF, from its
+pdf/edition.toc), the 凡例 of the work, the conspectus of the witnesses, a title page for each chapter
 (a part of the volume) and the index of the 今文/古文 notes of the whole work, by chapter, page
 and line (where the chapter's typesetting put each entry: its pdf/lines.json, see
 pdf.write_lines). It numbers every page, its number in the place of the chapter's own, which
@@ -28,6 +29,9 @@ from .render import Edition, Witness
 
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
 WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on the witnesses, in order
+# a chapter of the contents of a chapter's PDF (pdf/edition.toc), its title without its number
+CONTENTS_LINE = regex.compile(r"^\\contentsline \{chapter\}\{(?:\\numberline \{(?:[^{}]|\{[^{}]*\})*\})?(.*)\}\{(\w+)\}\{\}%$", regex.M)
+ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
 
 
 @dataclass
@@ -82,11 +86,29 @@ class Part:
     app_pages: dict[str, int]  # app id -> page of the chapter's text (1 its first)
     skipped: int  # pages the volume leaves out: the chapter's title page and contents
     text_from: int  # the page of the chapter's PDF its text starts on (1 the first)
+    contents: list[tuple[str, int]]  # the chapters of the chapter's PDF: title (LaTeX), the page it starts on
     start: int = 0  # the volume's page of the part's title page
 
     def volume_page(self, app_id: str) -> int:
         """The page of the volume an entry of the chapter is on."""
-        return self.start + self.text_from - self.skipped + self.app_pages[app_id] - 1
+        return self.in_volume(self.text_from + self.app_pages[app_id] - 1)
+
+    def in_volume(self, page: int) -> int:
+        """The volume's page of a page of the chapter's PDF (1 its first)."""
+        return self.start + page - self.skipped
+
+
+def roman(number: str) -> int:
+    values = [ROMAN[c] for c in number]
+    return sum(-v if v < after else v for v, after in zip(values, values[1:] + [0]))
+
+
+def chapter_contents(toc: Path, pages_before: dict[str, int]) -> list[tuple[str, int]]:
+    """The chapters of a chapter's PDF, each with the page of the PDF it starts on: the front
+    matter's by their roman numbers from the 凡例's, the others' from the text's first page."""
+    entries = CONTENTS_LINE.findall(toc.read_text(encoding="utf-8"))
+    fanli = next((roman(page) for _, page in entries if not page.isdigit()), 0)
+    return [(title, pages_before["text"] + int(page) if page.isdigit() else pages_before["fanli"] + 1 + roman(page) - fanli) for title, page in entries]
 
 
 def page_count(pdf: Path) -> int:
@@ -99,10 +121,10 @@ def page_count(pdf: Path) -> int:
 
 def read_part(build_root: Path, chapter: Chapter) -> Part:
     folder = build_root / "chapters" / chapter.folder
-    pdf, lines_path = folder / "edition.pdf", folder / "pdf" / "lines.json"
-    for needed in (folder / "edition.xml", pdf, lines_path):
+    pdf, lines_path, toc = folder / "edition.pdf", folder / "pdf" / "lines.json", folder / "pdf" / "edition.toc"
+    for needed in (folder / "edition.xml", pdf, lines_path, toc):
         if not needed.exists():
-            raise EditionError(needed, f"missing: chapter {chapter.heading} is not built (its PDF, edition.xml and pdf/lines.json)")
+            raise EditionError(needed, f"missing: chapter {chapter.heading} is not built (its PDF, edition.xml, pdf/lines.json and pdf/edition.toc)")
     if TEX_UNSAFE.search(str(pdf.resolve())):
         raise EditionError(pdf, "its path has a space or a character special to TeX (%#{}~^\\$&): build the work in another folder")
     lines = json.loads(lines_path.read_text(encoding="utf-8"))
@@ -118,6 +140,7 @@ def read_part(build_root: Path, chapter: Chapter) -> Part:
         {app: int(page) for app, page in lines["pages"].items()},
         before["fanli"],
         before["text"] + 1,
+        chapter_contents(toc, before),
     )
 
 
