@@ -138,3 +138,14 @@ def test_a_missing_glyph_fails_the_build_naming_the_character(tmp_path):
     with pytest.raises(EditionError, match="U\\+F0001") as raised:
         pdf.compile_pdf(pdf.latex(edition), tmp_path / "pdf")
     shutil.rmtree(Path(raised.value.path).parent)  # the log and source kept for the editor
+
+
+def test_an_error_in_a_package_fails_in_one_line_naming_its_file(tmp_path):
+    from edition.errors import EditionError
+    from edition.publication import pdf
+
+    (tmp_path / "broken.sty").write_text("\\ProvidesPackage{broken}\n\\undefinedmacro\n")
+    with pytest.raises(EditionError, match=r"XeLaTeX failed: \./broken\.sty:2: Undefined control sequence") as raised:
+        pdf.compile_pdf("\\documentclass{article}\\usepackage{broken}\\begin{document}x\\end{document}", tmp_path)
+    assert "\n" not in str(raised.value)
+    shutil.rmtree(Path(raised.value.path).parent)

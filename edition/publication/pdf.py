@@ -1,7 +1,9 @@
 """The printed edition: the TEI rendered through a Jinja template into LaTeX (ctex for Chinese,
 reledmac for the text and its apparatus in three series, each sentence cited in the margin by
-section and sentence as in the TEI and the HTML), typeset with XeLaTeX. The notes are phrased by
-`conventions` in the edition's style, and the front matter gives the 凡例 from the TEI.
+section and sentence as in the TEI and the HTML, every fifth line numbered and each note opened by
+its line), typeset with XeLaTeX. The notes are phrased by `conventions` in the edition's style, and
+the front matter gives the 凡例 from the TEI. `write_lines` records, after the typesetting, where it
+put each entry, for the volume of the work.
 
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
@@ -14,6 +16,7 @@ character named.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
 import signal
@@ -47,6 +50,10 @@ LATEX_SPECIAL = {
 }
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 MAX_RUNS = 5
+FILE_LINE_ERROR = regex.compile(r"^\S+\.\w+:\d+: ")  # an error in the source or in a package's file
+# reledmac's record of a label (\edlabel): page|line|subline|…|{label}; and the template's \recordpages
+LABEL = regex.compile(r"^\\l@dmake@labels (\w+)\|(\d+)\|.*\|\{(.+)\}$", regex.M)
+PAGES_BEFORE = regex.compile(r"^\\pagesbefore\{(\w+)\}\{(\d+)\}$", regex.M)
 LIBC = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG = 1
 
@@ -172,8 +179,8 @@ def compile_pdf(tex: str, workdir: Path) -> Path:
         result = run_child(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"], workdir)
         if result.returncode != 0:
             log = read_log(workdir)
-            error = next((line for line in log.splitlines() if line.startswith("./edition.tex:") or line.startswith("!")), result.stdout[-300:])
-            failed(workdir, f"XeLaTeX failed: {error.strip()}")
+            error = next((line for line in log.splitlines() if FILE_LINE_ERROR.match(line) or line.startswith("!")), result.stdout[-300:])
+            failed(workdir, f"XeLaTeX failed: {' '.join(error.split())}")
         state, previous = auxiliary_state(workdir), state
         if state == previous:
             break
@@ -185,6 +192,23 @@ def compile_pdf(tex: str, workdir: Path) -> Path:
         listed = ", ".join(f"{char} ({code}) in {font}" for char, code, font in missing[:5])
         failed(workdir, f"{len(missing)} character(s) missing from the fonts: {listed}")
     return workdir / "edition.pdf"
+
+
+def write_lines(workdir: Path) -> Path:
+    """After compile_pdf(tex, workdir): workdir/lines.json, where the typesetting put each entry,
+    from reledmac's labels in the .aux: {"lines": {app id: the line its lemma starts on}, "pages":
+    {app id: its page}, "pages_before": {"fanli": n, "text": n}}, the pages before the 凡例 and
+    before the text (the volume of the work reads it)."""
+    aux = (workdir / "edition.aux").read_text(encoding="utf-8")
+    labels = LABEL.findall(aux)
+    lines = {
+        "lines": {label: int(line) for _, line, label in labels},
+        "pages": {label: page for page, _, label in labels},
+        "pages_before": {name: int(n) for name, n in PAGES_BEFORE.findall(aux)},
+    }
+    path = workdir / "lines.json"
+    path.write_text(json.dumps(lines, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def read_log(workdir: Path) -> str:

@@ -204,6 +204,7 @@ class Edition:
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
+    fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)
 
     @property
     def base(self) -> Witness | None:
@@ -437,6 +438,7 @@ def read(path: Path) -> Edition:
         edition.style = fanli.get("subtype", edition.style)
         edition.fanli_head = fanli.findtext("t:head", default="", namespaces=NS)
         edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
+        edition.fanli_keys = [p.get("n", "") for p in fanli.iterfind("t:p", NS)]
     return edition
 
 
