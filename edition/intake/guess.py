@@ -145,7 +145,7 @@ def fit(raw: RawText, profile: Profile, base: Witness | None, normalizer: Normal
     commentary read as classic text nor classic text read as commentary scores well); nothing
     below a likely reading."""
     try:
-        segments = split_layers(raw, profile, (), Reference((base.classic.text,), normalizer) if base else None)
+        segments = split_layers(raw, profile, (), Reference.of([base], normalizer) if base else None)
     except EditionError as error:
         return -1.0, f"the profile cannot read it: {error}"
     if base is None:
