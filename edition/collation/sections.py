@@ -50,7 +50,7 @@ def divisions(base: "Witness", heads: tuple[str, ...]) -> list[Division]:
     """Each heading word's division, where the first passage of the base's classic text that begins
     with it stands."""
     tokens = base.classic.tokens
-    passage_starts = {s.start for s in base.segments_of("classic")}
+    passage_starts = {s.start for s in base.compared_segments}
     out = []
     for head in heads:
         at = next((i for i, t in enumerate(tokens) if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head), None)
@@ -119,7 +119,7 @@ def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict
         else:
             title = "".join(t.source(base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
             source = "incipit"
-        xml_id = unique_id("s-" + regex.sub(r"[^\p{L}\p{N}]", "", title)[:12], used)
+        xml_id = unique_id("s-" + ID_UNSAFE.sub("", title)[:12], used)
         out.append(Section(xml_id, title, source, t0, t1, opening.get(t0)))
     return out
 
@@ -134,6 +134,11 @@ def snap_to_units(cuts: list[int], units: list["Unit"]) -> list[int]:
                 break
         out.append(cut)
     return sorted(set(out))
+
+
+# What an xml:id may not hold: besides what is no letter or digit, the characters beyond the
+# Unicode 2.0 ideographs that XML 1.0's names allow as libxml2 reads them (䘮, 𫝊).
+ID_UNSAFE = regex.compile(r"[^\p{L}\p{N}]|[^\x00-\u9FA5]|[\u3400-\u4DBF]")
 
 
 def unique_id(candidate: str, used: set[str]) -> str:
