@@ -22,6 +22,7 @@ from functools import cached_property
 from itertools import groupby
 
 from ..intake.layering import CODES
+from ..intake.rule import TRANSMITTED
 from ..intake.witness import Witness
 from .apparatus import Apparatus, collate
 from .reading import Orthography
@@ -70,7 +71,7 @@ def glosses(base: Witness) -> list[Gloss]:
     """The base's 注 as glosses, each with the 經 passage before it."""
     out: list[Gloss] = []
     classic = note = passage = 0  # tokens of 經 and of 注 so far; where the next passage begins
-    for code, run in groupby(base.stream.only(("classic", LAYER)).codes):
+    for code, run in groupby(base.stream.only((*TRANSMITTED, LAYER)).codes):
         length = sum(1 for _ in run)
         if code == CODES[LAYER]:
             out.append(Gloss(len(out), note, note + length, passage, classic))

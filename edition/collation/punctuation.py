@@ -36,11 +36,11 @@ FULL_WIDTH = full_width_forms()
 
 
 def marks_by_gap(witness: Witness) -> dict[int, str]:
-    """The punctuation of a witness's classic text, by the gap it stands in (the number of its
-    classic characters before it)."""
+    """The punctuation of a witness's classic text (and 傳), by the gap it stands in (the number of
+    its characters collated before it)."""
     starts = witness.classic.starts
     marks: dict[int, list[str]] = {}
-    for segment in witness.segments_of("classic"):
+    for segment in witness.compared_segments:
         for match in MARK.finditer(witness.raw.text, segment.start, segment.end):
             marks.setdefault(bisect_left(starts, match.start()), []).append(FULL_WIDTH.get(match.group(), match.group()))
     return {gap: "".join(found) for gap, found in marks.items()}

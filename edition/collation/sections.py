@@ -50,7 +50,7 @@ def divisions(base: "Witness", heads: tuple[str, ...]) -> list[Division]:
     """Each heading word's division, where the first passage of the base's classic text that begins
     with it stands."""
     tokens = base.classic.tokens
-    passage_starts = {s.start for s in base.segments_of("classic")}
+    passage_starts = {s.start for s in base.compared_segments}
     out = []
     for head in heads:
         at = next((i for i, t in enumerate(tokens) if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head), None)

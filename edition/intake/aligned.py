@@ -28,10 +28,11 @@ alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from .align import align
-from .layering import CODES
+from .layering import CODES, LAYER_OF_CODE
 
 if TYPE_CHECKING:
     from .layering import Layering, TimeLimit
@@ -48,10 +49,21 @@ CANDIDATE_SUBSTITUTED = 1  # a stretch's character in place of a reference chara
 @dataclass(frozen=True)
 class Reference:
     """The classic text (comparison streams) of the witnesses already read, and the normalizer
-    that makes a witness's own comparison stream."""
+    that makes a witness's own comparison stream; `layers`: per text, the CODES of its
+    characters' layers where it holds more than the rule's layer (the 經 and the 傳)."""
 
     texts: tuple[str, ...]
     normalizer: "Normalizer"
+    layers: tuple[bytes, ...] = ()
+
+    @classmethod
+    def of(cls, witnesses, normalizer: "Normalizer") -> "Reference":
+        """The text collated of each witness, with its layers."""
+        return cls(tuple(w.classic.text for w in witnesses), normalizer, tuple(bytes(w.classic.codes) for w in witnesses))
+
+    def codes(self, number: int, layer: str) -> bytes:
+        """The layers of text `number`'s characters: all `layer` where none are given."""
+        return self.layers[number] if self.layers else bytes((CODES[layer],)) * len(self.texts[number])
 
 
 def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tuple[int, dict[int, int], set[int]]:
@@ -157,9 +169,12 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
     if reference is None or not reference.texts:
         return
     min_run = int(rule.params.get("min_run", MIN_RUN))
-    stream = reference.normalizer.stream(layering.raw, layering.segments(), (rule.layer, *rule.within))
+    layers = [reference.codes(number, rule.layer) for number in range(len(reference.texts))]
+    sure_codes = {code for codes in layers for code in set(codes)} | {CODES[rule.layer]}
+    sure_layers = tuple(layer for layer, code in CODES.items() if code in sure_codes)
+    stream = reference.normalizer.stream(layering.raw, layering.segments(), (*sure_layers, *rule.within))
     text = stream.text
-    sure = [code == CODES[rule.layer] for code in stream.codes]
+    sure = [code in sure_codes for code in stream.codes]
     # The stretches: runs of candidate characters that one rule application claimed; -1 for sure text.
     owner = [layering.claim[start] for start in stream.starts]
     stretch, number = [-1] * len(text), -1
@@ -168,15 +183,16 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
             number += 0 if k and not sure[k - 1] and owner[k] == owner[k - 1] else 1
             stretch[k] = number
     firms = []
-    for reference_text in reference.texts:
+    for reference_text, reference_codes in zip(reference.texts, layers):
         limit.left(0)
         in_order, firm, unread = limit.timed(lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run))
         if in_order >= min(len(reference_text), sum(sure)) / 2:
-            firms.append((in_order, reference_text, firm, unread))
+            firms.append((in_order, reference_text, reference_codes, firm, unread))
     firms.sort(key=lambda found: -found[0])
     decided: dict[int, tuple[int, int]] = {}  # stretch -> its classic span, by position in `text`
+    code_at: dict[int, int] = {}  # a decided character -> the layer of the reference's character it aligns with
     placed: set[int] = set()
-    for _, reference_text, firm, unread in firms:
+    for _, reference_text, reference_codes, firm, unread in firms:
         anchors = sorted(firm)
         for left, right in zip([None, *anchors], [*anchors, None]):
             w0, w1 = (left + 1 if left is not None else 0), (right if right is not None else len(text))
@@ -194,7 +210,15 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
             pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
             spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)
             decided |= {stretch[w0 + a]: (w0 + a, w0 + b) for a, b in spans.values()}
+            for _, i, j in pairs:
+                code_at.setdefault(w0 + j, reference_codes[r0 + i])
     for a, b in decided.values():
-        pieces = layering.spans(rule.within, stream.starts[a], stream.ends[b - 1])
-        for piece, (c, d) in enumerate(pieces):
-            layering.assign(c, d, rule.layer, rule, join=piece > 0)
+        codes, code = [], CODES[rule.layer]
+        for k in range(a, b):  # an unpaired character goes with the one before
+            code = code_at.get(k, code)
+            codes.append(code)
+        for code, run in groupby(range(a, b), key=lambda k: codes[k - a]):
+            run = list(run)
+            pieces = layering.spans(rule.within, stream.starts[run[0]], stream.ends[run[-1]])
+            for piece, (c, d) in enumerate(pieces):
+                layering.assign(c, d, LAYER_OF_CODE[code], rule, join=piece > 0)

@@ -26,6 +26,7 @@ from .aligned import Reference
 from .normalize import Normalizer
 from .profile import Profile, built_in, compose, load_profile, split_layers
 from .raw import RawText, guess_encoding, read_raw
+from .rule import TRANSMITTED
 from .witness import Witness
 
 SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
@@ -103,7 +104,7 @@ def composition(found: list[Found], siglum: str) -> str:
 
 def built_in_equivalent(found: list[Found], text: str) -> str | None:
     """A built-in profile made only of features, the found ones among them in the same order, the
-    others finding nothing in the file."""
+    others not shown in the file (fewer matches than their detector's `min`)."""
     names = [f.feature for f in found]
     detecting = {d.feature: d for d in detectors()}
     for path in sorted(built_in("profiles").glob("*.toml")):
@@ -112,7 +113,7 @@ def built_in_equivalent(found: list[Found], text: str) -> str | None:
         if None in steps or [s for s in steps if s in names] != names:
             continue
         extras = [detecting.get(s) for s in steps if s not in names]
-        if all(d is not None and d.pattern is not None and not d.pattern.search(text, timeout=DETECT_TIME_LIMIT) for d in extras):
+        if all(d is not None and d.pattern is not None and len(d.pattern.findall(text, timeout=DETECT_TIME_LIMIT)) < d.min for d in extras):
             return path.stem
     return None
 
@@ -145,12 +146,12 @@ def fit(raw: RawText, profile: Profile, base: Witness | None, normalizer: Normal
     commentary read as classic text nor classic text read as commentary scores well); nothing
     below a likely reading."""
     try:
-        segments = split_layers(raw, profile, (), Reference((base.classic.text,), normalizer) if base else None)
+        segments = split_layers(raw, profile, (), Reference.of([base], normalizer) if base else None)
     except EditionError as error:
         return -1.0, f"the profile cannot read it: {error}"
     if base is None:
         return 0.0, unchecked or "no base witness to check its classic text against"
-    classic = normalizer.stream(raw, segments)
+    classic = normalizer.stream(raw, segments, TRANSMITTED)
     alignment = align(base.classic.text, classic.text)
     quality = alignment.quality
     stretches = layout_problem(alignment)

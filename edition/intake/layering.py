@@ -18,6 +18,7 @@ FORCED_FORMAT = re.compile("[\n\r]")
 
 
 CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
+LAYER_OF_CODE = tuple(CODES)
 LINE_END = len(CODES)  # the code of a line terminator until it is made format, after the rules
 
 

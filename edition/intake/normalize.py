@@ -26,17 +26,16 @@ import regex
 
 from ..errors import EditionError
 from .gaiji import GaijiEntry, GaijiTable
-from .layering import CODES, Segment, runs_of
+from .layering import CODES, LAYER_OF_CODE, Segment, runs_of
 from .raw import RawText
 from .variants import VariantForms
 
 OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
 GAP = regex.compile(r"▯+|\uFFFD+")
 DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
-TEXT_LAYERS = ("classic", "commentary", "subcommentary", "phonetic", "scholia", "kaozheng")
+TEXT_LAYERS = ("classic", "tradition", "commentary", "subcommentary", "phonetic", "scholia", "kaozheng", "preface", "contents")
 KINDS = ("char", "gap", "gaiji")
 HOW = ("", "variant", "opencc")
-LAYER_OF_CODE = tuple(CODES)
 UNMAPPED = "\ufffc"
 MARK_TO_HOW = bytes((max(0, mark - 1) for mark in range(256)))  # Normalizer.marks of a kept character -> HOW
 

@@ -10,12 +10,15 @@ from ..errors import EditionError
 
 LAYERS = (
     "classic",
+    "tradition",  # 傳: transmitted text explaining the classic (子夏's 傳 of 喪服), collated with it
     "commentary",
     "subcommentary",
     "phonetic",  # 音義: Lu Deming's glosses of sound and sense
     "translation",
     "scholia",
     "kaozheng",  # 考證: an edition's own critical notes at the end of a 卷
+    "preface",  # front matter in prose: a 序, the 四庫 提要
+    "contents",  # a table of the chapters' contents: Zheng's 目錄 as the 原目 prints it
     "label",
     "chrome",
     "remark",  # a transcriber's remark, not text of the book
@@ -23,6 +26,9 @@ LAYERS = (
     "intrusion",
     "format",
 )
+
+
+TRANSMITTED = ("classic", "tradition")  # the text collated: the 經 and the 傳, in reading order
 
 
 UNASSIGNED = "unassigned"

@@ -14,7 +14,7 @@ from .layering import Segment
 from .normalize import TEXT_LAYERS, Normalizer, Stream
 from .profile import Profile, split_layers
 from .raw import RawText, read_raw
-from .rule import Rule
+from .rule import TRANSMITTED, Rule
 
 SCRIPTS = ("simplified", "traditional", "mixed")
 
@@ -62,8 +62,9 @@ def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
 
 @dataclass
 class Witness:
-    """A witness as collation sees it: its `classic` is the layer compared, the classic text, or
-    in a layer view (`layer_view`) another layer, which collation then collates unchanged."""
+    """A witness as collation sees it: its `classic` is the layer compared, the classic text (with
+    the 傳 where the witness has one, in reading order), or in a layer view (`layer_view`)
+    another layer, which collation then collates unchanged."""
 
     meta: WitnessMeta
     raw: RawText
@@ -71,10 +72,15 @@ class Witness:
     stream: Stream  # the comparison stream of every text layer
     layer: str = "classic"  # the layer compared
 
+    @property
+    def compared(self) -> tuple[str, ...]:
+        """The layers compared: the classic text and the 傳, or the layer of a layer view."""
+        return TRANSMITTED if self.layer == "classic" else (self.layer,)
+
     @cached_property
     def classic(self) -> Stream:
-        """The comparison stream of the layer compared."""
-        return self.stream.only((self.layer,))
+        """The comparison stream of the layers compared."""
+        return self.stream.only(self.compared)
 
     def layer_view(self, layer: str) -> "Witness":
         """The witness with `layer` compared in place of its classic text; raw text, segments and
@@ -97,6 +103,11 @@ class Witness:
         return self._by_layer.get(layer, [])
 
     @cached_property
+    def compared_segments(self) -> list[Segment]:
+        """The segments of the layers compared, in reading order."""
+        return sorted((s for layer in self.compared for s in self.segments_of(layer)), key=lambda s: s.start)
+
+    @cached_property
     def lacunae(self) -> list[Segment]:
         """The transcriber's remarks that mark a lacuna of unknown extent (`# page missing`)."""
         return [s for s in self.segments_of("remark") if "gap" in s.attrs]
@@ -111,7 +122,7 @@ class Witness:
         """The intrusions into the layer compared: those after a segment of it, but for format."""
         out, layer = [], None
         for segment in self.segments:
-            if segment.layer == "intrusion" and layer == self.layer:
+            if segment.layer == "intrusion" and layer in self.compared:
                 out.append(segment)
             elif segment.layer not in ("intrusion", "format"):
                 layer = segment.layer
@@ -121,21 +132,29 @@ class Witness:
     def _segment_ends(self) -> dict[str, list[int]]:
         return {layer: [s.end for s in segments] for layer, segments in self._by_layer.items()}
 
+    @cached_property
+    def _compared_ends(self) -> list[int]:
+        return [s.end for s in self.compared_segments]
+
     def classic_between(self, start: int, end: int) -> str:
-        """The witness's characters of the layer compared between two raw offsets, with its
+        """The witness's characters of the layers compared between two raw offsets, with its
         punctuation but without line ends or any other layer."""
-        return self.layer_between(self.layer, start, end)
+        return between(self.raw.text, self.compared_segments, self._compared_ends, start, end)
 
     def layer_between(self, layer: str, start: int, end: int) -> str:
         """The characters of one layer between two raw offsets, with its punctuation but without
         line ends or any other layer."""
-        segments = self.segments_of(layer)
-        i = bisect_right(self._segment_ends.get(layer, []), start)
-        out = []
-        while i < len(segments) and segments[i].start < end:
-            out.append(self.raw.text[max(segments[i].start, start) : min(segments[i].end, end)])
-            i += 1
-        return "".join(out)
+        return between(self.raw.text, self.segments_of(layer), self._segment_ends.get(layer, []), start, end)
+
+
+def between(text: str, segments: list[Segment], ends: list[int], start: int, end: int) -> str:
+    """The characters of `segments` (in order, `ends` their ends) between two raw offsets."""
+    i = bisect_right(ends, start)
+    out = []
+    while i < len(segments) and segments[i].start < end:
+        out.append(text[max(segments[i].start, start) : min(segments[i].end, end)])
+        i += 1
+    return "".join(out)
 
 
 def elements(segments: list[Segment]) -> list[list[Segment]]:

@@ -32,7 +32,7 @@ import regex
 
 from ..errors import EditionError
 from .conventions import SERIES, TRADITION_NAMES, Conventions
-from .render import App, Cite, Edition, Gloss, Paragraph
+from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -138,6 +138,9 @@ def paragraph(section, notes: Notes) -> str:
         elif isinstance(item, Paragraph):
             if not item.first:
                 out.append("\\pend\n\\pstart% a paragraph of the section\n")
+        elif isinstance(item, LayerMark):
+            if item.unit == "tradition":
+                out.append(r"\chuan{}")
         else:
             out.append(notes.part(item))
     return "".join(out)

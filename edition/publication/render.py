@@ -149,7 +149,15 @@ class Paragraph:
     first: bool = False
 
 
-MARKS = (Cite, Paragraph)  # items of a section that are no text
+@dataclass
+class LayerMark:
+    """Where the edited text changes layer: a 傳 begins (`unit` tradition) or the classic text
+    takes up again after it (classic)."""
+
+    unit: str
+
+
+MARKS = (Cite, Paragraph, LayerMark)  # items of a section that are no text
 
 
 @dataclass
@@ -306,6 +314,8 @@ def read_items(node, found: Found, gloss: str = "") -> list:
             items.append(child.text)
         elif name == "anchor" and child.get("type") == "sentence":
             items.append(Cite(child.get(XML_ID), child.get("n")))
+        elif name == "milestone":
+            items.append(LayerMark(child.get("unit", "")))
         if child.tail:
             items.append(child.tail)
     return items

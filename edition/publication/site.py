@@ -25,7 +25,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 from ..errors import EditionError
 from .conventions import SERIES, SERIES_A, Conventions
-from .render import App, Cite, Edition, Gloss, Paragraph, Section, read
+from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph, Section, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -374,6 +374,7 @@ def environment() -> jinja2.Environment:
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
+    env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
     env.tests["gloss"] = lambda item: isinstance(item, Gloss)
     env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
     return env

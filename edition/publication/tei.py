@@ -1,6 +1,9 @@
 """TEI P5 output. A witness transcription keeps every character of its raw file: the classic text
-as running text, the other layers as typed elements, line ends as `lb`, brackets and markers as
-`metamark`, lost characters as `gap` and stand-ins as `g` declared in the header's `charDecl`.
+as running text, the other layers as typed elements (the 傳 a `seg type="tradition"`), line ends
+as `lb`, brackets and markers as `metamark`, lost characters as `gap` and stand-ins as `g`
+declared in the header's `charDecl`. In the edition, the 傳 is collated with the classic text, a
+`milestone unit="tradition"` where a 傳 begins and `unit="classic"` where the classic text takes up
+again.
 
 A marker that a profile rule calls a break (`attrs.break`) is a TEI break and keeps its characters
 in a `metamark function="break"` beside it: a page break `<pb:KR1d0026_SBCK_005-1a>` is
@@ -28,6 +31,7 @@ from .. import __version__
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, describe_form
+from ..intake.layering import CODES, LAYER_OF_CODE
 from ..intake.normalize import GAP, TEXT_LAYERS
 from ..intake.witness import Witness, elements
 from ..tables import NOT_TEXT, describe_not_text
@@ -46,11 +50,14 @@ TAKE_TIME_LIMIT = 2.0  # seconds a rule's pattern may take to take a value out o
 
 # How each layer is encoded: element name and fixed attributes.
 LAYER_ELEMENTS = {
+    "tradition": ("seg", {"type": "tradition"}),  # 傳: transmitted text, shown as 傳
     "commentary": ("note", {"type": "commentary", "place": "inline", "resp": "#zheng-xuan"}),
     "subcommentary": ("note", {"type": "subcommentary", "place": "inline", "resp": "#jia-gongyan"}),
     "phonetic": ("note", {"type": "phonetic", "place": "inline", "resp": "#lu-deming"}),
     "scholia": ("note", {"type": "scholia", "place": "inline"}),
     "kaozheng": ("note", {"type": "kaozheng", "place": "inline"}),
+    "preface": ("seg", {"type": "preface"}),
+    "contents": ("seg", {"type": "contents", "resp": "#zheng-xuan"}),
     "remark": ("note", {"type": "transcriber"}),
     "translation": ("seg", {"type": "translation", XML_LANG: "zh"}),
     "label": ("label", {"type": "structure"}),
@@ -772,6 +779,26 @@ def passage_anchor(gap: int) -> etree._Element:
     return el("anchor", {XML_ID: f"k{gap}"})
 
 
+def layer_milestones(base: Witness) -> dict[int, Callable[[], list]]:
+    """Base gap -> a `milestone` where the base's text collated changes layer: unit tradition
+    where a 傳 begins, unit classic where the classic text takes up again after it; none in a
+    text without 傳."""
+    codes = base.classic.codes
+    changes = [t for t in range(1, len(codes)) if codes[t] != codes[t - 1]]
+    if codes and codes[0] != CODES["classic"]:
+        changes.insert(0, 0)
+    return {t: partial(lambda unit: [el("milestone", {"unit": unit})], LAYER_OF_CODE[codes[t]]) for t in changes}
+
+
+def joined_inserts(*inserts: dict[int, Callable[[], list]]) -> dict[int, Callable[[], list]]:
+    """What stands at each base gap, from several sources, in their order."""
+    out: dict[int, Callable[[], list]] = {}
+    for source in inserts:
+        for gap, make in source.items():
+            out[gap] = partial(lambda before, after: before() + after(), out[gap], make) if gap in out else make
+    return out
+
+
 def witness_description(meta, parent: etree._Element) -> None:
     """A witness's name and siglum as abbreviations, and the edition it reproduces as a bibl."""
     if meta.name:
@@ -916,8 +943,7 @@ def edition_document(sources: Sources, apparatus, sections, editors: dict[str, s
     with the 注 collated (`commentary`), each note of it after its 經 passage."""
     writer = EditionWriter(apparatus, sections, paragraphs=paragraphs)
     zhu = CommentaryWriter(commentary) if commentary else None
-    if zhu is not None:
-        writer.inserts = zhu.after_passages()
+    writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
     gaiji = writer.gaiji | (zhu.gaiji if zhu else set())

@@ -104,7 +104,7 @@ class Sources:
         normalizer = self.normalizer()
         read: dict[str, Witness] = {}
         for second in (False, True):
-            reference = Reference(tuple(w.classic.text for w in read.values()), normalizer) if second else None
+            reference = Reference.of(read.values(), normalizer) if second else None
             for meta in (m for m in self.witnesses if self.aligns(m) == second):
                 progress(f"intake {meta.siglum} {meta.file}")
                 try:
