@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from sample_work import build_sample_work
 
 from edition.errors import EditionError
 from edition.publication.conventions import Conventions
@@ -27,17 +26,14 @@ ROW = re.compile(r"^(\S+) (\d+) (\d+) (\d+\.\d+) (\S+)")  # a row of the index: 
 
 
 @pytest.fixture(scope="session")
-def work(tmp_path_factory) -> Path:
-    """The work build the volume is made from: two small chapters and work.json (a stand-in for
-    the lead's work build, `edition.work`, until it exists)."""
-    return build_sample_work(tmp_path_factory.mktemp("work"))
+def work(work_sample) -> Path:
+    """The build of a work of two chapters (conftest's work_sample)."""
+    return work_sample[1]
 
 
 @pytest.fixture(scope="module")
 def volume(work) -> Path:
-    out = work / "edition.pdf"
-    build_volume(work, out)
-    return out
+    return work / "edition.pdf"
 
 
 def pages(pdf: Path) -> list[str]:

@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 import regex
-from lxml import etree
 
-from edition.build import edit
+from edition.work.build import edit
 from edition.collation import decisions
 from edition.intake.align import align
 from edition.intake.aligned import Reference
 from edition.intake.profile import load_profile
 from edition.intake.witness import WitnessMeta, intake_witness
 from edition.publication import pdf, render, report, site, tei, validate
-from edition.sources import Sources, decisions_path
+from edition.work.sources import Sources, decisions_path
 from test_mandoku import NS, runs
 
 ROOT = Path(__file__).resolve().parent.parent

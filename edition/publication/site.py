@@ -397,10 +397,11 @@ def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
     return data.getvalue()
 
 
-def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()) -> None:
+def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset(), text: set[str] | None = None) -> None:
     """fonts/*.woff2 and fonts/fonts.css: Noto Serif CJK SC for what it has, HanaMin A then B for
-    the rest. A character shown that none of them has fails the build, as it does for the PDF;
-    one only `matched` (a comparison form the search folds to, never shown) is left out."""
+    the rest. A character of the edition's `text` (all `characters` if not given) that none of
+    them has fails the build, as it does for the PDF; others (a comparison form in the intake's
+    tables, one the search only folds to) are left to the reader's fonts."""
     noto_number = next(i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY)
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
@@ -410,7 +411,7 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
         if covered:
             plan.append((family, source, number, covered))
         rest -= covered
-    rest -= matched - characters
+    rest &= characters if text is None else text
     if rest:
         listed = ", ".join(f"{c} (U+{ord(c):04X})" for c in sorted(rest)[:5])
         raise EditionError(None, f"{len(rest)} character(s) of the site missing from the fonts: {listed}")
@@ -428,16 +429,17 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
 def write_shared_fonts(chapter_sites: list[Path], out: Path, shown: set[str] = frozenset(), previous: Path | None = None) -> None:
     """The fonts of a work's site, for what its chapters' sites and its own pages (`shown`) show;
     those of the `previous` site's fonts folder if they were made for the same characters."""
-    shown, matched = set(shown), set()
+    shown, matched, text = set(shown), set(), set()
     for chapter_site in chapter_sites:
         needed = json.loads((chapter_site / "fonts" / "characters.json").read_text(encoding="utf-8"))
         shown |= set(needed["shown"])
         matched |= set(needed["matched"])
-    needed = json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown))}, ensure_ascii=False) + "\n"
+        text |= set(needed["text"])
+    needed = json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown)), "text": "".join(sorted(text))}, ensure_ascii=False) + "\n"
     if previous is not None and (previous / "characters.json").is_file() and (previous / "characters.json").read_text(encoding="utf-8") == needed:
         shutil.copytree(previous, out / "fonts", copy_function=os.link)
         return
-    write_fonts(shown, out, matched)
+    write_fonts(shown, out, matched, text)
     (out / "fonts" / "characters.json").write_text(needed, encoding="utf-8")
 
 
@@ -453,15 +455,20 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
     return listed
 
 
+def text_characters(edition: Edition) -> set[str]:
+    """The characters of the edition's text: the edited text, the readings, the 注, the variant forms."""
+    characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
+    characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {c for g in edition.glosses for c in g.text}
+    return characters | {c for v in edition.variant_forms for c in v.text + v.form}
+
+
 def load_site(edition_xml: Path, build_dir: Path) -> Site:
     """Everything the pages of the edition in `edition_xml` show, with the reports in `build_dir`."""
     edition = read(edition_xml)
     reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
     extant = {by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]] for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
-    characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
-    characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {c for g in edition.glosses for c in g.text}
-    characters |= {c for v in edition.variant_forms for c in v.text + v.form}
+    characters = text_characters(edition)
     own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
     segments = segments_of(edition)
     site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), own_forms)
@@ -523,6 +530,7 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
     matched = {c for pair in site.folds.table.items() for text in pair for c in text}
     if shared_fonts:
         (out / "fonts").mkdir(exist_ok=True)
-        (out / "fonts" / "characters.json").write_text(json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown))}, ensure_ascii=False) + "\n", encoding="utf-8")
+        needed = {"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown)), "text": "".join(sorted(text_characters(edition)))}
+        (out / "fonts" / "characters.json").write_text(json.dumps(needed, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
-        write_fonts(shown, out, matched)
+        write_fonts(shown, out, matched, text_characters(edition))

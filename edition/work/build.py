@@ -120,12 +120,13 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     edition = render.read(staging.root / "edition.xml")
     tex = pdf.latex(edition)
     previous = staging.out / "pdf" / "edition.tex"
-    if "pdf/edition.tex" in staging.previous and "edition.pdf" in staging.previous and previous.read_text(encoding="utf-8") == tex:
+    if all(p in staging.previous for p in ("pdf/edition.tex", "pdf/lines.json", "edition.pdf")) and previous.read_text(encoding="utf-8") == tex:
         progress("edition.pdf: unchanged")
         staging.keep("pdf", "edition.pdf")
         return
     progress("typeset edition.pdf (XeLaTeX, reledmac)")
     compiled = pdf.compile_pdf(tex, staging.root / "pdf")
+    pdf.write_lines(staging.root / "pdf")
     staging.write("edition.pdf", compiled.read_bytes())
     staging.timings["typesetting"] = time.perf_counter() - started
     progress(f"  {counts_line(pdf.counts(edition))} in {staging.timings['typesetting']:.1f} s")

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import EditionError
-from ..publication import corpus, validate, work_site
+from ..publication import corpus, validate, volume, work_site
 from ..publication.output import Staging, code_listing, digest, listing, staged
 from .build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
 from .work import Chapter, Work
@@ -162,6 +162,8 @@ def write_work_products(work: Work, present: list[Chapter], figures: dict[str, d
     progress("write site/ (the work's pages, the chapters' and the fonts)")
     fonts = "site/fonts/characters.json"
     work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
+    progress("typeset edition.pdf, the volume (XeLaTeX, pdfpages)")
+    volume.build_volume(staging.root, staging.root / "edition.pdf")
 
 
 def check_work(sources_dir: Path, only: str | None = None) -> list[str]:
