@@ -53,6 +53,7 @@ def build_chapter(root: Path, number: int, out: Path, staging_root: Path, previo
 
 
 def layer_characters(witness) -> dict[str, int]:
+    """The witness's raw characters in each layer (all of them are in one)."""
     counts: Counter = Counter()
     for segment in witness.segments:
         counts[segment.layer] += segment.end - segment.start
@@ -67,8 +68,7 @@ def build_work(sources_dir: Path, out: Path, progress: Progress = lambda message
     with staged(out, sources_dir, force, carry=False, complete=only is None) as staging:
         code = code_listing()
         due: list[tuple[Chapter, str]] = []
-        present: list[Chapter] = []
-        present: dict[Chapter, str] = {}
+        present: dict[Chapter, str] = {}  # the chapters in the build, with their digests
         for chapter in work.chapters:
             folder = f"chapters/{chapter.folder}"
             inputs, was = chapter_digest(work, chapter, code), recorded(staging, f"{folder}/{INPUTS}")
