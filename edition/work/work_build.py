@@ -16,6 +16,7 @@ import signal
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import EditionError
@@ -159,11 +160,12 @@ def write_work_products(work: Work, present: list[Chapter], figures: dict[str, d
     document = corpus.work_document(staging.root, manifest)
     validate.check(document, staging.out / "edition.xml", project=False)
     staging.write("edition.xml", corpus.serialize(document))
-    progress("write site/ (the work's pages, the chapters' and the fonts)")
+    progress("typeset edition.pdf, the volume (XeLaTeX, pdfpages), and write site/ (the work's pages, the chapters' and the fonts)")
     fonts = "site/fonts/characters.json"
-    work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
-    progress("typeset edition.pdf, the volume (XeLaTeX, pdfpages)")
-    volume.build_volume(staging.root, staging.root / "edition.pdf")
+    with ThreadPoolExecutor(max_workers=1) as typesetting:  # XeLaTeX runs while the fonts are made
+        typeset = typesetting.submit(volume.build_volume, staging.root, staging.root / "edition.pdf")
+        work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
+        typeset.result()
 
 
 def check_work(sources_dir: Path, only: str | None = None) -> list[str]:

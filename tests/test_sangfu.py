@@ -1,0 +1,98 @@
+"""喪服 (卷十一), checked by hand: the apparatus of its opening, SBCK lines 8–36 (615 characters of
+經, 傳 and 注), against the two witnesses' files (WYG lines 56–171)."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from conftest import WORK
+from edition.collation import decisions
+from edition.publication import tei
+from edition.work.build import edit
+from edition.work.work import Work
+
+NS = {"t": "http://www.tei-c.org/ns/1.0"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+
+@pytest.fixture(scope="module")
+def body() -> etree._Element:
+    work = Work.load(WORK)
+    sources = work.sources(work.chapter("喪服"))
+    edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
+    document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, steps_paragraphs(edited), edited.commentary)
+    return document.find(".//t:body", NS)
+
+
+def steps_paragraphs(edited):
+    from edition.collation import steps
+
+    return steps.paragraph_starts(edited.steps[0])
+
+
+def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple[str, str, str]]]]:
+    """The first entries of the 經 and 傳 that record a reading: lemma, its witnesses, and the
+    readings (witnesses, type, text)."""
+    found = []
+    for app in body.iter(f"{{{NS['t']}}}app"):
+        if any(etree.QName(a).localname == "note" for a in app.iterancestors()):
+            continue  # the 注's own apparatus
+        readings = [(r.get("wit"), r.get("type"), "".join(r.itertext())) for r in app.iterfind(".//t:rdg", NS)]
+        if readings:
+            lemma = app.find(".//t:lem", NS)
+            found.append(("".join(lemma.itertext()), lemma.get("wit"), readings))
+        if len(found) == count:
+            break
+    return found
+
+
+def test_the_opening_of_sangfu_reads_as_the_two_files_read(body):
+    """SBCK 杖各分其心, 冠纓纓條屬, 鍜而勿&KR0069;, 寢不&KR0003;絰帶, 翦屏柱楣, 而巳 against WYG 杖各齊其心,
+    冠繩纓條屬, 鍛而勿灰, 寢不脫絰帶, 翦屏拄&KR0925;, 而已. Where WYG's 疏 quotes its reading (云杖各齊其心者,
+    云冠繩纓條屬者, 云鍛而勿灰者, 寢不脫絰帶) the base is emended; 䘮/喪 and 䟽/疏 are variant forms, no entry."""
+    found = entries(body, 7)
+    assert found[0] == ("齊", "#wWYG", [("#wSBCK", "substantive", "分")])
+    assert found[1] == ("繩", "#wWYG", [("#wSBCK", "substantive", "纓")])
+    assert found[2] == ("鍛", "#wWYG", [("#wSBCK", "substantive", "鍜")])
+    assert found[3] == ("&KR0069;", "#wSBCK", [("#wWYG", "gaiji", "灰")])  # Kanripo's table: KR0069 is 灰
+    assert found[4] == ("脫", "#wWYG", [("#wSBCK", "substantive", "&KR0003;")])  # KR0003 is 說 there
+    assert found[5] == ("柱楣", "#wSBCK", [("#wWYG", "substantive", "拄&KR0925;")])
+    assert found[6] == ("巳", "#wSBCK", [("#wWYG", "substantive", "已")])
+    outer = [a for a in body.iter(f"{{{NS['t']}}}app") if not any(etree.QName(p).localname == "note" for p in a.iterancestors())]
+    evidence = [q.text for a in outer for q in a.iterfind("t:witDetail[@type='evidence']/t:q", NS)][:4]
+    assert evidence == ["杖各齊其心", "冠繩纓條屬", "鍛而勿灰", "寢不脫絰帶"]
+    lemmata = {lemma for lemma, _, _ in entries(body, 40)}
+    assert not lemmata & {"䘮", "喪", "䟽", "疏"}
+
+
+def reading_text(element: etree._Element):
+    """The edited text in document order, with ("mark", unit) where a milestone stands: no 注,
+    no readings of the witnesses and their evidence."""
+    name = etree.QName(element).localname if isinstance(element.tag, str) else ""
+    if name == "milestone":
+        yield ("mark", element.get("unit"))
+    elif name and name not in ("note", "rdg", "witDetail"):
+        if element.text:
+            yield element.text
+        for child in element:
+            yield from reading_text(child)
+            if child.tail:
+                yield child.tail
+
+
+def test_the_tradition_of_sangfu_is_marked_where_it_begins_and_ends(body):
+    """The 經 斬衰裳…菅屨者, its 注, then the 傳 傳曰斬者何不緝也…哭無時, its 注, then the 經 父."""
+    pieces, current = [], ["classic", ""]
+    for item in reading_text(body):
+        if isinstance(item, tuple):
+            pieces.append(tuple(current))
+            current = [item[1], ""]
+        else:
+            current[1] += item
+    pieces = [(unit, "".join(text.split())) for unit, text in pieces + [tuple(current)]]
+    assert pieces[0][0] == "classic" and pieces[0][1].endswith("斬衰裳苴絰杖絞帶冠繩纓菅屨者")
+    assert pieces[1][0] == "tradition" and pieces[1][1].startswith("傳曰斬者何不緝也苴絰者麻之有蕡者也苴絰大搹左")
+    assert pieces[1][1].endswith("旣練舎外寢始食菜果飯素食哭無時")
+    assert pieces[2][0] == "classic" and pieces[2][1].startswith("父")
+    assert len(pieces) > 60
