@@ -8,6 +8,7 @@ set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -381,6 +382,25 @@ def environment() -> jinja2.Environment:
 
 
 def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
+    """The font cut down to the characters, as woff2; remembered under ~/.cache/edition/fonts/ (or
+    $XDG_CACHE_HOME) by the font file and the characters, since cutting a CJK font takes seconds."""
+    stat = source.stat()
+    key = hashlib.sha256(f"{source} {stat.st_size} {stat.st_mtime_ns} {number} {''.join(sorted(characters))}".encode()).hexdigest()
+    known = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "edition" / "fonts" / f"{key}.woff2"
+    if known.is_file():
+        return known.read_bytes()
+    data = cut_font(source, number, characters)
+    try:
+        known.parent.mkdir(parents=True, exist_ok=True)
+        partial = known.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(data)
+        partial.replace(known)
+    except OSError:
+        pass  # remembering is an economy, not a need
+    return data
+
+
+def cut_font(source: Path, number: int, characters: set[str]) -> bytes:
     font = TTFont(str(source), fontNumber=number)
     options = subset.Options()
     options.layout_features = []
