@@ -13,6 +13,7 @@ from lxml import etree
 
 from edition.errors import EditionError
 from edition.publication.conventions import Conventions
+from edition.publication import volume as volume_module
 from edition.publication.tei import TEI_NS
 from edition.publication.volume import (
     WorkWitness,
@@ -144,3 +145,18 @@ def test_a_chapter_not_built_fails_in_one_line_and_leaves_the_volume(work, tmp_p
         build_volume(root, root / "edition.pdf")
     assert (root / "edition.pdf").read_bytes() == b"the previous volume"
     assert sorted(p.name for p in root.iterdir()) == ["chapters", "edition.pdf", "work.json"]
+
+
+def test_a_volume_whose_latex_is_unchanged_is_only_assembled_again(work, tmp_path, monkeypatch):
+    """The work build keeps the volume's LaTeX and XeLaTeX's output (pdf/volume.tex, .xdv); with
+    the same LaTeX, xdvipdfmx alone puts the chapters' PDFs in again."""
+    kept = work / "pdf"
+    assert (kept / "volume.tex").is_file() and (kept / "volume.xdv").is_file()
+
+    def typeset_again(tex, workdir):
+        raise AssertionError("typeset again")
+
+    monkeypatch.setattr(volume_module, "compile_pdf", typeset_again)
+    build_volume(work, tmp_path / "again.pdf", tmp_path / "kept", kept)
+    assert pages(tmp_path / "again.pdf") == pages(work / "edition.pdf")
+    assert (tmp_path / "kept" / "volume.tex").read_text(encoding="utf-8") == (kept / "volume.tex").read_text(encoding="utf-8")

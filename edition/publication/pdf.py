@@ -187,13 +187,18 @@ def compile_pdf(tex: str, workdir: Path) -> Path:
         state, previous = auxiliary_state(workdir), state
         if state == previous:
             break
-    result = run_child(["xdvipdfmx", "-q", "-E", "-o", "edition.pdf", "edition.xdv"], workdir)
-    if result.returncode != 0:
-        failed(workdir, f"xdvipdfmx failed: {result.stdout.strip()[-300:]}")
     missing = sorted({(m.group(1), m.group(2), m.group(3).strip()) for m in MISSING.finditer(read_log(workdir))})
     if missing:
         listed = ", ".join(f"{char} ({code}) in {font}" for char, code, font in missing[:5])
         failed(workdir, f"{len(missing)} character(s) missing from the fonts: {listed}")
+    return xdv_to_pdf(workdir)
+
+
+def xdv_to_pdf(workdir: Path) -> Path:
+    """workdir/edition.xdv, as XeLaTeX wrote it, made into workdir/edition.pdf by xdvipdfmx."""
+    result = run_child(["xdvipdfmx", "-q", "-E", "-o", "edition.pdf", "edition.xdv"], workdir)
+    if result.returncode != 0:
+        failed(workdir, f"xdvipdfmx failed: {result.stdout.strip()[-300:]}")
     return workdir / "edition.pdf"
 
 

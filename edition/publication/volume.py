@@ -24,7 +24,7 @@ import regex
 from ..errors import EditionError
 from . import render
 from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
-from .pdf import compile_pdf, environment
+from .pdf import compile_pdf, environment, xdv_to_pdf
 from .render import Edition, Witness
 
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
@@ -248,13 +248,24 @@ def volume_latex(build_root: Path) -> str:
     )
 
 
-def build_volume(build_root: Path, out_pdf: Path) -> None:
+def build_volume(build_root: Path, out_pdf: Path, kept: Path | None = None, previous: Path | None = None) -> None:
     """Typeset the volume in a folder of its own under build_root and move it to out_pdf only if
-    it succeeds; an EditionError (one line, naming the log) if it fails."""
+    it succeeds; an EditionError (one line, naming the log) if it fails. With `kept`, its LaTeX and
+    XeLaTeX's output are kept there (volume.tex, volume.xdv); where the `previous` build's LaTeX is
+    the same (the chapters' pages and entries where they were), its output is only assembled
+    again with the chapters' PDFs as they are now, by xdvipdfmx."""
     tex = volume_latex(build_root)
     workdir = Path(tempfile.mkdtemp(prefix=".volume-", dir=build_root))
     try:
-        compiled = compile_pdf(tex, workdir)
+        if previous is not None and (previous / "volume.xdv").is_file() and (previous / "volume.tex").read_text(encoding="utf-8") == tex:
+            shutil.copyfile(previous / "volume.xdv", workdir / "edition.xdv")
+            compiled = xdv_to_pdf(workdir)
+        else:
+            compiled = compile_pdf(tex, workdir)
+        if kept is not None:
+            kept.mkdir(parents=True, exist_ok=True)
+            (kept / "volume.tex").write_text(tex, encoding="utf-8")
+            shutil.copyfile(workdir / "edition.xdv", kept / "volume.xdv")
         out_pdf.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(compiled, out_pdf)
     finally:

@@ -163,7 +163,8 @@ def write_work_products(work: Work, present: list[Chapter], figures: dict[str, d
     progress("typeset edition.pdf, the volume (XeLaTeX, pdfpages), and write site/ (the work's pages, the chapters' and the fonts)")
     fonts = "site/fonts/characters.json"
     with ThreadPoolExecutor(max_workers=1) as typesetting:  # XeLaTeX runs while the fonts are made
-        typeset = typesetting.submit(volume.build_volume, staging.root, staging.root / "edition.pdf")
+        kept = "pdf/volume.xdv" in staging.previous and "pdf/volume.tex" in staging.previous
+        typeset = typesetting.submit(volume.build_volume, staging.root, staging.root / "edition.pdf", staging.root / "pdf", staging.out / "pdf" if kept else None)
         work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
         typeset.result()
 
