@@ -24,6 +24,7 @@ import regex
 from ..errors import EditionError
 from . import render
 from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
+from .manifest import Chapter, Work, WorkWitness, read_work
 from .pdf import compile_pdf, environment, xdv_to_pdf
 from .render import Edition, Witness
 
@@ -32,46 +33,6 @@ WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on t
 # a chapter of the contents of a chapter's PDF (pdf/edition.toc), its title without its number
 CONTENTS_LINE = regex.compile(r"^\\contentsline \{chapter\}\{(?:\\numberline \{(?:[^{}]|\{[^{}]*\})*\})?(.*)\}\{(\w+)\}\{\}%$", regex.M)
 ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
-
-
-@dataclass
-class Chapter:
-    number: int
-    title: str
-    heading: str  # 鄉射禮第五
-    folder: str  # under build/chapters/
-
-
-@dataclass
-class WorkWitness:
-    siglum: str
-    name: str
-    chapters: list[int]
-
-
-@dataclass
-class Work:
-    title: str
-    title_en: str
-    base: str
-    chapters: list[Chapter]
-    witnesses: list[WorkWitness]
-
-
-def read_work(build_root: Path) -> Work:
-    """build/work.json, which the work build writes first."""
-    path = build_root / "work.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return Work(
-            data["title"],
-            data["title_en"],
-            data["base"],
-            [Chapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
-            [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
-        )
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise EditionError(path, f"not a readable work.json: {error}") from None
 
 
 @dataclass

@@ -9,12 +9,12 @@ the search index is one script a chapter, each adding itself to `window.EDITION_
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .manifest import Chapter, Work, read_work
 from .site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
 
 BIN = 100  # characters of the base a cell of the heat map stands for
@@ -32,41 +32,6 @@ PAGES = {
     "coverage.html": ("work-coverage.html.j2", "传本", "Witnesses"),
     "heatmap.html": ("work-heatmap.html.j2", "异文分布", "Heat map"),
 }
-
-
-@dataclass
-class Chapter:
-    number: int
-    title: str
-    heading: str
-    folder: str
-
-
-@dataclass
-class WorkWitness:
-    siglum: str
-    name: str
-    chapters: list[int]
-
-
-@dataclass
-class Work:
-    """work.json: the work's title, its base and its chapters and witnesses in order."""
-
-    title: str
-    title_en: str
-    base: str
-    chapters: list[Chapter]
-    witnesses: list[WorkWitness]
-
-
-def read_work(path: Path) -> Work:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return Work(
-        data["title"], data["title_en"], data["base"],
-        [Chapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
-        [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
-    )
 
 
 @dataclass
@@ -170,7 +135,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
     chapters/<folder>/ as a chapter build writes it): each chapter's site copied into
     `site_dir/<folder>/` with a link back to the contents, the work's own pages, and the fonts of
     all (those in `previous_fonts` if they were made for the same characters)."""
-    work = read_work(build_root / "work.json")
+    work = read_work(build_root)
     chapters = []
     site_dir.mkdir(parents=True, exist_ok=True)
     for chapter in work.chapters:

@@ -1,0 +1,51 @@
+"""work.json as the publication reads it: the work's title and base, its chapters in order (each
+with the folder of its build under chapters/) and each witness with the chapters it is collated in.
+The work build writes it first; the work's site and its volume read it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import EditionError
+
+
+@dataclass
+class Chapter:
+    number: int
+    title: str
+    heading: str  # 鄉射禮第五
+    folder: str  # under build/chapters/
+
+
+@dataclass
+class WorkWitness:
+    siglum: str
+    name: str
+    chapters: list[int]
+
+
+@dataclass
+class Work:
+    title: str
+    title_en: str
+    base: str
+    chapters: list[Chapter]
+    witnesses: list[WorkWitness]
+
+
+def read_work(build_root: Path) -> Work:
+    """build/work.json; a one-line error if it cannot be read."""
+    path = build_root / "work.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Work(
+            data["title"],
+            data["title_en"],
+            data["base"],
+            [Chapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
+            [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
+        )
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise EditionError(path, f"not a readable work.json: {error}") from None
