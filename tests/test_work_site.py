@@ -11,7 +11,6 @@ from urllib.parse import quote
 import pytest
 
 from edition.publication.render import read
-from edition.publication.work_site import build_work_site
 from test_site import AXE, browser, page, url  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,9 +25,8 @@ def work_build(work_sample) -> Path:
 
 @pytest.fixture(scope="module")
 def work_site(work_build) -> Path:
-    out = work_build / "site"
-    build_work_site(work_build, out)
-    return out
+    """The site the work build wrote (edition.publication.work_site.build_work_site)."""
+    return work_build / "site"
 
 
 FOLDERS = [f"{n:02d}-{t}" for n, t, _ in CHAPTERS]
