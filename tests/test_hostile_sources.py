@@ -373,3 +373,12 @@ def test_a_runaway_title_pattern_is_one_line(project):
     )
     write_witness(sources, "A", "a.txt", (SAMPLE + "右" + "a" * 40 + "b\n").encode("utf-8"), profile="titled")
     refused(project, "a.txt:", "rule 'closing': its title pattern exceeded its time limit")
+
+
+def test_two_decisions_whose_places_overlap_are_refused(project):
+    sources, _ = project
+    notes = "".join(f'\n[[decision]]\nkind = "note"\ncontext = "{context}"\ntext = "x"\nresp = "ed"\n' for context in ("告于主[人曰]请射", "于主人[曰请]射于"))
+    (sources / "decisions.toml").write_text('[editors]\ned = "editor"\n' + notes)
+    path = sources / "decisions.toml"
+    first, second = line_of(path, "人曰") - 2, line_of(path, "曰请") - 2
+    refused(project, f"decisions.toml:{second}: decision 2", f"decisions.toml:{first})", "cannot both apply")

@@ -50,6 +50,7 @@ class Decision:
 
 @dataclass
 class Decisions:
+    path: Path
     editors: dict[str, str]
     items: list[Decision] = field(default_factory=list)
 
@@ -59,9 +60,9 @@ class Decisions:
 
 def load(path: Path) -> Decisions:
     if not path.is_file():
-        return Decisions({})
+        return Decisions(path, {})
     doc, lines = read_toml(path, "decisions.toml")
-    decisions = Decisions(dict(doc.get("editors", {})))
+    decisions = Decisions(path, dict(doc.get("editors", {})))
     for number, table in enumerate(doc.get("decision", []), 1):
         line = lines.line(("decision", number - 1))
         if table["resp"] not in decisions.editors:
@@ -108,6 +109,7 @@ def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
 def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
     """Apply every decision that still finds its place; mark the others stale."""
     placer = Placer(apparatus, fold, sections)
+    placed: list[tuple[Decision, int, int]] = []
     for decision in decisions.items:
         if decision.kind == "witness":
             status = apparatus.statuses.get(decision.witness)
@@ -121,6 +123,8 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
             decision.stale = place
             continue
         t0, t1 = place
+        refuse_overlap(decisions.path, decision, t0, t1, placed)
+        placed.append((decision, t0, t1))
         if decision.kind == "jinguwen-anchor":
             decision.stale = move_jinguwen(apparatus, decision, t0, t1)
             continue
@@ -132,6 +136,20 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
         decision.stale = APPLY[decision.kind](unit, decision, placer, apparatus.base.meta.siglum)
         if not decision.stale:
             decision.applied_to = f"app-{unit.index + 1}"
+
+
+def refuse_overlap(path: Path, decision: Decision, t0: int, t1: int, placed: list[tuple[Decision, int, int]]) -> None:
+    """Two decisions whose places overlap without being the same place cannot both apply: the
+    entry one makes would cut across the other's."""
+    for other, o0, o1 in placed:
+        shares = t0 < o1 and o0 < t1 or o0 < t0 < o1 or t0 < o0 < t1
+        if shares and (t0, t1) != (o0, o1):
+            raise EditionError(
+                path,
+                f"decision {decision.number} ({decision.kind}, {decision.context!r}) overlaps decision {other.number} "
+                f"({other.kind}, {other.context!r}, {path}:{other.line}) in the base text: they cannot both apply",
+                decision.line,
+            )
 
 
 def basis(decision: Decision) -> str:
