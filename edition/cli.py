@@ -14,7 +14,7 @@ import click
 
 from . import __version__
 from .work.build import build, check, collate_only
-from .errors import EditionError
+from .errors import EditionError, warn
 from .work.sources import add_witness, guess_layout
 from .work.additions import add_edition, add_to_chapter
 from .work.work import is_work
@@ -113,6 +113,8 @@ def add_witness_command(file: Path, siglum: str, title, name, profile, encoding,
     """Copy FILE into the sources untouched and describe it in witnesses.toml. In a work, FILE
     joins the chapter it belongs to; a folder of 卷 files becomes an edition of the whole work."""
     options = {"title": title, "name": name, "profile": profile, "encoding": encoding, "script": script}
+    if file.is_symlink():
+        warn(EditionError(file, f"is a symbolic link: what it points to ({file.resolve()}) is copied in"))
     with one_line_errors(["add-witness"]):
         if is_work(sources_dir):
             if file.is_dir():

@@ -1,6 +1,7 @@
 """The one error type the pipeline raises for bad input: always a single line naming the file."""
 
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,3 +45,8 @@ def interrupts_as_errors(path: str | Path, outcome: str) -> Iterator[None]:
     finally:
         for s, handler in handlers.items():
             signal.signal(s, handler)
+
+
+def warn(error: EditionError) -> None:
+    """What went wrong without stopping the command: one line on stderr."""
+    print(f"edition: warning: {error}", file=sys.stderr, flush=True)

@@ -22,6 +22,10 @@ SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "sources.sche
 NOT_TEXT = regex.compile(r"[^\P{Cc}\t\n\r]|\p{Cs}|\p{Noncharacter_Code_Point}")
 SIGLUM = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_-]{0,31}")
 NAME = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}")
+# A file or folder name of the sources: one path component, not hidden, of text characters.
+FILE_NAME = regex.compile(r"(?![.])[^/\\\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]+")
+
+
 def describe_not_text(char: str) -> str:
     kind = "control character" if unicodedata.category(char) == "Cc" else "noncharacter"
     return f"U+{ord(char):04X}, a {kind}"
@@ -63,6 +67,7 @@ FORMATS = {
     "name": (lambda v: bool(NAME.fullmatch(v)), "a name of letters, digits, '_' or '-', starting with a letter or digit"),
     "line": (lambda v: "\n" not in v and not NOT_TEXT.search(v), "one line of text without control characters"),
     "text": (lambda v: not NOT_TEXT.search(v), "text without control characters"),
+    "file-name": (lambda v: bool(FILE_NAME.fullmatch(v)), "a file name in the folder itself: no '/' or '\\', not starting with '.', no control characters"),
     "encoding": (is_text_encoding, "a text encoding such as utf-8, gb18030 or big5"),
     "regex": (compiles, "a pattern of the regex module"),
     "context": (lambda v: bool(CONTEXT.fullmatch(v)), "text with the characters concerned in one pair of [brackets]"),

@@ -72,12 +72,12 @@ WITNESS = {"siglum": '"X"', "file": '"x.txt"', "title": '"probe"', "script": '"s
 # --- Paths --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("file", ["../../../../../../../../etc/passwd", "/etc/passwd"])
-def test_a_witness_file_outside_the_sources_is_refused(project, file):
+@pytest.mark.parametrize("file", ["../../../../../../../../etc/passwd", "/etc/passwd", "sub/x.txt", ".x.txt"])
+def test_a_witness_file_that_is_a_path_is_refused(project, file):
     sources, _ = project
     stanza(sources, **(WITNESS | {"file": json.dumps(file)}))
     line = line_of(sources / "witnesses.toml", file)
-    refused(project, f"witnesses.toml:{line}: witness X", "outside the sources folder")
+    refused(project, f"witnesses.toml:{line}: witness 2, file: expected a file name in the folder itself")
 
 
 def test_a_symlink_out_of_the_sources_is_refused(project):

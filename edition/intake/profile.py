@@ -48,10 +48,12 @@ class Profile:
         return any(rule.kind == "alignment" for rule in self.rules)
 
 
-def profile_dirs(sources: Path | None) -> list[Path]:
-    """Profiles in the edition's `sources/profiles/` come first, then the built-in ones."""
-    dirs = [sources / "profiles"] if sources is not None else []
-    return dirs + [built_in("profiles")]
+def profile_dirs(sources: Path | None) -> list[tuple[Path, Path]]:
+    """Profiles in the edition's `sources/profiles/` come first, then the built-in ones; each
+    folder with the folder its files must resolve inside (the sources themselves for
+    `profiles/`, which may be a link)."""
+    dirs = [(sources / "profiles", sources)] if sources is not None else []
+    return dirs + [(built_in("profiles"), built_in("profiles"))]
 
 
 def built_in(folder: str) -> Path:
@@ -63,11 +65,11 @@ def load_profile(name: str, sources: Path | None = None) -> Profile:
     symlinks, inside that folder."""
     if not NAME.fullmatch(name):
         raise EditionError(None, f"bad layout profile name {name!r}: letters, digits, '_' or '-' only")
-    for directory in profile_dirs(sources):
+    for directory, bound in profile_dirs(sources):
         path = directory / f"{name}.toml"
         if path.is_file():
-            if not path.resolve().is_relative_to(directory.resolve()):
-                raise EditionError(path, f"layout profile {name!r} resolves outside {directory}")
+            if not path.resolve().is_relative_to(bound.resolve()):
+                raise EditionError(path, f"layout profile {name!r} resolves outside {bound} (to {path.resolve()})")
             doc, lines = read_toml(path, "profile")
             return Profile(name, doc.get("description", ""), compose(doc, lines, path, ()))
     raise EditionError(None, f"unknown layout profile {name!r} (known: {', '.join(available_profiles(sources))})")
@@ -96,7 +98,7 @@ def compose(doc: dict, lines: TomlLines, path: Path, using: tuple[str, ...]) -> 
 
 
 def available_profiles(sources: Path | None = None) -> list[str]:
-    return sorted({p.stem for d in profile_dirs(sources) if d.is_dir() for p in d.glob("*.toml")})
+    return sorted({p.stem for d, _ in profile_dirs(sources) if d.is_dir() for p in d.glob("*.toml")})
 
 
 def apply_pattern(layering: Layering, rule: Rule, limit: TimeLimit) -> None:

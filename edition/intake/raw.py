@@ -72,16 +72,21 @@ def guess_encoding(data: bytes) -> str | None:
     return name
 
 
+def check_text_data(path: Path, data: bytes) -> None:
+    """A witness file is neither empty nor binary."""
+    if not data.strip():
+        raise EditionError(path, "empty witness file")
+    if b"\x00" in data:
+        raise EditionError(path, "binary file, not a text witness (contains NUL bytes)")
+
+
 def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
     """Decode a witness file strictly; bad input raises a one-line EditionError."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise EditionError(path, f"cannot read witness file ({exc.strerror})") from None
-    if not data.strip():
-        raise EditionError(path, "empty witness file")
-    if b"\x00" in data:
-        raise EditionError(path, "binary file, not a text witness (contains NUL bytes)")
+    check_text_data(path, data)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:

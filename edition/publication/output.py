@@ -22,11 +22,12 @@ import json
 import os
 import secrets
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import EditionError, interrupts_as_errors
+from ..errors import EditionError, interrupts_as_errors, warn
 from .validate import SCHEMA_DIR
 
 MANIFEST = ".edition-manifest.json"
@@ -85,14 +86,21 @@ class Staging:
         self.previous = previous  # the previous build's files: path -> sha256
         self.timings: dict[str, float] = {}  # seconds of the stages that time themselves
 
+    def inside(self, relative: str) -> Path:
+        """The staged path of `relative`, which must resolve inside the staging folder."""
+        path = self.root / relative
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise EditionError(path, "would be written outside the build folder; nothing was written there")
+        return path
+
     def under(self, folder: str) -> "Staging":
         """The staging of one product folder (a chapter's build), its previous files included."""
         prefix = f"{folder}/"
         previous = {p[len(prefix):]: h for p, h in self.previous.items() if p.startswith(prefix)}
-        return Staging(self.out / folder, self.root / folder, previous)
+        return Staging(self.out / folder, self.inside(folder), previous)
 
     def write(self, relative: str, data: bytes | str) -> Path:
-        path = self.root / relative
+        path = self.inside(relative)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)  # it may be a hard link into the previous build
         path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
@@ -128,6 +136,9 @@ def staged(out: Path, sources_dir: Path, force: bool, carry: bool, complete: boo
         raise EditionError(out, "is a file, not a folder: choose another --out")
     if sources_dir.resolve().is_relative_to(target):
         raise EditionError(out, "holds the sources: choose another --out")
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise EditionError(out, f"{blocking} is a file, not a folder: choose another --out")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with locked(target, out):
@@ -159,15 +170,42 @@ def locked(target: Path, out: Path) -> Iterator[None]:
     """Hold the lock of `target`, or stop at once if another build holds it. The lock file stays:
     removing it would let two builds lock two different files."""
     with open(target.with_name(f".{target.name}.lock"), "a+", encoding="utf-8") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not take_lock(handle):
             handle.seek(0)
-            raise EditionError(out, f"another build into it is running (pid {handle.read().strip() or '?'})") from None
+            holder = handle.read().strip() or "?"
+            raise EditionError(out, f"another build into it is running (pid {holder})") from None
         handle.truncate(0)
         handle.write(f"{os.getpid()}\n")
         handle.flush()
         yield
+
+
+def take_lock(handle, wait_for_orphans: float = 10.0) -> bool:
+    """flock the file; where the build that holds it is dead (its pid, written in the file, is
+    gone), its workers are dying with it (the parent-death signal), so wait for them a moment."""
+    deadline = time.monotonic() + wait_for_orphans
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            handle.seek(0)
+            if alive(handle.read().strip()) or time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+
+
+def alive(pid: str) -> bool:
+    """Whether the process of that pid exists (an unreadable pid counts as alive)."""
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, OverflowError):
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 def sweep(target: Path) -> None:
@@ -177,7 +215,10 @@ def sweep(target: Path) -> None:
         if sibling.name.startswith(f".{target.name}.previous-") and not target.exists():
             os.rename(sibling, target)
         elif sibling.name.startswith((f".{target.name}.previous-", f".{target.name}.staging-")):
-            remove(sibling)
+            try:
+                remove(sibling)
+            except OSError as error:  # its name is no new build's, so it stands in no one's way
+                warn(EditionError(error.filename or sibling, f"{error.strerror}: a previous build's leftover could not be removed"))
 
 
 def made_before(target: Path, out: Path, force: bool) -> dict[str, str]:
@@ -242,7 +283,8 @@ def remove(folder: Path) -> None:
 
 
 def remove_previous(root: Path) -> None:
+    """The previous generation removed; what cannot be is a warning, since the new build is in place."""
     try:
         remove(root)
     except OSError as error:
-        raise EditionError(error.filename or root, f"{error.strerror}: the new build is in place, but the previous one could not be removed") from None
+        warn(EditionError(error.filename or root, f"{error.strerror}: the new build is in place, but the previous one could not be removed (the next build removes it)"))

@@ -15,7 +15,6 @@ character named.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
@@ -31,6 +30,7 @@ import jinja2
 import regex
 
 from ..errors import EditionError
+from ..processes import die_with
 from .conventions import SERIES, TRADITION_NAMES, Conventions
 from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph
 
@@ -54,8 +54,6 @@ FILE_LINE_ERROR = regex.compile(r"^\S+\.\w+:\d+: ")  # an error in the source or
 # reledmac's record of a label (\edlabel): page|line|subline|…|{label}; and the template's \recordpages
 LABEL = regex.compile(r"^\\l@dmake@labels (\w+)\|(\d+)\|.*\|\{(.+)\}$", regex.M)
 PAGES_BEFORE = regex.compile(r"^\\pagesbefore\{(\w+)\}\{(\d+)\}$", regex.M)
-LIBC = ctypes.CDLL(None, use_errno=True)
-PR_SET_PDEATHSIG = 1
 
 
 def escape(text: str) -> str:
@@ -245,12 +243,6 @@ def run_child(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
     child itself, which is why there is no latexmk: XeLaTeX with -no-pdf and xdvipdfmx, run
     directly, start no programs of their own (once the fonts and formats are installed)."""
     parent = os.getpid()
-
-    def die_with_parent() -> None:
-        LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:  # the parent died before the prctl
-            os._exit(1)
-
     child = subprocess.Popen(
         command,
         cwd=cwd,
@@ -260,7 +252,7 @@ def run_child(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
         text=True,
         errors="replace",
         process_group=0,
-        preexec_fn=die_with_parent,
+        preexec_fn=lambda: die_with(parent),
     )
     try:
         output, _ = child.communicate()

@@ -3,6 +3,8 @@ an edition of the whole work."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import tomllib
 from pathlib import Path
 from typing import NamedTuple
@@ -11,6 +13,7 @@ import tomlkit
 
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.guess import Guess
+from ..intake.raw import check_text_data
 from ..tables import read_text, violations
 from .placement import Placement, Placer
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
@@ -35,6 +38,7 @@ def taken_sigla(work: Work) -> frozenset[str]:
 def chapter_of(work: Work, file: Path, chapter: str | None) -> tuple[Chapter, str]:
     if chapter:
         return work.chapter(chapter), "as asked"
+    check_text_data(file, file.read_bytes())  # an empty or binary file is said to be so, not of no chapter
     placement = Placer(work, work.sources(work.chapters[0]).normalizer()).place(file)
     if placement.chapter is None:
         raise EditionError(file, f"it belongs to no chapter of the work ({placement.words()}): name the chapter (--chapter)")
@@ -75,6 +79,7 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     by_chapter: dict[int, Path] = {}
     front: list[Path] = []
     for path in files:
+        check_text_data(path, path.read_bytes())
         placement: Placement = placer.place(path)
         if placement.chapter is None:
             front.append(path)
@@ -107,15 +112,30 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
-    target = root / siglum
-    if target.exists():
-        raise EditionError(target, "a folder of that name is already in the sources")
-    target.mkdir()
-    with interrupts_as_errors(folder, "nothing was added"):
-        try:
-            write_together({target / p.name: p.read_bytes() for p in files} | {meta_path: text.encode("utf-8")})
-        except BaseException:
-            target.rmdir()
-            raise
+    place_folder(root / siglum, files, {meta_path: text.encode("utf-8")}, folder)
     placed = ", ".join(f"{work.chapter(n).title} {p.name}" for n, p in sorted(by_chapter.items()))
-    return Added(target, guessed, f"{len(by_chapter)} chapter(s): {placed}" + (f"; front: {', '.join(p.name for p in front)}" if front else ""))
+    return Added(root / siglum, guessed, f"{len(by_chapter)} chapter(s): {placed}" + (f"; front: {', '.join(p.name for p in front)}" if front else ""))
+
+
+def place_folder(target: Path, files: list[Path], stanza: dict[Path, bytes], origin: Path) -> None:
+    """The files copied into the new folder `target` and the stanza written, together or not at
+    all: the copy is made in a hidden folder beside it and renamed into place before the stanza.
+    A retry after a kill takes up a folder that holds exactly these files and no stanza names,
+    and clears a copy left half made."""
+    staged = target.with_name(f".{target.name}.adding")
+    if staged.exists():
+        shutil.rmtree(staged)
+    resumed = target.is_dir() and sorted(p.name for p in target.iterdir()) == sorted(p.name for p in files) and all((target / p.name).read_bytes() == p.read_bytes() for p in files)
+    if target.exists() and not resumed:
+        raise EditionError(target, "a folder of that name is already in the sources")
+    with interrupts_as_errors(origin, "nothing was added"):
+        try:
+            if not resumed:
+                staged.mkdir()
+                write_together({staged / p.name: p.read_bytes() for p in files})
+                os.rename(staged, target)
+            write_together(stanza)
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            shutil.rmtree(target, ignore_errors=True)
+            raise

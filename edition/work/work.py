@@ -11,10 +11,12 @@ edition) and its decisions (`decisions.toml`). The data tables (`variants.tsv`, 
 
 from __future__ import annotations
 
+import difflib
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import regex
 import tomlkit
 
 from ..errors import EditionError
@@ -25,6 +27,9 @@ from ..tables import read_toml
 from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, load_persons, profiles_and_rules
 
 WORK_FILE = "work.toml"
+# What of a title may stand in a file name: letters, digits, marks and the middle dot; any other
+# run of characters (separators, dots, TeX's specials, spaces) becomes one '-'.
+UNSAFE_IN_NAMES = regex.compile(r"[^\p{L}\p{N}\p{M}·]+")
 SHARED = ("work.toml", "witnesses.toml", "variants.tsv", "gaiji.tsv", "persons.tsv")  # what every chapter reads
 
 
@@ -40,7 +45,9 @@ class Chapter:
 
     @property
     def folder(self) -> str:
-        return f"{self.number:02d}-{self.title}"
+        """Its folder's and files' name: the number and a safe form of the title (05-鄉射禮)."""
+        safe = UNSAFE_IN_NAMES.sub("-", self.title).strip("-")
+        return f"{self.number:02d}-{safe}" if safe else f"{self.number:02d}"
 
 
 @dataclass(frozen=True)
@@ -159,12 +166,28 @@ class Work:
                 raise EditionError(meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}")
             editions.append(Edition(meta, number, stanza["folder"], files, tuple(stanza.get("front", ()))))
         work = cls(root, dict(document["work"]), chapters, editions)
+        work.check_chapter_folders()
         for edition in editions:
             listed = {inside.file(work.edition_path(edition, name), f"witness {edition.meta.siglum}: file {name!r}", meta_path) for name in (*edition.files.values(), *edition.front)}
             for path in sorted((root / edition.folder).iterdir()):
                 if path.suffix in WITNESS_SUFFIXES and path.resolve() not in listed:
                     raise EditionError(path, f"file of witness {edition.meta.siglum} is in neither its `files` nor its `front` in {meta_path}")
         return work
+
+
+    def check_chapter_folders(self) -> None:
+        """Every entry of `chapters/` is the folder of a chapter, and holds no folder of its own:
+        a witness there would otherwise be left out without a word."""
+        folders = {c.folder for c in self.chapters}
+        parent = self.root / "chapters"
+        for path in sorted(parent.iterdir()) if parent.is_dir() else ():
+            if path.name not in folders:
+                close = difflib.get_close_matches(path.name, folders, n=1, cutoff=0.5) or [c.folder for c in self.chapters if c.title in path.name][:1]
+                hint = f": did you mean {close[0]}?" if close else f" (chapter folders are named NN-title, as {self.chapters[0].folder})"
+                raise EditionError(path, f"is no chapter's folder, so nothing in it would be read{hint}")
+            for inner in sorted(path.iterdir()) if path.is_dir() else ():
+                if inner.is_dir():
+                    raise EditionError(inner, "a folder inside a chapter's folder is not read: put its witness files in the chapter's folder itself")
 
 
 def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:

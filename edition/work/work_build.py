@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import EditionError
+from ..processes import die_with
 from ..publication import corpus, validate, volume, work_site
 from ..publication.output import Staging, code_listing, digest, listing, staged
 from .build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
@@ -110,8 +111,9 @@ def build_chapters(work: Work, due: list[tuple[Chapter, str]], staging: Staging,
     progress(f"build {len(order)} chapter(s) on {workers} process(es): {', '.join(c.title for c in order)}")
     figures: dict[str, dict] = {}
     validate.load_schemas()  # once, before the workers fork
-    tasks = [(work.root, c.number, staging.out / "chapters" / c.folder, staging.root / "chapters" / c.folder, staging.under(f"chapters/{c.folder}").previous, quiet) for c in order]
-    with multiprocessing.get_context("fork").Pool(workers, initializer=default_signals) as pool:  # left by terminate(): a failure stops the others
+    chapter_stagings = {c: staging.under(f"chapters/{c.folder}") for c in order}
+    tasks = [(work.root, c.number, s.out, s.root, s.previous, quiet) for c, s in chapter_stagings.items()]
+    with multiprocessing.get_context("fork").Pool(workers, initializer=worker_start, initargs=(os.getpid(),)) as pool:  # left by terminate(): a failure stops the others
         for number, result in pool.imap_unordered(build_chapter_task, tasks):
             chapter = work.chapter(number)
             if "error" in result:
@@ -122,8 +124,10 @@ def build_chapters(work: Work, due: list[tuple[Chapter, str]], staging: Staging,
     return figures
 
 
-def default_signals() -> None:
-    """A worker dies of the signals that stop the build; the parent cleans up."""
+def worker_start(parent: int) -> None:
+    """A worker dies with the build: of the signals that stop it (the parent cleans up), and at
+    once if the parent itself dies, even by SIGKILL, so that it holds no lock after it."""
+    die_with(parent)
     for name in ("SIGTERM", "SIGINT", "SIGHUP"):
         signal.signal(getattr(signal, name), signal.SIG_DFL)
 
