@@ -26,7 +26,7 @@ LINE_END = len(CODES)  # the code of a line terminator until it is made format, 
 TIME_LIMIT = 2.0  # CPU seconds
 
 
-TIME_LIMIT_PER_CHAR = 2e-6
+TIME_LIMIT_PER_CHAR = 5e-6  # an alignment reads about 2 µs per character of its references
 
 
 PROBE = 0.05  # seconds a search may take while the place a rule ran away is looked for
