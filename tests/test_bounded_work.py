@@ -146,3 +146,29 @@ def test_intake_memory_grows_in_proportion_to_the_witness(tmp_path):
         tracemalloc.stop()
     assert peaks[8] < 100, f"{peaks[8]:.0f} bytes per character"
     assert peaks[8] < 1.25 * peaks[2]
+
+
+
+def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():
+    """A match whose wall-clock timeout passes while its thread hardly ran (a busy machine) is
+    tried again with more wall time; a runaway still stops once its CPU time is spent."""
+    import time
+
+    import regex
+    from edition.budget import Budget
+
+    timeouts = []
+
+    def starved_then_matching(timeout):
+        timeouts.append(timeout)
+        if len(timeouts) == 1:
+            time.sleep(timeout)
+            raise TimeoutError
+        return "matched"
+
+    assert Budget(0.1).run(starved_then_matching) == "matched"
+    assert timeouts[1] > 2 * timeouts[0]
+    began = time.perf_counter()
+    with pytest.raises(TimeoutError):
+        Budget(0.2).run(lambda timeout: regex.match(RUNAWAY, "a" * 40 + "b", timeout=timeout))
+    assert time.perf_counter() - began < 5

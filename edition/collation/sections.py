@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..budget import Budget
 from ..errors import EditionError
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMa
             if segment.attrs.get("section") != "closes":
                 continue
             try:
-                match = regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=TITLE_TIME_LIMIT)
+                match = Budget(TITLE_TIME_LIMIT).run(lambda timeout: regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=timeout))
             except TimeoutError:
                 raise EditionError(witness.raw.path, f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)", segment.line) from None
             if not match:

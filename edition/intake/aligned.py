@@ -184,7 +184,7 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
             stretch[k] = number
     firms = []
     for reference_text, reference_codes in zip(reference.texts, layers):
-        limit.left(0)
+        limit.left_from(0)
         in_order, firm, unread = limit.timed(lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run))
         if in_order >= min(len(reference_text), sum(sure)) / 2:
             firms.append((in_order, reference_text, reference_codes, firm, unread))
@@ -206,7 +206,7 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
             placed |= inside
             if r1 <= r0:
                 continue
-            limit.left(stream.starts[w0])
+            limit.left_from(stream.starts[w0])
             pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
             spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)
             decided |= {stretch[w0 + a]: (w0 + a, w0 + b) for a, b in spans.values()}

@@ -19,6 +19,7 @@ from pathlib import Path
 import opencc
 import regex
 
+from ..budget import Budget
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
 from .align import align, layout_problem
@@ -89,7 +90,7 @@ def detectors() -> tuple[Detector, ...]:
 def features_found(text: str) -> list[Found]:
     counts: dict[str, Found] = {}
     for detector in detectors():
-        count = len(detector.pattern.findall(text, timeout=DETECT_TIME_LIMIT)) if detector.pattern else 0
+        count = len(Budget(DETECT_TIME_LIMIT).run(lambda timeout: detector.pattern.findall(text, timeout=timeout))) if detector.pattern else 0
         if (detector.pattern and count < detector.min) or any(w not in counts for w in detector.goes_with) or any(u in counts for u in detector.unless):
             continue
         counts[detector.feature] = Found(detector.feature, detector.words, count)
@@ -113,7 +114,7 @@ def built_in_equivalent(found: list[Found], text: str) -> str | None:
         if None in steps or [s for s in steps if s in names] != names:
             continue
         extras = [detecting.get(s) for s in steps if s not in names]
-        if all(d is not None and d.pattern is not None and len(d.pattern.findall(text, timeout=DETECT_TIME_LIMIT)) < d.min for d in extras):
+        if all(d is not None and d.pattern is not None and len(Budget(DETECT_TIME_LIMIT).run(lambda timeout, d=d: d.pattern.findall(text, timeout=timeout))) < d.min for d in extras):
             return path.stem
     return None
 

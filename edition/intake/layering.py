@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import time
 from array import array
 from dataclasses import dataclass, field
 from functools import cache
 
 import regex
 
+from ..budget import Budget
 from ..errors import EditionError
 from .raw import RawText
 from .rule import LAYERS, UNASSIGNED, Rule
@@ -23,10 +23,10 @@ LINE_END = len(CODES)  # the code of a line terminator until it is made format, 
 
 
 # The time a rule's patterns may spend matching over a witness, and more per character of it.
-TIME_LIMIT = 2.0
+TIME_LIMIT = 2.0  # CPU seconds
 
 
-TIME_LIMIT_PER_CHAR = 2e-6
+TIME_LIMIT_PER_CHAR = 5e-6  # an alignment reads about 2 µs per character of its references
 
 
 PROBE = 0.05  # seconds a search may take while the place a rule ran away is looked for
@@ -106,15 +106,15 @@ class Layering:
         return out
 
 
-class TimeLimit:
-    """The time a rule's patterns may take matching over one witness: a pathological pattern fails
-    with a line naming the rule and the place it ran away, instead of hanging the build."""
+class TimeLimit(Budget):
+    """The CPU time a rule may take over one witness (and the `also` characters it reads besides,
+    an alignment's references): a pathological pattern fails with a line naming the rule and the
+    place it ran away, instead of hanging the build."""
 
-    def __init__(self, rule: Rule, raw: RawText):
+    def __init__(self, rule: Rule, raw: RawText, also: int = 0):
+        super().__init__(TIME_LIMIT + TIME_LIMIT_PER_CHAR * (len(raw.text) + also))
         self.rule = rule
         self.raw = raw
-        self.seconds = TIME_LIMIT + TIME_LIMIT_PER_CHAR * len(raw.text)
-        self.spent = 0.0
 
     def exceeded(self, offset: int) -> EditionError:
         """`offset`: the raw offset where the rule ran away."""
@@ -123,22 +123,15 @@ class TimeLimit:
             f"rule {self.rule.name!r} exceeded its time limit ({self.seconds:.0f} s) on {self.raw.path} line {self.raw.line_of(offset)}",
         )
 
-    def left(self, offset: int) -> float:
+    def left_from(self, offset: int) -> float:
         """Seconds left; `offset`: the raw offset the rule works from next."""
-        if self.spent >= self.seconds:
+        if self.left() <= 0:
             raise self.exceeded(offset)
-        return self.seconds - self.spent
-
-    def timed(self, call):
-        began = time.perf_counter()
-        try:
-            return call()
-        finally:
-            self.spent += time.perf_counter() - began
+        return self.left()
 
     def finditer(self, pattern: regex.Pattern, text: str, start: int, end: int, to_raw=lambda offset: offset):
         """pattern.finditer(text, start, end) within the time left; `to_raw` maps offsets in `text` to raw offsets."""
-        matches = pattern.finditer(text, start, end, timeout=self.left(to_raw(start)))
+        matches = pattern.finditer(text, start, end, timeout=self.left_from(to_raw(start)) * self.load)
         position = start
         try:
             while match := self.timed(lambda: next(matches, None)):
@@ -149,9 +142,9 @@ class TimeLimit:
 
     def match(self, pattern: regex.Pattern, text: str, offset: int):
         """pattern.match(text) within the time left; `offset`: where `text` starts in the raw text."""
-        timeout = self.left(offset)
+        self.left_from(offset)
         try:
-            return self.timed(lambda: pattern.match(text, timeout=timeout))
+            return self.timed(lambda: self.run(lambda timeout: pattern.match(text, timeout=timeout)))
         except TimeoutError:
             raise self.exceeded(offset) from None
 

@@ -145,7 +145,7 @@ def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] =
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
         if rule.kind == "alignment":
-            aligned.apply(layering, rule, TimeLimit(rule, raw), reference)
+            aligned.apply(layering, rule, TimeLimit(rule, raw, sum(map(len, reference.texts)) if reference else 0), reference)
             continue
         apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
         apply(layering, rule, TimeLimit(rule, raw))

@@ -29,6 +29,7 @@ from lxml import etree
 
 from .. import __version__
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT
+from ..budget import Budget
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, describe_form
 from ..intake.layering import CODES, LAYER_OF_CODE
@@ -144,7 +145,7 @@ def metamark_function(text: str) -> str:
 def taken(segment, raw, name: str) -> str | None:
     """The first group of the pattern a rule gives in `attrs[name]`, in the segment's text."""
     try:
-        match = regex.search(segment.attrs[name], segment.text(raw), timeout=TAKE_TIME_LIMIT)
+        match = Budget(TAKE_TIME_LIMIT).run(lambda timeout: regex.search(segment.attrs[name], segment.text(raw), timeout=timeout))
     except TimeoutError:
         raise EditionError(raw.path, f"rule {segment.rule!r}: its {name} pattern exceeded its time limit ({TAKE_TIME_LIMIT} s)", segment.line) from None
     if match is None:
