@@ -9,7 +9,7 @@ from edition.work.build import build
 from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.work.sources import Sources, decisions_path
-from edition.work.work import Work, export_chapter
+from edition.work.work import Work, export_chapter, export_work
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "sources"  # the whole 儀禮
@@ -67,30 +67,5 @@ def apparatus(witnesses, sources):
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
-    """A work of some chapters of the 儀禮, as `sources/` describes them: its work.toml and
-    witnesses.toml cut down to those chapters, their files, the tables and chapter folders."""
-    import tomlkit
-
-    folder.mkdir(parents=True, exist_ok=True)
-    settings = tomlkit.parse((WORK / "work.toml").read_text(encoding="utf-8"))
-    settings["chapter"] = [c for c in settings["chapter"] if c["number"] in numbers]
-    (folder / "work.toml").write_text(tomlkit.dumps(settings), encoding="utf-8")
-    witnesses = tomlkit.parse((WORK / "witnesses.toml").read_text(encoding="utf-8"))
-    for stanza in witnesses["witness"]:
-        kept = {k: v for k, v in stanza["files"].items() if int(k) in numbers}
-        stanza["files"] = kept
-        stanza.pop("front", None)
-        if "rule" in stanza:
-            stanza["rule"] = [r for r in stanza["rule"] if r.get("chapter") in numbers]
-            if not stanza["rule"]:
-                del stanza["rule"]
-        (folder / stanza["folder"]).mkdir(exist_ok=True)
-        for name in kept.values():
-            shutil.copyfile(WORK / stanza["folder"] / name, folder / stanza["folder"] / name)
-    (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
-    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copyfile(WORK / name, folder / name)
-    for chapter in (WORK / "chapters").iterdir():
-        if int(chapter.name.split("-")[0]) in numbers:
-            shutil.copytree(chapter, folder / "chapters" / chapter.name)
-    return folder
+    """A work of some chapters of the 儀禮, as `sources/` describes them."""
+    return export_work(WORK, numbers, folder)

@@ -12,3 +12,27 @@ def test_collate_vs_collatex_smoke():
     result = subprocess.run([sys.executable, str(BENCH / "collate_vs_collatex"), "--smoke"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "× faster" in result.stdout and "units" in result.stdout and "RESULT:" in result.stdout
+
+
+def smoke(name: str, timeout: int) -> str:
+    result = subprocess.run([sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
+    return result.stdout
+
+
+def test_kanripo_variants_smoke_derives_forms_without_writing_the_table():
+    from edition.intake.variants import KANRIPO_NORMALIZED
+
+    before = KANRIPO_NORMALIZED.read_bytes()
+    assert "4 卷:" in smoke("kanripo_variants", 60) and "variant forms" in smoke("kanripo_variants", 60)
+    assert KANRIPO_NORMALIZED.read_bytes() == before
+
+
+def test_large_witness_smoke_checks_each_variant():
+    output = smoke("large_witness", 300)
+    assert output.count("edition check  0.2 MB") == 3 and "RESULT: all targets met" in output
+
+
+def test_whole_work_smoke_builds_rebuilds_and_finds_nothing_to_do():
+    output = smoke("whole_work", 600)
+    assert "run 1: cold" in output and "no change" in output and "peak memory" in output and "extrapolated" in output

@@ -217,3 +217,31 @@ def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
     if (work.root / "profiles").is_dir():
         shutil.copytree(work.root / "profiles", folder / "profiles", dirs_exist_ok=True)
     return folder
+
+
+def export_work(root: Path, numbers: tuple[int, ...], folder: Path) -> Path:
+    """The work at `root` cut down to some chapters, written into `folder`: its work.toml and
+    witnesses.toml with those chapters only, their files, the tables and the chapters' folders."""
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = tomlkit.parse((root / WORK_FILE).read_text(encoding="utf-8"))
+    settings["chapter"] = [c for c in settings["chapter"] if c["number"] in numbers]
+    (folder / WORK_FILE).write_text(tomlkit.dumps(settings), encoding="utf-8")
+    witnesses = tomlkit.parse((root / "witnesses.toml").read_text(encoding="utf-8"))
+    for stanza in witnesses["witness"]:
+        kept = {k: v for k, v in stanza["files"].items() if int(k) in numbers}
+        stanza["files"] = kept
+        stanza.pop("front", None)
+        if "rule" in stanza:
+            stanza["rule"] = [r for r in stanza["rule"] if r.get("chapter") in numbers]
+            if not stanza["rule"]:
+                del stanza["rule"]
+        (folder / stanza["folder"]).mkdir(exist_ok=True)
+        for name in kept.values():
+            shutil.copyfile(root / stanza["folder"] / name, folder / stanza["folder"] / name)
+    (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
+    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+        shutil.copyfile(root / name, folder / name)
+    for chapter in (root / "chapters").iterdir():
+        if int(chapter.name.split("-")[0]) in numbers:
+            shutil.copytree(chapter, folder / "chapters" / chapter.name)
+    return folder
