@@ -164,3 +164,22 @@ def test_a_chapter_the_work_lacks_is_one_line_from_the_command_line(sample):
     missing = subprocess.run(command, capture_output=True, text=True, env=environment)
     assert missing.returncode == 1 and missing.stderr.strip().endswith("no chapter '燕禮' (chapters: 士相見禮, 覲禮)")
     assert len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_a_schematron_failure_names_the_witness_and_the_place_not_ids(sample):
+    from edition.errors import EditionError
+    from edition.publication import validate
+
+    _, out, _ = sample
+    path = out / "chapters" / "10-覲禮" / "edition.xml"
+    document = etree.parse(str(path))
+    tei = "{http://www.tei-c.org/ns/1.0}"
+    reading = next(r for r in document.iter(f"{tei}rdg") if r.get("wit") == "#wWYG")
+    reading.set("wit", "#wSBCK")  # the base attested twice in one entry
+    lemma = "".join(reading.getparent().find(f"{tei}lem").itertext())
+    with pytest.raises(EditionError) as error:
+        validate.check(document, path)
+    message = str(error.value)
+    assert "10-覲禮/edition.xml: not valid against edition.sch: witness SBCK (四部叢刊本) is attested exactly once" in message
+    assert f"SBCK 「{lemma}」" in message and "(at 1." in message
+    assert "wSBCK" not in message and "local-name()" not in message and "\n" not in message

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import regex
 from lxml import etree, isoschematron
 
 from ..errors import EditionError
@@ -95,9 +96,39 @@ def validation_problems(document: etree._ElementTree, project: bool) -> list[Pro
         report = schematron.validation_report
         ns = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
         for failed in report.iterfind(".//svrl:failed-assert", ns):
-            text = "".join(failed.itertext()).strip()
-            found.append(Problem("edition.sch", 0, f"{text} (at {failed.get('location')})"))
+            found.append(Problem("edition.sch", 0, in_readers_words(document, "".join(failed.itertext()).strip(), failed.get("location"))))
     return found
+
+
+TEI = {"t": "http://www.tei-c.org/ns/1.0"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+NAME = "t:abbr[@type='name']"
+
+
+def in_readers_words(document: etree._ElementTree, text: str, location: str) -> str:
+    """A Schematron failure as a reader would find it: witnesses by siglum and name instead of
+    their ids, and the place by its citation, lemma and readings instead of an XPath."""
+    names = {w.get(XML_ID): f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for w in document.iterfind(".//t:listWit/t:witness", TEI)}
+    words = regex.sub(r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b", lambda m: names[m.group(1)], text) if names else text
+    try:
+        found = document.xpath(location)
+    except etree.XPathError:
+        found = []
+    element = found[0] if found and isinstance(found[0], etree._Element) else None
+    if element is not None and element.tag == f"{{{TEI['t']}}}witness":  # the place: an entry that attests it twice
+        ref = f"#{element.get(XML_ID)}"
+        element = next((a for a in document.iterfind(".//t:app", TEI) if sum(ref in r.get("wit", "").split() for r in a.xpath("t:lem | t:rdg | t:rdgGrp/*", namespaces=TEI)) > 1), element)
+    app = next((e for e in (element.iterancestors() if element is not None else ()) if e.tag == f"{{{TEI['t']}}}app"), None) if element is not None and element.tag != f"{{{TEI['t']}}}app" else element
+    if app is None or app.tag != f"{{{TEI['t']}}}app":
+        return words if element is None or element.tag.endswith("}witness") else f"{words} (at a {etree.QName(element).localname} of the edition)"
+    sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
+    readings = []
+    for reading in app.iterfind("t:lem", TEI), app.iterfind(".//t:rdg", TEI):
+        for r in reading:
+            sigla = " ".join(names.get(w.lstrip("#"), w).split(" (")[0] for w in r.get("wit", "").split())
+            readings.append(f"{sigla or 'edited text'} 「{''.join(r.itertext()).strip() or '—'}」")
+    where = f"at {sentence[0]}" if sentence else "in the apparatus"
+    return f"{words} ({where}: {'; '.join(readings)})"
 
 
 def check(document: etree._ElementTree, path: Path, project: bool = True) -> None:
