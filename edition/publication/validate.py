@@ -118,9 +118,10 @@ def in_readers_words(document: etree._ElementTree, text: str, location: str) -> 
     if element is not None and element.tag == f"{{{TEI['t']}}}witness":  # the place: an entry that attests it twice
         ref = f"#{element.get(XML_ID)}"
         element = next((a for a in document.iterfind(".//t:app", TEI) if sum(ref in r.get("wit", "").split() for r in a.xpath("t:lem | t:rdg | t:rdgGrp/*", namespaces=TEI)) > 1), element)
-    app = next((e for e in (element.iterancestors() if element is not None else ()) if e.tag == f"{{{TEI['t']}}}app"), None) if element is not None and element.tag != f"{{{TEI['t']}}}app" else element
-    if app is None or app.tag != f"{{{TEI['t']}}}app":
+    app = element.xpath("ancestor-or-self::t:app[1]", namespaces=TEI) if element is not None else []
+    if not app:
         return words if element is None or element.tag.endswith("}witness") else f"{words} (at a {etree.QName(element).localname} of the edition)"
+    app = app[0]
     sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
     readings = []
     for reading in app.iterfind("t:lem", TEI), app.iterfind(".//t:rdg", TEI):
