@@ -14,8 +14,8 @@ def test_collate_vs_collatex_smoke():
     assert "× faster" in result.stdout and "units" in result.stdout and "RESULT:" in result.stdout
 
 
-def smoke(name: str, timeout: int) -> str:
-    result = subprocess.run([sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True, timeout=timeout)
+def smoke(name: str, timeout: int, *options: str) -> str:
+    result = subprocess.run([sys.executable, str(BENCH / name), "--smoke", *options], capture_output=True, text=True, timeout=timeout)
     assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
     return result.stdout
 
@@ -36,3 +36,8 @@ def test_large_witness_smoke_checks_each_variant():
 def test_whole_work_smoke_builds_rebuilds_and_finds_nothing_to_do():
     output = smoke("whole_work", 600)
     assert "run 1: cold" in output and "no change" in output and "peak memory" in output and "extrapolated" in output
+
+
+def test_whole_work_scale_smoke_builds_a_work_of_perturbed_copies():
+    output = smoke("whole_work", 300, "--scale", "2")
+    assert "scale 2: 2 chapters" in output and "cold s" in output and "peak memory" in output
