@@ -30,7 +30,7 @@ listing = (cd $(1) && find . -type f -not -path '*/__pycache__/*' | LC_ALL=C sor
 INPUTS := $(shell { $(call listing,$(SOURCES)); $(call listing,edition); $(call listing,schemas); sha256sum pyproject.toml; } | sha256sum | cut -c1-64)
 BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition-manifest.json 2>/dev/null)
 
-.PHONY: edition test setup clean
+.PHONY: edition test setup clean digest
 
 edition: setup
 ifneq ($(CHAPTER),)
@@ -73,6 +73,14 @@ $(TEI_ALL): | $(VENV)/bin/python
 
 $(AXE): | $(VENV)/.debian
 	npm install --silent --prefix .cache/axe axe-core@4
+
+# The products' digest: the sha256 of every file of a build with the time stamps fixed, but the
+# build's own timings (reports/build.json and the manifest that lists them). A change that must not
+# change the products (a restructuring) compares `make digest` before and after.
+DIGEST_OUT := .cache/digest-build
+digest: setup
+	@SOURCE_DATE_EPOCH=946684800 FORCE_SOURCE_DATE=1 $(BIN)/edition build --quiet --sources $(SOURCES) --out $(DIGEST_OUT)
+	@cd $(DIGEST_OUT) && find . -type f -not -name build.json -not -name .edition-manifest.json | LC_ALL=C sort | xargs -r -d '\n' sha256sum
 
 clean:
 	rm -rf $(OUT)

@@ -94,7 +94,7 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
     sections = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
     unit = unit_at(apparatus, "乡乐唯欲[]大夫与则公")
     assert unit.candidate and not unit.emended
-    summary = report.collation_report(apparatus, sections, 0.0, {"ed": "editors"})
+    summary = report.collation_report(apparatus, sections, {"ed": "editors"})
     [entry] = [c for c in summary["candidates"] if c["app"] == f"app-{unit.index + 1}"]
     reading = next(r for r in entry["readings"] if r["witnesses"] == ["WYG"])
     assert reading["reading"] == "記" and {(q["witness"], q["layer"], q["quote"]) for q in reading["evidence"]} == {("002", "subcommentary", "记大")}
@@ -107,7 +107,7 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
     choices = decisions.load(tmp_path / "decisions.toml")
     decisions.apply(apparatus, choices, sources.normalizer().fold, sections)
     assert not choices.items[0].stale and unit.lemma.source == "記" and unit.decided is choices.items[0]
-    assert f"app-{unit.index + 1}" not in {c["app"] for c in report.collation_report(apparatus, sections, 0.0, {})["candidates"]}
+    assert f"app-{unit.index + 1}" not in {c["app"] for c in report.collation_report(apparatus, sections, {})["candidates"]}
 
 
 # On a copy of the sources with 001 as base, its 说矢束 written 说天束 at both places (4659 and, in
@@ -155,7 +155,7 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
     assert not first.evidence, "nothing else for it"
     [alike] = [r for r in apparatus.same_errors if r.applied]
     assert alike.unit is first and alike.origin is second
-    summary = report.collation_report(apparatus, found, 0.0, choices.editors)
+    summary = report.collation_report(apparatus, found, choices.editors)
     assert {(r["app"], r["treated_alike"]) for r in summary["same_errors"]} >= {(f"app-{first.index + 1}", True)}
 
 
@@ -166,7 +166,7 @@ def test_places_that_cannot_be_emended_alike_are_listed(same_words):
     [listed] = [r for r in apparatus.same_errors if r.origin is emended]
     assert not listed.applied and listed.why == "no witness reads 設 here"
     assert apparatus.base.classic.text[listed.t0 - 2 : listed.t1 + 1] == "前命张侯"
-    summary = report.collation_report(apparatus, found, 0.0, choices.editors)
+    summary = report.collation_report(apparatus, found, choices.editors)
     assert any(not r["treated_alike"] and r["why_not"] == "no witness reads 設 here" for r in summary["same_errors"])
     assert "no witness reads 設 here" in report.collation_markdown(summary)
 

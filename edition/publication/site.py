@@ -307,7 +307,7 @@ class Folds:
                         self.join(a, b)
         in_text = Counter(c for section in edition.sections for item in section.text_items if isinstance(item, str) for c in item)
         for converter in (opencc.OpenCC("t2s"), opencc.OpenCC("s2t")):
-            for char in {c for c in characters if HAN.match(c)}:
+            for char in sorted(c for c in characters if HAN.match(c)):
                 converted = converter.convert(char)
                 if len(converted) == 1:
                     self.join(char, converted)

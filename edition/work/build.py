@@ -101,7 +101,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
-    summary = report.collation_report(apparatus, found, seconds, choices.editors)
+    summary = report.collation_report(apparatus, found, choices.editors)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     staging.write("reports/collation.md", report.collation_markdown(summary))
     decisions_summary = decisions.report(choices)
