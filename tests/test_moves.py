@@ -70,6 +70,11 @@ def small(witnesses, tmp_path_factory):
         "M": without[:target] + changed + without[target:],
         "L": passage.replace(moved, moved[:8] + "▯" + moved[9:], 1),
     }
+    return (*small_edition(texts, tmp_path_factory), moved, changed)
+
+
+def small_edition(texts: dict[str, str], tmp_path_factory):
+    """The apparatus and TEI of a small edition of these texts, B the base."""
     root = tmp_path_factory.mktemp("moves") / "sources"
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
@@ -82,8 +87,7 @@ def small(witnesses, tmp_path_factory):
     sources = Sources.load(root)
     apparatus = collate(sources.intake_all(), "B", sources.orthography())
     found = sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles)
-    document = tei.edition_document(sources, apparatus, found, {})
-    return apparatus, document, moved, changed
+    return apparatus, tei.edition_document(sources, apparatus, found, {})
 
 
 def test_a_moved_sentence_is_two_linked_entries(small):
@@ -116,6 +120,26 @@ def test_the_change_inside_the_moved_sentence_is_recorded_where_the_witness_has_
 
 def test_the_small_edition_is_valid(small):
     assert validate.problems(small[1]) == []
+
+
+def test_an_addition_between_two_clauses_another_witness_moves_attests_that_witness_in_the_lemma(witnesses, tmp_path_factory):
+    """M reads two neighbouring sentences later, each in another place; A adds a character between them. M is extant
+    there and has nothing at that place: it reads the lemma (found by the scale bench, where the
+    build failed on edition.sch)."""
+    base = witnesses["001"]
+    tokens = base.classic.tokens
+    passage = base.classic_between(tokens[200].start, tokens[700].end)
+    sentences = re.findall(r"[^。]+。", passage)
+    first = next(i for i in range(len(sentences) // 3, len(sentences)) if all(len(re.findall(r"[一-鿿]", s)) >= 12 for s in sentences[i : i + 2]))
+    one, two = sentences[first], sentences[first + 1]
+    without = passage.replace(one + two, "", 1)
+    without = without.replace(sentences[-5], sentences[-5] + one, 1).replace(sentences[-2], sentences[-2] + two, 1)
+    texts = {"B": passage, "M": without, "A": passage.replace(one + two, one + "雲" + two, 1)}
+    apparatus, document = small_edition(texts, tmp_path_factory)
+    assert [t.siglum for t in apparatus.transpositions] == ["M", "M"]
+    addition = document.xpath("//t:app[t:rdg[@wit = '#wA'] = '雲']", namespaces=NS)
+    assert len(addition) == 1 and "#wM" in addition[0].find("t:lem", NS).get("wit").split()
+    assert validate.problems(document) == []
 
 
 # --- The seeds: 礼书纲目's 记 clauses -------------------------------------------------------------

@@ -95,7 +95,9 @@ class WitnessMap:
         return len(self.start)
 
     def gap_inside(self, gap: int) -> bool:
-        return 0 < gap < len(self.extant) and self.reads_in_place(gap - 1) and self.reads_in_place(gap)
+        """Base gap `gap` lies inside the witness's extant text, even where the witness reads the
+        tokens on either side elsewhere (it then has nothing at the gap, unless it adds there)."""
+        return 0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]
 
     def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
         found: set[int] = set()
