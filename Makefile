@@ -23,11 +23,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SOURCES := sources
 OUT := build
 CHAPTER :=
-# What the build reads, by content: the sha256 of `sha256sum` listings of the sources, the package
-# and the schemas, folder by folder, and of pyproject.toml. The build records the same digest in
-# $(OUT)/.edition-manifest.json; make builds only when the two differ.
+# What the build reads, by content: the sha256 of `sha256sum` listings of the sources and the
+# package (its schemas and data included), folder by folder, and of pyproject.toml. The build
+# records the same digest in $(OUT)/.edition-manifest.json; make builds only when the two differ.
 listing = (cd $(1) && find . -type f -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs -r -d '\n' sha256sum)
-INPUTS := $(shell { $(call listing,$(SOURCES)); $(call listing,edition); $(call listing,schemas); sha256sum pyproject.toml; } | sha256sum | cut -c1-64)
+INPUTS := $(shell { $(call listing,$(SOURCES)); $(call listing,edition); sha256sum pyproject.toml; } | sha256sum | cut -c1-64)
 BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition-manifest.json 2>/dev/null)
 
 # The manual (docs/, mkdocs.yml), built strictly: a broken link or a missing page fails the build.
@@ -82,12 +82,13 @@ $(AXE): | $(VENV)/.debian
 	npm install --silent --prefix .cache/axe axe-core@4
 
 # The products' digest: the sha256 of every file of a build with the time stamps fixed, but the
-# build's own timings (reports/build.json and the manifest that lists them). A change that must not
-# change the products (a restructuring) compares `make digest` before and after.
+# build's own timings and inputs (reports/build.json, each chapter's inputs.sha256 and the manifest
+# that lists them). A change that must not change the products (a restructuring) compares
+# `make digest` before and after.
 DIGEST_OUT := .cache/digest-build
 digest: setup
 	@SOURCE_DATE_EPOCH=946684800 FORCE_SOURCE_DATE=1 $(BIN)/edition build --quiet --sources $(SOURCES) --out $(DIGEST_OUT)
-	@cd $(DIGEST_OUT) && find . -type f -not -name build.json -not -name .edition-manifest.json | LC_ALL=C sort | xargs -r -d '\n' sha256sum
+	@cd $(DIGEST_OUT) && find . -type f -not -name build.json -not -name inputs.sha256 -not -name .edition-manifest.json | LC_ALL=C sort | xargs -r -d '\n' sha256sum
 
 clean:
 	rm -rf $(OUT)

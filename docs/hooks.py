@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = ROOT / "schemas" / "sources.schema.json"
+SCHEMA = ROOT / "edition" / "schemas" / "sources.schema.json"
 FEATURES = ROOT / "edition" / "intake" / "features"
 PROFILES = ROOT / "edition" / "intake" / "profiles"
 

@@ -10,6 +10,7 @@ import math
 import tomllib
 import unicodedata
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import jsonschema
@@ -17,7 +18,9 @@ import regex
 
 from .errors import EditionError, SourceErrors
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "sources.schema.json"
+# The schemas (RelaxNG, Schematron, JSON) ship inside the package; schemas/ in the repository links here.
+SCHEMAS = Path(str(resources.files("edition") / "schemas"))
+SCHEMA_PATH = SCHEMAS / "sources.schema.json"
 # Characters that are not text: controls (but tab and line ends), surrogates, noncharacters.
 NOT_TEXT = regex.compile(r"[^\P{Cc}\t\n\r]|\p{Cs}|\p{Noncharacter_Code_Point}")
 SIGLUM = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_-]{0,31}")

@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import EditionError, interrupts_as_errors, warn
-from .validate import SCHEMA_DIR
 
 MANIFEST = ".edition-manifest.json"
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -58,8 +57,8 @@ def listing(root: Path, paths: list[str] | None = None) -> list[str]:
 
 
 def code_listing() -> list[str]:
-    """The package's code, the schemas and pyproject.toml: what every build reads besides its sources."""
-    lines = listing(PACKAGE) + listing(SCHEMA_DIR)
+    """The package's code (its schemas and data included) and pyproject.toml: what every build reads besides its sources."""
+    lines = listing(PACKAGE)
     pyproject = PACKAGE.parent / "pyproject.toml"
     if pyproject.is_file():
         lines.append(f"{sha256(pyproject)}  pyproject.toml\n")

@@ -19,8 +19,8 @@ import regex
 from lxml import etree, isoschematron
 
 from ..errors import EditionError
+from ..tables import SCHEMAS
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schemas"
 
 
 def tei_all_path() -> Path:
@@ -38,12 +38,12 @@ def tei_all() -> etree.RelaxNG:
 
 @cache
 def project_relaxng() -> etree.RelaxNG:
-    return etree.RelaxNG(etree.parse(str(SCHEMA_DIR / "edition.rng")))
+    return etree.RelaxNG(etree.parse(str(SCHEMAS / "edition.rng")))
 
 
 @cache
 def project_schematron() -> isoschematron.Schematron:
-    return isoschematron.Schematron(etree.parse(str(SCHEMA_DIR / "edition.sch")), store_report=True)
+    return isoschematron.Schematron(etree.parse(str(SCHEMAS / "edition.sch")), store_report=True)
 
 
 @dataclass
@@ -65,7 +65,7 @@ def known_valid_dir() -> Path:
 @cache
 def schemas_digest() -> str:
     digest = hashlib.sha256()
-    for path in (tei_all_path(), SCHEMA_DIR / "edition.rng", SCHEMA_DIR / "edition.sch"):
+    for path in (tei_all_path(), SCHEMAS / "edition.rng", SCHEMAS / "edition.sch"):
         digest.update(path.read_bytes() if path.is_file() else b"-")
     return digest.hexdigest()
 
