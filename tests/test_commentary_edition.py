@@ -91,12 +91,12 @@ def test_the_schema_checks_each_apparatus_with_its_own_extents(doc):
     broken = copy.deepcopy(doc)
     reading = broken.xpath("//t:note[@type='commentary']//t:rdg[@wit='#wWYG']", namespaces=NS)[0]
     reading.getparent().remove(reading)
-    assert [p.message for p in validate.problems(broken) if "witness WYG (" in p.message and "注" in p.message and "wWYG" not in p.message]
+    assert [p.message for p in validate.problems(broken) if "witness WYG (" in p.message and "注" in p.message and "wWYG" not in p.message and " (at " in p.message]
     outside = copy.deepcopy(doc)
     app = outside.xpath("//t:note[@type='commentary']//t:app[not(.//@wit[contains(., '#w003')])]", namespaces=NS)[0]
     lem = app.find(".//t:lem", NS)
     lem.set("wit", lem.get("wit") + " #w003")  # where 003 does not quote
-    assert [p.message for p in validate.problems(outside) if "witness 003 (" in p.message and "注" in p.message]
+    assert [p.message for p in validate.problems(outside) if "witness 003 (" in p.message and "注" in p.message and " (at " in p.message]
 
 
 def test_the_classic_text_and_its_apparatus_are_unchanged_by_the_commentary(sources, witnesses, doc):

@@ -166,20 +166,90 @@ def test_a_chapter_the_work_lacks_is_one_line_from_the_command_line(sample):
     assert len(missing.stderr.strip().splitlines()) == 1
 
 
-def test_a_schematron_failure_names_the_witness_and_the_place_not_ids(sample):
+@pytest.fixture(scope="module")
+def audience(sample):
+    """覲禮 as built, and where its witnesses have each entry in their raw files, as the build knows it."""
+    from edition.collation import decisions
+    from edition.publication.tei import WitnessPlaces
+    from edition.work.build import edit
+
+    sources, out, _ = sample
+    work = Work.load(sources)
+    chapter = work.sources(work.chapter(10))
+    edited = edit(chapter, chapter.intake_all(), decisions.load(chapter.decisions))
+    return out / "chapters" / "10-覲禮" / "edition.xml", WitnessPlaces(edited.apparatus, edited.commentary)
+
+
+def failure(path: Path, document, witness_at) -> str:
     from edition.errors import EditionError
     from edition.publication import validate
 
-    _, out, _ = sample
-    path = out / "chapters" / "10-覲禮" / "edition.xml"
-    document = etree.parse(str(path))
-    tei = "{http://www.tei-c.org/ns/1.0}"
-    reading = next(r for r in document.iter(f"{tei}rdg") if r.get("wit") == "#wWYG")
-    reading.set("wit", "#wSBCK")  # the base attested twice in one entry
-    lemma = "".join(reading.getparent().find(f"{tei}lem").itertext())
     with pytest.raises(EditionError) as error:
-        validate.check(document, path)
+        validate.check(document, path, witness_at=witness_at)
     message = str(error.value)
+    assert "\n" not in message and "local-name()" not in message and "[1]" not in message
+    return message
+
+
+def raw_line(place: str) -> str:
+    """The line of a witness's raw file that a message names as `file:line`."""
+    file, line = place.rsplit(":", 1)
+    return Path(file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+
+
+def test_a_schematron_failure_names_the_witness_its_file_and_line_and_the_place_not_ids(audience):
+    path, witness_at = audience
+    document = etree.parse(str(path))
+    reading = next(r for r in document.iter(f"{{{TEI['t']}}}rdg") if r.get("wit") == "#wWYG")
+    reading.set("wit", "#wSBCK")  # the base attested twice in one entry
+    lemma = "".join(reading.getparent().find("t:lem", TEI).itertext())
+    message = failure(path, document, witness_at)
     assert "10-覲禮/edition.xml: not valid against edition.sch: witness SBCK (四部叢刊本) is attested exactly once" in message
-    assert f"SBCK 「{lemma}」" in message and "(at 1." in message
-    assert "wSBCK" not in message and "local-name()" not in message and "\n" not in message
+    assert f"SBCK 「{lemma}」" in message and "(at 1." in message and "wSBCK" not in message
+    place, read = message.split("; SBCK at ")[1].split(" reads 「")
+    assert place.endswith("SBCK/KR1d0026_010.txt:" + place.rsplit(":", 1)[1]) and read.startswith(lemma)
+    assert lemma in raw_line(place)
+
+
+def test_a_witness_missing_from_an_entry_is_named_with_the_place_and_what_its_file_has_there(audience):
+    path, witness_at = audience
+    document = etree.parse(str(path))
+    reading = document.xpath("//t:rdg[@wit = '#wWYG'][normalize-space(.)][not(ancestor::t:note)]", namespaces=TEI)[0]
+    app = reading.getparent()
+    sentence = app.xpath("string(preceding::t:anchor[@type='sentence'][1]/@n)", namespaces=TEI)
+    app.remove(reading)  # WYG left out of an entry where it is extant
+    message = failure(path, document, witness_at)
+    assert "witness WYG (四庫本) is attested exactly once in every app of the classic text where it is extant" in message
+    assert f" (at {sentence}: " in message
+    place, read = message.split("; WYG at ")[1].split(" reads 「")
+    assert "WYG/" in place and read.startswith("".join(reading.itertext()))
+    assert "".join(reading.itertext())[0] in raw_line(place)
+
+
+def test_a_witness_of_the_commentary_that_reads_nothing_there_is_named_with_the_text_next_to_the_place(audience):
+    path, witness_at = audience
+    document = etree.parse(str(path))
+    omission = document.xpath("//t:note[@type = 'commentary']//t:rdg[@wit = '#wWYG'][@subtype = 'omission']", namespaces=TEI)[0]
+    lemma = "".join(omission.getparent().find("t:lem", TEI).itertext())
+    omission.getparent().remove(omission)
+    message = failure(path, document, witness_at)
+    assert "witness WYG (四庫本) is attested exactly once in every app of the 注 where it is extant" in message
+    assert f"SBCK 「{lemma}」" in message and "zhu-app" not in message
+    place, nearby = message.split("; WYG at ")[1].split(" reads nothing there, next to 「")
+    assert any(character in raw_line(place) for character in nearby.split("」")[0]), message  # the text next to it may begin on the line before
+
+
+def test_a_schematron_failure_from_the_command_line_is_one_line_naming_the_chapter_and_the_witness_file(sample, tmp_path):
+    from probe import assert_one_line, edition
+
+    sources = tmp_path / "sources"
+    shutil.copytree(sample[0], sources)
+    (sources / "chapters" / "10-覲禮").mkdir(parents=True, exist_ok=True)
+    (sources / "chapters" / "10-覲禮" / "decisions.toml").write_text(  # the base's two characters swapped: a transposition with no other place
+        '[editors]\ned = "edition project"\n\n[[decision]]\nkind = "lemma"\ncontext = "覲禮至于郊王使人[皮弁]用璧勞侯氏"\nreading = "弁皮"\nbasis = "理校"\nreason = "a test"\nresp = "ed"\n',
+        encoding="utf-8",
+    )
+    result = edition("build", "--quiet", "--sources", sources, "--out", tmp_path / "build", "--chapter", "覲禮")
+    line = assert_one_line(result, "10-覲禮/edition.xml: not valid against edition.sch: a transposed reading points with @corresp", "edited text 「弁皮」", "(chapter 10, 覲禮第十)")
+    place = line.split("; SBCK at ")[1].split(" reads 「皮弁」")[0]
+    assert place == f"{sources / 'SBCK' / 'KR1d0026_010.txt'}:8" and "皮弁" in raw_line(place)

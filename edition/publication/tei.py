@@ -380,6 +380,13 @@ class Sentences:
             self.open = False
 
 
+APP_PREFIX, COMMENTARY_APP_PREFIX = "app", "zhu-app"  # of the ids of the apps of the 經 and of the 注
+
+
+def app_id(prefix: str, unit) -> str:
+    return f"{prefix}-{unit.index + 1}"
+
+
 class EditionWriter:
     """Renders an apparatus and its sections as one TEI document (build/edition.xml).
 
@@ -390,7 +397,7 @@ class EditionWriter:
     `rdg` holds its text, with its differences from the base's clause nested as `app`s.
     """
 
-    def __init__(self, apparatus, sections, prefix: str = "app", paragraphs: dict | None = None):
+    def __init__(self, apparatus, sections, prefix: str = APP_PREFIX, paragraphs: dict | None = None):
         self.apparatus = apparatus
         self.sections = sections
         self.prefix = prefix  # of the apps' ids
@@ -409,7 +416,7 @@ class EditionWriter:
         self.position, self.t = 0, 0  # where writing stands: a raw offset of the base, after its token t - 1
 
     def app_id(self, unit) -> str:
-        return f"{self.prefix}-{unit.index + 1}"
+        return app_id(self.prefix, unit)
 
     def offset(self, t: int) -> int:
         tokens = self.base.classic.tokens
@@ -755,7 +762,7 @@ class CommentaryWriter(EditionWriter):
     apparatus, written as the 經's; the ids of its apps begin `zhu-app`."""
 
     def __init__(self, commentary):
-        super().__init__(commentary.apparatus, [], prefix="zhu-app")
+        super().__init__(commentary.apparatus, [], prefix=COMMENTARY_APP_PREFIX)
         self.commentary = commentary
         self.prepare()
 
@@ -774,6 +781,46 @@ class CommentaryWriter(EditionWriter):
         note = el(tag, {**attrib, XML_ID: f"zhu-{n}", "n": n, "target": f"#k{gloss.c0}"})
         self.write(Sentences(note), gloss.t1, lambda u: self.commentary.gloss_of(u).index == gloss.index)
         return [note, passage_anchor(gloss.c1)] if anchored else [note]
+
+
+class WitnessPlaces:
+    """Where a witness has an entry of the edition in its raw file, by the entry's xml:id: what a
+    failure of validation names, since the TEI carries no offsets into the raw files."""
+
+    CONTEXT = 2  # tokens on each side of a place where the witness reads nothing
+
+    def __init__(self, apparatus, commentary=None):
+        layers = [(APP_PREFIX, apparatus)] + ([(COMMENTARY_APP_PREFIX, commentary.apparatus)] if commentary else [])
+        self.units = {app_id(prefix, u): (collated, u) for prefix, collated in layers for u in collated.all_units()}
+
+    def __call__(self, app: str, siglum: str) -> str | None:
+        """'file:line reads 「…」', or where the witness reads nothing there, the text next to it."""
+        collated, unit = self.units.get(app, (None, None))
+        witness = collated.witnesses.get(siglum) if collated else None
+        if witness is None or not witness.classic.tokens:
+            return None
+        stream = witness.classic
+        w0, w1 = (unit.t0, unit.t1) if siglum == collated.base.meta.siglum else self.span(collated.maps[siglum], unit)
+        line = witness.raw.line_of(stream.starts[min(w0, len(stream.tokens) - 1)])
+        if w1 > w0:
+            read = f"reads 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
+        else:
+            w0, w1 = max(w0 - self.CONTEXT, 0), min(w0 + self.CONTEXT, len(stream.tokens))
+            read = f"reads nothing there, next to 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
+        return f"{witness.raw.path}:{line} {read}"
+
+    @staticmethod
+    def span(wmap, unit) -> tuple[int, int]:
+        """The witness's tokens against the unit's base tokens and the gaps inside it (at an
+        addition, its gap); an empty span where it reads nothing, at the token nearest the place."""
+        gaps = range(unit.t0, unit.t1 + 1) if unit.t1 == unit.t0 else range(unit.t0 + 1, unit.t1)
+        spans = [(wmap.start[t], wmap.end[t]) for t in range(unit.t0, unit.t1) if wmap.start[t] is not None]
+        spans += [span for gap in gaps for span in wmap.inserted.get(gap, ())]
+        if spans and max(e for _, e in spans) > min(s for s, _ in spans):
+            return min(s for s, _ in spans), max(e for _, e in spans)
+        nearest = min((t for t, start in enumerate(wmap.start) if start is not None), key=lambda t: abs(t - unit.t0), default=None)
+        at = 0 if nearest is None else wmap.start[nearest]
+        return at, at
 
 
 def passage_anchor(gap: int) -> etree._Element:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -21,6 +22,9 @@ from lxml import etree, isoschematron
 from ..errors import EditionError
 from ..tables import SCHEMAS
 
+SCH = {"sch": "http://purl.oclc.org/dsdl/schematron"}
+SVRL = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
+WitnessAt = Callable[[str, str], str | None]  # an app's xml:id and a siglum -> where the witness's raw file has that place
 
 
 def tei_all_path() -> Path:
@@ -42,8 +46,13 @@ def project_relaxng() -> etree.RelaxNG:
 
 
 @cache
+def schematron_document() -> etree._ElementTree:
+    return etree.parse(str(SCHEMAS / "edition.sch"))
+
+
+@cache
 def project_schematron() -> isoschematron.Schematron:
-    return isoschematron.Schematron(etree.parse(str(SCHEMAS / "edition.sch")), store_report=True)
+    return isoschematron.Schematron(schematron_document(), store_report=True)
 
 
 @dataclass
@@ -70,13 +79,14 @@ def schemas_digest() -> str:
     return digest.hexdigest()
 
 
-def problems(document: etree._ElementTree, project: bool = True) -> list[Problem]:
-    """Against tei_all and, with `project`, the project's RelaxNG and Schematron (a chapter's TEI)."""
+def problems(document: etree._ElementTree, project: bool = True, witness_at: WitnessAt | None = None) -> list[Problem]:
+    """Against tei_all and, with `project`, the project's RelaxNG and Schematron (a chapter's TEI;
+    `witness_at` tells where a witness has an entry in its raw file)."""
     key = hashlib.sha256(f"{schemas_digest()} {project}\n".encode() + etree.tostring(document)).hexdigest()
     known = known_valid_dir() / key[:2] / key
     if known.is_file():
         return []
-    found = validation_problems(document, project)
+    found = validation_problems(document, project, witness_at)
     if not found:
         try:
             known.parent.mkdir(parents=True, exist_ok=True)
@@ -86,41 +96,49 @@ def problems(document: etree._ElementTree, project: bool = True) -> list[Problem
     return found
 
 
-def validation_problems(document: etree._ElementTree, project: bool) -> list[Problem]:
+def validation_problems(document: etree._ElementTree, project: bool, witness_at: WitnessAt | None) -> list[Problem]:
     found: list[Problem] = []
     for name, schema in (("tei_all", tei_all()), ("edition.rng", project_relaxng()))[: 2 if project else 1]:
         if not schema.validate(document):
             found += [Problem(name, e.line, e.message) for e in schema.error_log]
     schematron = project_schematron()
     if project and not schematron.validate(document):
-        report = schematron.validation_report
-        ns = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
-        for failed in report.iterfind(".//svrl:failed-assert", ns):
-            found.append(Problem("edition.sch", 0, in_readers_words(document, "".join(failed.itertext()).strip(), failed.get("location"))))
+        for failed in schematron.validation_report.iterfind(".//svrl:failed-assert", SVRL):
+            text = "".join(failed.find("svrl:text", SVRL).itertext()).strip()
+            pattern = failed.xpath("string(preceding-sibling::svrl:active-pattern[1]/@id)", namespaces=SVRL)
+            found.append(Problem("edition.sch", 0, in_readers_words(document, text, failed.get("location"), pattern, witness_at)))
     return found
 
 
 TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 NAME = "t:abbr[@type='name']"
+APP, WITNESS, WIT_START = (f"{{{TEI['t']}}}{name}" for name in ("app", "witness", "witStart"))
+OPENING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witStart", "lacunaEnd"))  # a witness's extent markers: where it is extant from
+CLOSING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witEnd", "lacunaStart"))  # and where it is not
 
 
-def in_readers_words(document: etree._ElementTree, text: str, location: str) -> str:
+def in_readers_words(document: etree._ElementTree, text: str, location: str, pattern: str = "", witness_at: WitnessAt | None = None) -> str:
     """A Schematron failure as a reader would find it: witnesses by siglum and name instead of
-    their ids, and the place by its citation, lemma and readings instead of an XPath."""
-    names = {w.get(XML_ID): f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for w in document.iterfind(".//t:listWit/t:witness", TEI)}
+    their ids; the place by its citation, lemma and readings instead of an XPath (for a rule on a
+    witness, the first entry that breaks it); and where the witnesses concerned have that place in
+    their raw files, with what they read there (`witness_at`: an app's id and a siglum to that)."""
+    witnesses = {w.get(XML_ID): w for w in document.iterfind(".//t:listWit/t:witness", TEI)}
+    names = {i: f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for i, w in witnesses.items()}
     words = regex.sub(r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b", lambda m: names[m.group(1)], text) if names else text
     try:
         found = document.xpath(location)
     except etree.XPathError:
         found = []
     element = found[0] if found and isinstance(found[0], etree._Element) else None
-    if element is not None and element.tag == f"{{{TEI['t']}}}witness":  # the place: an entry that attests it twice
-        ref = f"#{element.get(XML_ID)}"
-        element = next((a for a in document.iterfind(".//t:app", TEI) if sum(ref in r.get("wit", "").split() for r in a.xpath("t:lem | t:rdg | t:rdgGrp/*", namespaces=TEI)) > 1), element)
+    if element is not None and element.tag == WITNESS:
+        concerned = [element.get(XML_ID)]
+        element = unattested(document, element, layer_of(pattern))
+    else:
+        concerned = [w.lstrip("#") for w in element.get("wit", "").split()] if element is not None else []
     app = element.xpath("ancestor-or-self::t:app[1]", namespaces=TEI) if element is not None else []
     if not app:
-        return words if element is None or element.tag.endswith("}witness") else f"{words} (at a {etree.QName(element).localname} of the edition)"
+        return words if element is None else f"{words} (at a {etree.QName(element).localname} of the edition)"
     app = app[0]
     sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
     readings = []
@@ -128,13 +146,53 @@ def in_readers_words(document: etree._ElementTree, text: str, location: str) -> 
         for r in reading:
             sigla = " ".join(names.get(w.lstrip("#"), w).split(" (")[0] for w in r.get("wit", "").split())
             readings.append(f"{sigla or 'edited text'} 「{''.join(r.itertext()).strip() or '—'}」")
+    for siglum in (witnesses[w].get("n") for w in concerned if w in witnesses and witness_at):
+        place = witness_at(app.get(XML_ID), siglum)
+        readings += [f"{siglum} at {place}"] if place else []
     where = f"at {sentence[0]}" if sentence else "in the apparatus"
     return f"{words} ({where}: {'; '.join(readings)})"
 
 
-def check(document: etree._ElementTree, path: Path, project: bool = True) -> None:
+def layer_of(pattern: str) -> str | None:
+    """The XPath that tells an element of the layer an instance of the abstract pattern
+    `attested` of edition.sch is about (its parameter `layer`), as that file says it."""
+    values = schematron_document().xpath("//sch:pattern[@id = $id]/sch:param[@name = 'layer']/@value", namespaces=SCH, id=pattern)
+    return values[0] if values else None
+
+
+def unattested(document: etree._ElementTree, witness: etree._Element, layer: str | None) -> etree._Element | None:
+    """The first app of the layer that breaks the rule `attested` of edition.sch for the witness:
+    one that attests it more than once, or not at all where it is extant, or where it is not but
+    by a transposed reading (a witness without witStart is extant everywhere), leaving out the
+    apps nested in a reading of other witnesses."""
+    if layer is None:
+        return None
+    tei = {"tei": TEI["t"]}
+    ref = f"#{witness.get(XML_ID)}"
+    in_layer = etree.XPath(f"boolean(self::node()[{layer}])", namespaces=tei)
+    theirs_alone = etree.XPath(f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][not(contains(concat(' ', normalize-space(@wit), ' '), $ref))])", namespaces=tei)
+    readings = etree.XPath("tei:lem | tei:rdgGrp/tei:lem | tei:rdg | tei:rdgGrp/tei:rdg", namespaces=tei)
+    own = lambda marker: marker.get("wit") == ref and in_layer(marker)
+    started = any(own(m) for m in document.iter(WIT_START))
+    opened = closed = 0
+    for element in document.iter(APP, *OPENING, *CLOSING):
+        if element.tag != APP:
+            if own(element):
+                opened += element.tag in OPENING
+                closed += element.tag in CLOSING
+            continue
+        if not in_layer(element) or theirs_alone(element, ref=f" {ref} "):
+            continue
+        attesting = [r for r in readings(element) if ref in r.get("wit", "").split()]
+        extant = not started or opened + sum(map(own, element.iter(*OPENING))) > closed
+        if len(attesting) > 1 or not attesting and extant or not extant and any(r.get("type") != "transposition" for r in attesting):
+            return element
+    return None
+
+
+def check(document: etree._ElementTree, path: Path, project: bool = True, witness_at: WitnessAt | None = None) -> None:
     """Raise a one-line error naming the output if it is not valid."""
-    found = problems(document, project)
+    found = problems(document, project, witness_at)
     if found:
         first = found[0]
         raise EditionError(

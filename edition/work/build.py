@@ -99,7 +99,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
         progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
     document = tei.edition_document(sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps), commentary)
     progress("validate edition.xml")
-    validate.check(document, staging.out / "edition.xml")
+    validate.check(document, staging.out / "edition.xml", witness_at=tei.WitnessPlaces(apparatus, commentary))
     staging.write("edition.xml", tei.serialize(document))
     summary = report.collation_report(apparatus, found, choices.editors)
     staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")

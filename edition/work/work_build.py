@@ -118,7 +118,7 @@ def build_chapters(work: Work, due: list[tuple[Chapter, str]], staging: Staging,
             chapter = work.chapter(number)
             if "error" in result:
                 path, message, line = result["error"]
-                raise EditionError(path, f"{message} (chapter {chapter.title})", line)
+                raise EditionError(path, f"{message} (chapter {chapter.number}, {chapter.heading})", line)
             figures[chapter.folder] = result
             progress(f"chapter {chapter.heading} built in {result['seconds']:.1f} s ({len(figures)}/{len(order)})")
     return figures
