@@ -46,8 +46,7 @@ def escape(text: str) -> str:
     outside its code spans."""
     pieces = re.split(r"(`+[^`]*`+)", text)
     return "".join(
-        piece if index % 2 else piece.replace("&", "&amp;").replace("<", "&lt;")
-        for index, piece in enumerate(pieces)
+        piece if index % 2 else piece.replace("&", "&amp;").replace("<", "&lt;") for index, piece in enumerate(pieces)
     )
 
 
@@ -113,7 +112,9 @@ def _summary(schema) -> str:
         parts.append("requires " + codes(unlisted))
     if schema.get("additionalProperties") is False:
         parts.append("no other keys")
-    text = ", ".join(part for part in parts if part) or ("table" if "properties" in schema else "as below" if "if" in schema else "anything")
+    text = ", ".join(part for part in parts if part) or (
+        "table" if "properties" in schema else "as below" if "if" in schema else "anything"
+    )
     if "$comment" in schema:
         text += f": {escape(schema['$comment'])}"
     return text
@@ -136,7 +137,10 @@ def _consequence(schema: dict) -> str:
     properties = schema.get("properties", {})
     banned = [name for name, sub in properties.items() if _summary(sub).startswith("not allowed")]
     if banned:
-        parts.append("does not allow " + ", ".join(_summary(properties[name]).replace("not allowed", code(name)) for name in banned))
+        parts.append(
+            "does not allow "
+            + ", ".join(_summary(properties[name]).replace("not allowed", code(name)) for name in banned)
+        )
     parts += [f"{code(name)}: {_summary(sub)}" for name, sub in properties.items() if name not in banned]
     return "; ".join(parts) or "nothing more"
 
@@ -254,7 +258,7 @@ def features_reference(features: Path = FEATURES, profiles: Path = PROFILES) -> 
     """The features reference page, in Markdown, from the features' own TOML."""
     found = {path.stem: _toml(path) for path in sorted(features.glob("*.toml"))}
     users: dict[str, list[str]] = {name: [] for name in found}
-    for kind, folder, tables in (
+    for kind, _folder, tables in (
         ("profile", profiles, {path.stem: _toml(path) for path in sorted(profiles.glob("*.toml"))}),
         ("feature", features, found),
     ):

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from edition.work.build import build
 from edition.collation import decisions
 from edition.collation.apparatus import collate
+from edition.work.build import build
 from edition.work.sources import Sources, decisions_path
 from edition.work.work import Work, export_chapter, export_work
 
@@ -63,9 +63,65 @@ def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
     choices = decisions.load(decisions_path(SOURCES))
-    return collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    return collate(
+        list(witnesses.values()),
+        sources.config.base,
+        sources.orthography(),
+        sources.config.min_quality,
+        choices.witnesses(True),
+        choices.witnesses(False),
+    )
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
     """A work of some chapters of the 儀禮, as `sources/` describes them."""
     return export_work(WORK, numbers, folder)
+
+
+# --- the browser tests: Chromium through playwright -------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the Python package playwright is missing: .venv/bin/pip install playwright")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # A request cut short by leaving the page (net::ERR_ABORTED) is no failure of the site.
+    page.on(
+        "requestfailed",
+        lambda request: "ERR_ABORTED" in (request.failure or "") or errors.append(f"{request.url}: {request.failure}"),
+    )
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def url(site: Path, name: str, query: str = "") -> str:
+    return (site / name).as_uri() + query

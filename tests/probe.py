@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
 from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +42,15 @@ def sample_sources(root: Path) -> Path:
     return root
 
 
-def write_witness(root: Path, siglum: str, file: str, data: bytes, profile: str = "lishu-gangmu", extra: str = "", append: bool = False):
+def write_witness(
+    root: Path,
+    siglum: str,
+    file: str,
+    data: bytes,
+    profile: str = "lishu-gangmu",
+    extra: str = "",
+    append: bool = False,
+):
     (root / file).write_bytes(data)
     stanza = STANZA.format(siglum=siglum, file=file, profile=profile, extra=extra)
     path = root / "witnesses.toml"
@@ -57,7 +66,11 @@ def snapshot(folder: Path) -> dict[str, str]:
     """Every file under `folder` by relative path, with its SHA-256."""
     if not folder.exists():
         return {}
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def assert_one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:

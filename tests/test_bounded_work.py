@@ -8,16 +8,17 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from conftest import SOURCES
 from lxml import etree
+from probe import SAMPLE, sample_sources, write_witness
+from texts import text_of_body
+
 from edition.errors import EditionError
 from edition.intake.profile import Profile, split_layers
 from edition.intake.raw import RawText
 from edition.intake.rule import Rule
 from edition.publication import tei, validate
 from edition.work.sources import Sources
-from probe import SAMPLE, sample_sources, write_witness
-from test_tei import text_of_body
-from conftest import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITION = Path(sys.executable).parent / "edition"
@@ -70,7 +71,9 @@ def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     write_witness(sources, "A", "a.txt", WITH_RUNAWAY_LINE.encode(), profile="runaway")
     status, lines = edition(command, sources, tmp_path)
     assert status == 1 and len(lines) == 1, lines
-    assert lines[0].startswith(("edition: error: " if command == "build" else "") + str(sources / "profiles" / "runaway.toml"))
+    assert lines[0].startswith(
+        ("edition: error: " if command == "build" else "") + str(sources / "profiles" / "runaway.toml")
+    )
     assert "rule 'runaway' exceeded its time limit" in lines[0] and lines[0].endswith("a.txt line 5")
 
 
@@ -128,7 +131,9 @@ def test_a_large_witness_loses_no_character(tmp_path):
         position = segment.end
     assert position == len(witness.raw.text)
     document = tei.witness_document(sources, witness)
-    assert text_of_body(etree.ElementTree(etree.fromstring(tei.serialize(document)))) == witness.raw.text.replace("\r", "")
+    assert text_of_body(etree.ElementTree(etree.fromstring(tei.serialize(document)))) == witness.raw.text.replace(
+        "\r", ""
+    )
     assert validate.problems(document) == []
 
 
@@ -148,13 +153,13 @@ def test_intake_memory_grows_in_proportion_to_the_witness(tmp_path):
     assert peaks[8] < 1.25 * peaks[2]
 
 
-
 def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():
     """A match whose wall-clock timeout passes while its thread hardly ran (a busy machine) is
     tried again with more wall time; a runaway still stops once its CPU time is spent."""
     import time
 
     import regex
+
     from edition.budget import Budget
 
     timeouts = []

@@ -15,7 +15,11 @@ TIMINGS = {"build.json", ".edition-manifest.json"}
 
 
 def products(out: Path) -> dict[str, str]:
-    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.rglob("*")) if p.is_file() and p.name not in TIMINGS}
+    return {
+        str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name not in TIMINGS
+    }
 
 
 def test_two_builds_with_different_hash_seeds_are_the_same_byte_for_byte(tmp_path):
@@ -24,7 +28,12 @@ def test_two_builds_with_different_hash_seeds_are_the_same_byte_for_byte(tmp_pat
     for seed in ("1", "2"):
         out = tmp_path / f"build-{seed}"
         env = os.environ | {"PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": "946684800", "FORCE_SOURCE_DATE": "1"}
-        subprocess.run([str(EDITION), "build", "--quiet", "--sources", str(sources), "--out", str(out)], env=env, check=True, capture_output=True)
+        subprocess.run(
+            [str(EDITION), "build", "--quiet", "--sources", str(sources), "--out", str(out)],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         found.append(products(out))
     assert found[0].keys() == found[1].keys() and len(found[0]) > 40
     assert [name for name in found[0] if found[0][name] != found[1][name]] == []

@@ -34,16 +34,24 @@ def checkout(folder: Path) -> Path:
 
 def test_a_wheel_installs_in_a_fresh_venv_and_builds_a_chapter(tmp_path):
     tree = checkout(tmp_path / "repository")
-    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp_path / "wheels", tree)
+    run(
+        sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", tmp_path / "wheels", tree
+    )
     (wheel,) = (tmp_path / "wheels").glob("edition-*.whl")
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", venv)
     python = venv / "bin" / "python"
     site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
-    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # a path line: its own .pth files are not run
+    (site / "dependencies.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n"
+    )  # a path line: its own .pth files are not run
     run(python, "-m", "pip", "install", "-q", "--no-deps", wheel)
     assert run(python, "-c", "import edition; print(edition.__file__)", cwd=tmp_path).startswith(str(site))
     sources, out = exported_chapter(3), tmp_path / "build"
     env = os.environ | {"EDITION_TEI_ALL": str(tei_all_path())}
     run(venv / "bin" / "edition", "build", "--quiet", "--sources", sources, "--out", out, cwd=tmp_path, env=env)
-    assert (out / "edition.xml").is_file() and (out / "site" / "index.html").is_file() and (out / "edition.pdf").stat().st_size > 10_000
+    assert (
+        (out / "edition.xml").is_file()
+        and (out / "site" / "index.html").is_file()
+        and (out / "edition.pdf").stat().st_size > 10_000
+    )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..intake.witness import Witness
 from ..intake.align import Alignment
+from ..intake.witness import Witness
 
 
 @dataclass

@@ -33,7 +33,7 @@ class BigramModel:
         self.unigrams = Counter(text)
         self.vocabulary = len(self.unigrams)
 
-    def without(self, window: str) -> "BigramModel":
+    def without(self, window: str) -> BigramModel:
         model = BigramModel("")
         model.bigrams = Difference(self.bigrams, Counter(zip(window, window[1:])))
         model.unigrams = Difference(self.unigrams, Counter(window))
@@ -70,12 +70,16 @@ def insertion_start(chars: str, end: int, after: str, model: BigramModel, max_le
         if best_gain is None or gain > best_gain:
             best_gain, best_start = gain, start
     start = best_start
-    while end - start > 1 and local.bigrams[(chars[start - 1], chars[start])] and not local.bigrams[(chars[start], chars[start + 1])]:
+    while (
+        end - start > 1
+        and local.bigrams[(chars[start - 1], chars[start])]
+        and not local.bigrams[(chars[start], chars[start + 1])]
+    ):
         start += 1
     return start
 
 
-def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit") -> None:
+def apply(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
     anchor = regex.compile(rule.params.get("anchor", DEFAULT_ANCHOR))
     max_length = int(rule.params.get("max_length", 15))
     cost = float(rule.params.get("cost_per_char", 6.0))

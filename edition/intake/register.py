@@ -30,16 +30,14 @@ def markers() -> tuple[tuple[str, float], ...]:
     path = resources.files("edition.intake") / "data" / "register.tsv"
     with path.open(encoding="utf-8") as handle:
         rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
-        return tuple(
-            (row["marker"], float(row["weight"]) * (1 if row["register"] == "modern" else -1)) for row in rows
-        )
+        return tuple((row["marker"], float(row["weight"]) * (1 if row["register"] == "modern" else -1)) for row in rows)
 
 
 def score(text: str) -> float:
     return sum(weight * text.count(marker) for marker, weight in markers())
 
 
-def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit") -> None:
+def apply(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
     text = layering.raw.text
     marker = regex.compile(rule.params["marker"]) if "marker" in rule.params else None
     claimable = (*rule.within, "format")

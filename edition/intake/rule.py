@@ -50,7 +50,7 @@ class Rule:
     origin: str = ""  # the profile file or witnesses.toml it comes from
 
     @classmethod
-    def from_table(cls, table: dict, origin: str, line: int | None = None) -> "Rule":
+    def from_table(cls, table: dict, origin: str, line: int | None = None) -> Rule:
         """A rule from a table the schema has validated: what is left to check is its pattern."""
         name = table["name"]
         kind = table.get("kind", "pattern")
@@ -72,4 +72,6 @@ class Rule:
         params = {k: v for k, v in table.items() if k not in known}
         within = tuple(table.get("within", [UNASSIGNED]))
         attrs = dict(table.get("attrs", {}))
-        return cls(name, kind, within, table.get("layer"), tuple(table.get("across", ())), pattern, attrs, params, origin)
+        return cls(
+            name, kind, within, table.get("layer"), tuple(table.get("across", ())), pattern, attrs, params, origin
+        )

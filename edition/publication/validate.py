@@ -24,7 +24,9 @@ from ..tables import SCHEMAS
 
 SCH = {"sch": "http://purl.oclc.org/dsdl/schematron"}
 SVRL = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
-WitnessAt = Callable[[str, str], str | None]  # an app's xml:id and a siglum -> where the witness's raw file has that place
+WitnessAt = Callable[
+    [str, str], str | None
+]  # an app's xml:id and a siglum -> where the witness's raw file has that place
 
 
 def tei_all_path() -> Path:
@@ -106,7 +108,9 @@ def validation_problems(document: etree._ElementTree, project: bool, witness_at:
         for failed in schematron.validation_report.iterfind(".//svrl:failed-assert", SVRL):
             text = "".join(failed.find("svrl:text", SVRL).itertext()).strip()
             pattern = failed.xpath("string(preceding-sibling::svrl:active-pattern[1]/@id)", namespaces=SVRL)
-            found.append(Problem("edition.sch", 0, in_readers_words(document, text, failed.get("location"), pattern, witness_at)))
+            found.append(
+                Problem("edition.sch", 0, in_readers_words(document, text, failed.get("location"), pattern, witness_at))
+            )
     return found
 
 
@@ -114,18 +118,30 @@ TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 NAME = "t:abbr[@type='name']"
 APP, WITNESS, WIT_START = (f"{{{TEI['t']}}}{name}" for name in ("app", "witness", "witStart"))
-OPENING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witStart", "lacunaEnd"))  # a witness's extent markers: where it is extant from
+OPENING = tuple(
+    f"{{{TEI['t']}}}{name}" for name in ("witStart", "lacunaEnd")
+)  # a witness's extent markers: where it is extant from
 CLOSING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witEnd", "lacunaStart"))  # and where it is not
 
 
-def in_readers_words(document: etree._ElementTree, text: str, location: str, pattern: str = "", witness_at: WitnessAt | None = None) -> str:
+def in_readers_words(
+    document: etree._ElementTree, text: str, location: str, pattern: str = "", witness_at: WitnessAt | None = None
+) -> str:
     """A Schematron failure as a reader would find it: witnesses by siglum and name instead of
     their ids; the place by its citation, lemma and readings instead of an XPath (for a rule on a
     witness, the first entry that breaks it); and where the witnesses concerned have that place in
     their raw files, with what they read there (`witness_at`: an app's id and a siglum to that)."""
     witnesses = {w.get(XML_ID): w for w in document.iterfind(".//t:listWit/t:witness", TEI)}
     names = {i: f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for i, w in witnesses.items()}
-    words = regex.sub(r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b", lambda m: names[m.group(1)], text) if names else text
+    words = (
+        regex.sub(
+            r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b",
+            lambda m: names[m.group(1)],
+            text,
+        )
+        if names
+        else text
+    )
     try:
         found = document.xpath(location)
     except etree.XPathError:
@@ -156,7 +172,9 @@ def in_readers_words(document: etree._ElementTree, text: str, location: str, pat
 def layer_of(pattern: str) -> str | None:
     """The XPath that tells an element of the layer an instance of the abstract pattern
     `attested` of edition.sch is about (its parameter `layer`), as that file says it."""
-    values = schematron_document().xpath("//sch:pattern[@id = $id]/sch:param[@name = 'layer']/@value", namespaces=SCH, id=pattern)
+    values = schematron_document().xpath(
+        "//sch:pattern[@id = $id]/sch:param[@name = 'layer']/@value", namespaces=SCH, id=pattern
+    )
     return values[0] if values else None
 
 
@@ -170,7 +188,10 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
     tei = {"tei": TEI["t"]}
     ref = f"#{witness.get(XML_ID)}"
     in_layer = etree.XPath(f"boolean(self::node()[{layer}])", namespaces=tei)
-    theirs_alone = etree.XPath(f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][not(contains(concat(' ', normalize-space(@wit), ' '), $ref))])", namespaces=tei)
+    theirs_alone = etree.XPath(
+        f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][not(contains(concat(' ', normalize-space(@wit), ' '), $ref))])",
+        namespaces=tei,
+    )
     readings = etree.XPath("tei:lem | tei:rdgGrp/tei:lem | tei:rdg | tei:rdgGrp/tei:rdg", namespaces=tei)
     own = lambda marker: marker.get("wit") == ref and in_layer(marker)
     started = any(own(m) for m in document.iter(WIT_START))
@@ -185,7 +206,13 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
             continue
         attesting = [r for r in readings(element) if ref in r.get("wit", "").split()]
         extant = not started or opened + sum(map(own, element.iter(*OPENING))) > closed
-        if len(attesting) > 1 or not attesting and extant or not extant and any(r.get("type") != "transposition" for r in attesting):
+        if (
+            len(attesting) > 1
+            or not attesting
+            and extant
+            or not extant
+            and any(r.get("type") != "transposition" for r in attesting)
+        ):
             return element
     return None
 
