@@ -26,7 +26,9 @@ def paths_and_verbosity(command):
     command = click.option("--quiet", is_flag=True, help="Print nothing but errors.")(command)
     command = click.option("--force", is_flag=True, help="Delete files in OUT that no build made.")(command)
     command = click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True)(command)
-    return click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)(command)
+    return click.option(
+        "--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True
+    )(command)
 
 
 def fail(message: str, status: int = 1):
@@ -49,7 +51,9 @@ def one_line_errors(step: list[str]):
         if isinstance(error, OSError):
             where = f"{error.filename}: " if error.filename else ""
             fail(f"{where}{error.strerror or error} (during {step[-1]})")
-        fail(f"unexpected {type(error).__name__} during {step[-1]}: {error} (run `edition --debug …` for the traceback)")
+        fail(
+            f"unexpected {type(error).__name__} during {step[-1]}: {error} (run `edition --debug …` for the traceback)"
+        )
 
 
 def run_step(step, sources_dir: Path, out: Path, quiet: bool, force: bool, done: str) -> None:
@@ -75,12 +79,19 @@ def main(debug: bool) -> None:
 
 @main.command("build")
 @paths_and_verbosity
-@click.option("--chapter", help="Of a work: build this chapter alone (number, title or heading); the others stay as they were.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Of a work: chapters built at once (default: the machine's cores).")
-def build_command(sources_dir: Path, out: Path, quiet: bool, force: bool, chapter: str | None, jobs: int | None) -> None:
+@click.option(
+    "--chapter", help="Of a work: build this chapter alone (number, title or heading); the others stay as they were."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), help="Of a work: chapters built at once (default: the machine's cores)."
+)
+def build_command(
+    sources_dir: Path, out: Path, quiet: bool, force: bool, chapter: str | None, jobs: int | None
+) -> None:
     """Build everything from SOURCES into OUT: witness transcriptions, the edition, the reports.
     A work (SOURCES/work.toml) is built chapter by chapter, only the chapters whose sources changed."""
     if is_work(sources_dir):
+
         def work_step(sources_dir, out, progress, force):
             build_work(sources_dir, out, progress, force, chapter, jobs, quiet)
 
@@ -106,10 +117,14 @@ def collate_command(sources_dir: Path, out: Path, quiet: bool, force: bool) -> N
 @click.option("--name", help="Its short name in the apparatus, e.g. 四部叢刊本 (default: the siglum).")
 @click.option("--profile", help="Its layout profile (default: guessed).")
 @click.option("--encoding", help="Its encoding (default: guessed).")
-@click.option("--script", type=click.Choice(["simplified", "traditional", "mixed"]), help="Its script (default: guessed).")
+@click.option(
+    "--script", type=click.Choice(["simplified", "traditional", "mixed"]), help="Its script (default: guessed)."
+)
 @click.option("--chapter", help="Of a work: the chapter it belongs to (default: found by its text).")
 @click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
-def add_witness_command(file: Path, siglum: str, title, name, profile, encoding, script, chapter, sources_dir: Path) -> None:
+def add_witness_command(
+    file: Path, siglum: str, title, name, profile, encoding, script, chapter, sources_dir: Path
+) -> None:
     """Copy FILE into the sources untouched and describe it in witnesses.toml. In a work, FILE
     joins the chapter it belongs to; a folder of 卷 files becomes an edition of the whole work."""
     options = {"title": title, "name": name, "profile": profile, "encoding": encoding, "script": script}
@@ -127,8 +142,15 @@ def add_witness_command(file: Path, siglum: str, title, name, profile, encoding,
         else:
             guessed = guess_layout(sources_dir, file, siglum)
             target = add_witness(
-                sources_dir, file, siglum, title or file.stem, profile or guessed.profile, encoding or guessed.encoding, script or guessed.script,
-                None if profile else guessed.composed, name,
+                sources_dir,
+                file,
+                siglum,
+                title or file.stem,
+                profile or guessed.profile,
+                encoding or guessed.encoding,
+                script or guessed.script,
+                None if profile else guessed.composed,
+                name,
             )
             where = ""
     for line in guessed.lines(profile_given=profile is not None):

@@ -63,11 +63,20 @@ def compiles(pattern: str) -> bool:
 
 
 FORMATS = {
-    "siglum": (lambda v: bool(SIGLUM.fullmatch(v)), "a siglum of 1 to 32 letters, digits, '_' or '-', starting with a letter or digit"),
-    "name": (lambda v: bool(NAME.fullmatch(v)), "a name of letters, digits, '_' or '-', starting with a letter or digit"),
+    "siglum": (
+        lambda v: bool(SIGLUM.fullmatch(v)),
+        "a siglum of 1 to 32 letters, digits, '_' or '-', starting with a letter or digit",
+    ),
+    "name": (
+        lambda v: bool(NAME.fullmatch(v)),
+        "a name of letters, digits, '_' or '-', starting with a letter or digit",
+    ),
     "line": (lambda v: "\n" not in v and not NOT_TEXT.search(v), "one line of text without control characters"),
     "text": (lambda v: not NOT_TEXT.search(v), "text without control characters"),
-    "file-name": (lambda v: bool(FILE_NAME.fullmatch(v)), "a file name in the folder itself: no '/' or '\\', not starting with '.', no control characters"),
+    "file-name": (
+        lambda v: bool(FILE_NAME.fullmatch(v)),
+        "a file name in the folder itself: no '/' or '\\', not starting with '.', no control characters",
+    ),
     "encoding": (is_text_encoding, "a text encoding such as utf-8, gb18030 or big5"),
     "regex": (compiles, "a pattern of the regex module"),
     "context": (lambda v: bool(CONTEXT.fullmatch(v)), "text with the characters concerned in one pair of [brackets]"),
@@ -128,7 +137,14 @@ class TomlLines:
         return None
 
 
-TYPE_NAMES = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false", "array": "a list", "object": "a table"}
+TYPE_NAMES = {
+    "string": "text",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a table",
+}
 
 
 def field_name(path) -> str:
@@ -164,7 +180,11 @@ def expected(error: jsonschema.ValidationError) -> str:
         return shown(schema)
     if kind in ("minimum", "maximum"):
         low, high = error.schema.get("minimum"), error.schema.get("maximum")
-        return f"a number from {low} to {high}" if low is not None and high is not None else f"a number {'≥' if kind == 'minimum' else '≤'} {schema}"
+        return (
+            f"a number from {low} to {high}"
+            if low is not None and high is not None
+            else f"a number {'≥' if kind == 'minimum' else '≤'} {schema}"
+        )
     if kind == "minLength":
         return "a text that is not empty"
     if kind == "format":
@@ -172,7 +192,9 @@ def expected(error: jsonschema.ValidationError) -> str:
     if kind == "pattern":
         return f"text matching {schema}"
     if kind == "anyOf":
-        options = [s.get("const") or " or ".join(s.get("enum", ())) or s.get("$ref", "").rsplit("/", 1)[-1] for s in schema]
+        options = [
+            s.get("const") or " or ".join(s.get("enum", ())) or s.get("$ref", "").rsplit("/", 1)[-1] for s in schema
+        ]
         return "one of " + ", ".join(str(o) for o in options)
     return error.message
 
@@ -189,7 +211,9 @@ def describe(error: jsonschema.ValidationError, document) -> tuple[list, str]:
     if error.validator == "additionalProperties":
         known = set(error.schema.get("properties", {}))
         unknown = [k for k in error.instance if k not in known]
-        return path + unknown[:1], f"{field_name(path)}: unknown field(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})"
+        return path + unknown[
+            :1
+        ], f"{field_name(path)}: unknown field(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})"
     if error.validator == "minItems" and path == ["witness"]:
         return path, "no [[witness]] in the file"
     if error.validator == "not" and "$comment" in error.schema:  # a field the schema forbids here, saying why
@@ -197,7 +221,9 @@ def describe(error: jsonschema.ValidationError, document) -> tuple[list, str]:
     if error.validator is None:  # a field that the schema forbids here (`false`)
         rule = value_at(document, path)
         key = next(k for k, v in rule.items() if v == error.instance)
-        return path + [key], f"{field_name(path + [key])}: not a field of a rule of kind {rule.get('kind', 'pattern')!r}"
+        return path + [
+            key
+        ], f"{field_name(path + [key])}: not a field of a rule of kind {rule.get('kind', 'pattern')!r}"
     return path, f"{field_name(path)}: expected {expected(error)}, found {shown(error.instance)}"
 
 
@@ -235,7 +261,9 @@ def read_tsv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, 
         if not text.strip() or text.startswith("#"):
             continue
         if NOT_TEXT.search(text):
-            raise EditionError(path, f"control character U+{ord(NOT_TEXT.search(text).group()):04X} in the table", number)
+            raise EditionError(
+                path, f"control character U+{ord(NOT_TEXT.search(text).group()):04X} in the table", number
+            )
         cells = text.split("\t")
         if header is None:
             header = cells

@@ -63,7 +63,14 @@ def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
     choices = decisions.load(decisions_path(SOURCES))
-    return collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    return collate(
+        list(witnesses.values()),
+        sources.config.base,
+        sources.orthography(),
+        sources.config.min_quality,
+        choices.witnesses(True),
+        choices.witnesses(False),
+    )
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:

@@ -41,7 +41,15 @@ def sample_sources(root: Path) -> Path:
     return root
 
 
-def write_witness(root: Path, siglum: str, file: str, data: bytes, profile: str = "lishu-gangmu", extra: str = "", append: bool = False):
+def write_witness(
+    root: Path,
+    siglum: str,
+    file: str,
+    data: bytes,
+    profile: str = "lishu-gangmu",
+    extra: str = "",
+    append: bool = False,
+):
     (root / file).write_bytes(data)
     stanza = STANZA.format(siglum=siglum, file=file, profile=profile, extra=extra)
     path = root / "witnesses.toml"
@@ -57,7 +65,11 @@ def snapshot(folder: Path) -> dict[str, str]:
     """Every file under `folder` by relative path, with its SHA-256."""
     if not folder.exists():
         return {}
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def assert_one_line(result: subprocess.CompletedProcess, *fragments: str) -> str:

@@ -40,7 +40,15 @@ def test_the_sample_builds(sources, tmp_path):
     result = run(sources, out)
     assert result.exit_code == 0, result.output
     assert (out / "witnesses" / "A.xml").is_file()
-    assert sorted(p.name for p in out.iterdir()) == [".edition-manifest.json", "edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".edition-manifest.json",
+        "edition.pdf",
+        "edition.xml",
+        "pdf",
+        "reports",
+        "site",
+        "witnesses",
+    ]
 
 
 def test_gb18030_without_encoding_is_named(sources, tmp_path):
@@ -100,7 +108,14 @@ def test_a_crlf_file_round_trips(sources):
     assert [s.text(raw) for s in segments if s.layer == "label"] == ["礼书纲目", "右请射"]
 
 
-@pytest.mark.parametrize("data,message", [(b"", "empty witness file"), (b"\n\n \n", "empty witness file"), (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file")])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b"", "empty witness file"),
+        (b"\n\n \n", "empty witness file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+    ],
+)
 def test_empty_and_binary_files(sources, tmp_path, data, message):
     write_witness(sources, "A", "a.txt", data)
     assert_one_line_error(run(sources, tmp_path / "build"), "a.txt", message)
@@ -124,7 +139,7 @@ def test_an_unknown_profile(sources, tmp_path):
 def test_a_profile_that_leaves_characters_unassigned(sources, tmp_path):
     (sources / "profiles").mkdir()
     (sources / "profiles" / "headings-only.toml").write_text(
-        "[[rule]]\nname = \"title\"\nlayer = \"label\"\npattern = '\\A[^\\n]+'\n"
+        '[[rule]]\nname = "title"\nlayer = "label"\npattern = \'\\A[^\\n]+\'\n'
     )
     write_witness(sources, "A", "a.txt", SAMPLE.encode(), profile="headings-only")
     assert_one_line_error(run(sources, tmp_path / "build"), "a.txt:3", "leaves", "unassigned", "headings-only")
@@ -144,7 +159,9 @@ def test_the_installed_command_prints_one_line_and_no_traceback(sources, tmp_pat
     write_witness(sources, "A", "a.txt", SAMPLE.encode("gb18030"))
     command = Path(sys.executable).parent / "edition"
     result = subprocess.run(
-        [str(command), "build", "--quiet", "--sources", str(sources), "--out", str(tmp_path / "b")], capture_output=True, text=True
+        [str(command), "build", "--quiet", "--sources", str(sources), "--out", str(tmp_path / "b")],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

@@ -9,13 +9,17 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def test_collate_vs_collatex_smoke():
-    result = subprocess.run([sys.executable, str(BENCH / "collate_vs_collatex"), "--smoke"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "collate_vs_collatex"), "--smoke"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "× faster" in result.stdout and "units" in result.stdout and "RESULT:" in result.stdout
 
 
 def smoke(name: str, timeout: int) -> str:
-    result = subprocess.run([sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True, timeout=timeout)
+    result = subprocess.run(
+        [sys.executable, str(BENCH / name), "--smoke"], capture_output=True, text=True, timeout=timeout
+    )
     assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
     return result.stdout
 

@@ -70,7 +70,9 @@ def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     write_witness(sources, "A", "a.txt", WITH_RUNAWAY_LINE.encode(), profile="runaway")
     status, lines = edition(command, sources, tmp_path)
     assert status == 1 and len(lines) == 1, lines
-    assert lines[0].startswith(("edition: error: " if command == "build" else "") + str(sources / "profiles" / "runaway.toml"))
+    assert lines[0].startswith(
+        ("edition: error: " if command == "build" else "") + str(sources / "profiles" / "runaway.toml")
+    )
     assert "rule 'runaway' exceeded its time limit" in lines[0] and lines[0].endswith("a.txt line 5")
 
 
@@ -128,7 +130,9 @@ def test_a_large_witness_loses_no_character(tmp_path):
         position = segment.end
     assert position == len(witness.raw.text)
     document = tei.witness_document(sources, witness)
-    assert text_of_body(etree.ElementTree(etree.fromstring(tei.serialize(document)))) == witness.raw.text.replace("\r", "")
+    assert text_of_body(etree.ElementTree(etree.fromstring(tei.serialize(document)))) == witness.raw.text.replace(
+        "\r", ""
+    )
     assert validate.problems(document) == []
 
 
@@ -146,7 +150,6 @@ def test_intake_memory_grows_in_proportion_to_the_witness(tmp_path):
         tracemalloc.stop()
     assert peaks[8] < 100, f"{peaks[8]:.0f} bytes per character"
     assert peaks[8] < 1.25 * peaks[2]
-
 
 
 def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():

@@ -56,14 +56,18 @@ def test_header(edition):
     assert edition.xpath("//t:variantEncoding[@method='parallel-segmentation'][@location='internal']", namespaces=NS)
     assert edition.xpath("//t:appInfo/t:application[@ident='edition']/@version", namespaces=NS)
     witnesses = edition.xpath("//t:listWit/t:witness", namespaces=NS)
-    assert [w.get(XML_ID) for w in witnesses] == ["wSBCK", "w000", "w001", "w002", "w003", "wWYG", "jinwen", "guwen"], "the base first"
+    assert [w.get(XML_ID) for w in witnesses] == ["wSBCK", "w000", "w001", "w002", "w003", "wWYG", "jinwen", "guwen"], (
+        "the base first"
+    )
     excluded = edition.xpath("//t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
     assert [w.get(XML_ID) for w in excluded] == ["w004"]
     for w in witnesses[:6] + excluded:
         assert w.xpath("t:note[@type='quality']", namespaces=NS) and w.xpath("t:note[@type='extent']", namespaces=NS)
     for w in witnesses[6:]:
         assert w.xpath("t:note[@type='status']", namespaces=NS)[0].text.startswith("hypothetical")
-    assert edition.xpath("//t:charDecl/t:char[@xml:id='g-EB8E']", namespaces=NS), "gaiji read in the apparatus are declared"
+    assert edition.xpath("//t:charDecl/t:char[@xml:id='g-EB8E']", namespaces=NS), (
+        "gaiji read in the apparatus are declared"
+    )
 
 
 def test_every_app_has_ids_and_typed_readings(edition):
@@ -72,7 +76,9 @@ def test_every_app_has_ids_and_typed_readings(edition):
     ids = [n.get(XML_ID) for n in edition.xpath("//t:app | //t:lem | //t:rdg", namespaces=NS)]
     assert all(ids) and len(ids) == len(set(ids))
     types = {r.get("type") for r in edition.xpath("//t:rdg", namespaces=NS)}
-    assert types == {"substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen", "fragment"}, "variant forms are in the 异体字表 only"
+    assert types == {"substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen", "fragment"}, (
+        "variant forms are in the 异体字表 only"
+    )
 
 
 def test_scrambled_004_is_excluded_with_its_score(report, edition):
@@ -80,14 +86,28 @@ def test_scrambled_004_is_excluded_with_its_score(report, edition):
     assert not w004["included"] and w004["quality"] < 0.3 and "scrambled" in w004["reason"]
     assert not edition.xpath("//*[contains(@wit, '#w004')]", namespaces=NS)
     included = {w["siglum"]: w["quality"] for w in report["witnesses"] if w["included"]}
-    assert set(included) == {"SBCK", "000", "001", "002", "003", "WYG"} and min(included.values()) > 0.8  # 000 relocates clauses
+    assert (
+        set(included) == {"SBCK", "000", "001", "002", "003", "WYG"} and min(included.values()) > 0.8
+    )  # 000 relocates clauses
 
 
 def test_the_config_can_force_a_witness_in(witnesses, sources):
-    forced = collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, include=("004",))
+    forced = collate(
+        list(witnesses.values()),
+        sources.config.base,
+        sources.orthography(),
+        sources.config.min_quality,
+        include=("004",),
+    )
     assert forced.statuses["004"].included and "included by an editorial decision" in forced.statuses["004"].reason
     assert any("004" in r.sigla for u in forced.units for r in u.all_readings)
-    kept_out = collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, exclude=("003",))
+    kept_out = collate(
+        list(witnesses.values()),
+        sources.config.base,
+        sources.orthography(),
+        sources.config.min_quality,
+        exclude=("003",),
+    )
     assert not kept_out.statuses["003"].included
 
 
@@ -95,12 +115,16 @@ def test_fragments_start_and_stop_instead_of_omitting(edition, report):
     for wit in ("w000", "w002", "w003"):
         assert len(edition.xpath(f"//t:witStart[@wit='#{wit}']", namespaces=NS)) == 1
         assert len(edition.xpath(f"//t:witEnd[@wit='#{wit}']", namespaces=NS)) == 1
-    assert not edition.xpath("//t:witStart[@wit='#w001'] | //t:witStart[@wit='#wWYG']", namespaces=NS), "complete witnesses"
+    assert not edition.xpath("//t:witStart[@wit='#w001'] | //t:witStart[@wit='#wWYG']", namespaces=NS), (
+        "complete witnesses"
+    )
     omissions = edition.xpath("//t:rdg[@subtype='omission'][not(@type='jinguwen')]", namespaces=NS)
     assert len(omissions) < 40, "no flood of omissions outside a fragment"
     extents = {w["siglum"]: w["extant"] for w in report["witnesses"]}
     assert extents["002"][0]["incipit"].startswith("司正升立于序端")
-    assert extents["000"][-1]["explicit"].endswith("刋夲尺"), "in the base's order 000 ends with the 記 clause it reads after 三耦以反位"
+    assert extents["000"][-1]["explicit"].endswith("刋夲尺"), (
+        "in the base's order 000 ends with the 記 clause it reads after 三耦以反位"
+    )
 
 
 # 获者之俎折脊胁肺 and 主人亦饮于西阶上 stand on SBCK's lost leaf 37.
@@ -112,12 +136,23 @@ def test_moved_ji_clauses_of_000_are_transpositions_tied_to_both_places(edition,
     for clause in JI_CLAUSES:
         assert any(clause in text for text in moved), clause
     by_id = {n.get(XML_ID): n for n in edition.xpath("//t:rdg", namespaces=NS)}
-    here = [r for r in edition.xpath("//t:rdg[@type='transposition'][@wit='#w000']", namespaces=NS) if "三笙一和而成声" in text_of(r)]  # 000's own characters
+    here = [
+        r
+        for r in edition.xpath("//t:rdg[@type='transposition'][@wit='#w000']", namespaces=NS)
+        if "三笙一和而成声" in text_of(r)
+    ]  # 000's own characters
     assert len(here) == 1
     targets = [by_id[ref.lstrip("#")] for ref in here[0].get("corresp").split()]
     assert targets and all(t.get("type") == "transposition" and text_of(t) == "" for t in targets)
     assert all(f"#{here[0].get(XML_ID)}" in t.get("corresp").split() for t in targets)
-    base_text = "".join(text_of(t.getparent().find("t:lem", NS) if t.getparent().tag.endswith("app") else t.getparent().getparent().find(".//t:lem", NS)) for t in targets)
+    base_text = "".join(
+        text_of(
+            t.getparent().find("t:lem", NS)
+            if t.getparent().tag.endswith("app")
+            else t.getparent().getparent().find(".//t:lem", NS)
+        )
+        for t in targets
+    )
     assert "三笙一和而成聲" in base_text, "SBCK's"
 
 
@@ -136,15 +171,29 @@ def test_order_difference_inside_a_clause_is_a_transposition():
 
 @pytest.mark.parametrize("wrong,right", [("袓", "袒"), ("天", "矢"), ("末", "未")])
 def test_evident_errors_of_the_base_are_emended_where_the_others_agree(edition, wrong, right):
-    lemmas = edition.xpath("//t:lem[@resp='#edition-auto'][not(ancestor::t:rdg)]", namespaces=NS)  # not a moved clause's difference
-    hits = [lem for lem in lemmas if text_of(lem) == right and any(text_of(r) == wrong and "#wSBCK" in r.get("wit") for r in lem.xpath("ancestor::t:app[1]//t:rdg", namespaces=NS))]
+    lemmas = edition.xpath(
+        "//t:lem[@resp='#edition-auto'][not(ancestor::t:rdg)]", namespaces=NS
+    )  # not a moved clause's difference
+    hits = [
+        lem
+        for lem in lemmas
+        if text_of(lem) == right
+        and any(
+            text_of(r) == wrong and "#wSBCK" in r.get("wit")
+            for r in lem.xpath("ancestor::t:app[1]//t:rdg", namespaces=NS)
+        )
+    ]
     assert len(hits) == 1, (wrong, right)
     assert len(hits[0].get("wit").split()) >= 2
 
 
 @pytest.mark.parametrize("wrong,right", [("常", "堂"), ("座", "卒"), ("家", "賔"), ("斛", "觶")])
 def test_typing_errors_of_a_witness_are_its_readings(edition, wrong, right):
-    hits = [r for r in edition.xpath("//t:rdg[@wit='#w001'][@type='substantive']", namespaces=NS) if text_of(r) == wrong and right in text_of(r.getparent().find(".//t:lem", NS))]
+    hits = [
+        r
+        for r in edition.xpath("//t:rdg[@wit='#w001'][@type='substantive']", namespaces=NS)
+        if text_of(r) == wrong and right in text_of(r.getparent().find(".//t:lem", NS))
+    ]
     assert len(hits) == 1, (wrong, right)
 
 
@@ -154,7 +203,9 @@ def test_no_automatic_emendation_rests_on_one_witness(edition, witnesses, source
     alone = collate([witnesses["SBCK"], witnesses["001"]], "SBCK", sources.orthography())
     assert not any(u.emended for u in alone.units), "one witness never emends the base"
     candidates = [u for u in alone.units if u.candidate]
-    assert any(u.lemma.source == "袓" and u.readings[0].source == "袒" for u in candidates), "a candidate for the editor instead"
+    assert any(u.lemma.source == "袓" and u.readings[0].source == "袒" for u in candidates), (
+        "a candidate for the editor instead"
+    )
 
 
 def edited_text(edition) -> str:
@@ -170,14 +221,21 @@ def test_intrusions_are_readings_and_never_in_the_edited_text(edition):
     text = edited_text(edition)
     assert "摧" not in text and "蜂蜜" not in text
     assert "主人取爵于上篚" in text and "上射升堂，少左" in text
-    assert "升堂，揖；豫則鉤楹" in text and ";" not in regex.sub(r"&\w+;", "", text), "SBCK's text with 001's punctuation, full-width"
+    assert "升堂，揖；豫則鉤楹" in text and ";" not in regex.sub(r"&\w+;", "", text), (
+        "SBCK's text with 001's punctuation, full-width"
+    )
     marks = edition.xpath("//t:body//t:pc", namespaces=NS)
-    assert marks and all(m.get("resp") == "#edition-auto" and m.get("source") == "#w001" and len(m.text) == 1 and not m.text.isascii() for m in marks)
+    assert marks and all(
+        m.get("resp") == "#edition-auto" and m.get("source") == "#w001" and len(m.text) == 1 and not m.text.isascii()
+        for m in marks
+    )
     assert not edition.xpath("//t:rdg//t:pc", namespaces=NS), "editorial punctuation belongs to the edited text"
 
 
 def test_variant_forms_are_counted_in_the_appendix(edition, witnesses):
-    rows = edition.xpath("//t:back/t:div[@type='variant-forms']/t:table/t:row[t:cell[1] = '賔'][t:cell[2] = '賓']", namespaces=NS)
+    rows = edition.xpath(
+        "//t:back/t:div[@type='variant-forms']/t:table/t:row[t:cell[1] = '賔'][t:cell[2] = '賓']", namespaces=NS
+    )
     assert len(rows) == 1, "SBCK's 賔 where WYG writes 賓"
     cells = rows[0].findall("t:cell", NS)
     wyg = witnesses["WYG"]
@@ -201,11 +259,14 @@ def test_teiphy_converts_the_edition_to_nexus(built, tmp_path):
     command = Path(sys.executable).parent / "teiphy"
     result = subprocess.run(
         [str(command), "-t", "orthographic", "-t", "gaiji", "-m", "lacuna", str(built / "edition.xml"), str(out)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     nexus = out.read_text()
-    assert nexus.startswith("#NEXUS") and "ntax=8" in nexus, "six collated witnesses and the two traditions (the excluded 004 is no witness of listWit)"
+    assert nexus.startswith("#NEXUS") and "ntax=8" in nexus, (
+        "six collated witnesses and the two traditions (the excluded 004 is no witness of listWit)"
+    )
     assert "Matrix" in nexus or "MATRIX" in nexus
 
 
@@ -244,7 +305,7 @@ def gold_variants(passage, base_text: str, normalizer) -> set[tuple[str, int, st
 
 
 def test_substantive_variants_match_the_gold_apparatus(apparatus, sources):
-    
+
     normalizer = sources.normalizer()
     base_text = apparatus.base.classic.text
     passages = tomllib.loads((FIXTURES / "gold_apparatus.toml").read_text())["passage"]

@@ -15,14 +15,20 @@ from edition.work.sources import decisions_path
 from conftest import SOURCES
 
 
-
 @pytest.fixture(scope="module")
 def choices():
     return decisions.load(decisions_path(SOURCES))
 
 
 def commentary_of(witnesses, sources, choices):
-    return collate_commentary(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+    return collate_commentary(
+        list(witnesses.values()),
+        sources.config.base,
+        sources.orthography(),
+        sources.config.min_quality,
+        choices.witnesses(True),
+        choices.witnesses(False),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +81,11 @@ def test_a_note_wyg_places_under_another_passage_is_one_transposition(commentary
     """SBCK line 545 reads 今文無執觶…觶爲之 in the note on 執觶者洗升實觶反奠于賔與大夫; WYG line
     1205-1206 in the note on 而錯皆不拜, as its own 考證 says (line 1720: 監本誤置)."""
     base_text = commentary.apparatus.base.classic.text
-    moved = next(t for t in commentary.apparatus.transpositions if t.siglum == "WYG" and base_text[t.b0 : t.b1] == fold("今文無執觶及賔觶大夫之觶皆爲爵實觶觶爲之"))
+    moved = next(
+        t
+        for t in commentary.apparatus.transpositions
+        if t.siglum == "WYG" and base_text[t.b0 : t.b1] == fold("今文無執觶及賔觶大夫之觶皆爲爵實觶觶爲之")
+    )
     classic = witnesses["SBCK"].classic.text
     away, arrival = commentary.gloss_of(moved.away), commentary.gloss_of(moved.arrival)
     assert classic[away.c0 : away.c1].endswith(fold("反奠于賔與大夫"))
@@ -124,20 +134,36 @@ def test_what_the_abridging_witnesses_leave_out_is_no_omission(commentary, witne
     status = apparatus.statuses["003"]
     inside = range(status.extant[0][0], status.extant[-1][1])
     for gloss in commentary.glosses:
-        if gloss.t0 in inside and gloss.t1 - 1 in inside and not any(wmap.reads_in_place(i) for i in range(gloss.t0, gloss.t1)):
+        if (
+            gloss.t0 in inside
+            and gloss.t1 - 1 in inside
+            and not any(wmap.reads_in_place(i) for i in range(gloss.t0, gloss.t1))
+        ):
             break
     else:
         pytest.fail("003 carries every note of its extent")
     units = [u for u in apparatus.all_units() if gloss.t0 <= u.t0 and u.t1 <= gloss.t1 and u.t1 > u.t0]
     assert not any(u.reading_of("003") for u in units), "a note 003 does not carry has no reading of it"
-    before, after = next((a, b) for a, b in zip(status.extant, status.extant[1:]) if a[1] <= gloss.t0 and gloss.t1 <= b[0])
-    markers = {(token, name) for u in apparatus.all_units() for name in u.markers.get("003", ()) for token in range(u.t0, u.t1)}
+    before, after = next(
+        (a, b) for a, b in zip(status.extant, status.extant[1:]) if a[1] <= gloss.t0 and gloss.t1 <= b[0]
+    )
+    markers = {
+        (token, name) for u in apparatus.all_units() for name in u.markers.get("003", ()) for token in range(u.t0, u.t1)
+    }
     assert (before[1] - 1, "lacunaStart") in markers and (after[0], "lacunaEnd") in markers
     sentences = [i for i in inside if text.startswith(("今文", "古文"), i)]
     assert len(sentences) >= 10 and not any(wmap.reads_in_place(i) for i in sentences), "the 今文/古文 sentences"
     # without the declaration, the same places are read as omissions
-    unabridged = {**witnesses, "003": dataclasses.replace(witnesses["003"], meta=dataclasses.replace(witnesses["003"].meta, abridged=()))}
-    omissions = [r for u in commentary_of(unabridged, sources, choices).apparatus.all_units() for r in u.readings if "003" in r.sigla and r.subtype == "omission"]
+    unabridged = {
+        **witnesses,
+        "003": dataclasses.replace(witnesses["003"], meta=dataclasses.replace(witnesses["003"].meta, abridged=())),
+    }
+    omissions = [
+        r
+        for u in commentary_of(unabridged, sources, choices).apparatus.all_units()
+        for r in u.readings
+        if "003" in r.sigla and r.subtype == "omission"
+    ]
     assert len(omissions) > 20
 
 
@@ -152,15 +178,34 @@ def test_an_excerpt_is_extant_only_where_it_quotes():
 
 def test_the_classic_apparatus_is_unchanged(witnesses, sources, choices, commentary):
     def signature(apparatus):
-        return [(u.t0, u.t1, u.emended, [(r.type, r.subtype, tuple(r.sigla), r.display) for r in u.all_readings], sorted(u.markers.items())) for u in apparatus.all_units()]
+        return [
+            (
+                u.t0,
+                u.t1,
+                u.emended,
+                [(r.type, r.subtype, tuple(r.sigla), r.display) for r in u.all_readings],
+                sorted(u.markers.items()),
+            )
+            for u in apparatus.all_units()
+        ]
 
     def classic():
-        return collate(list(witnesses.values()), sources.config.base, sources.orthography(), sources.config.min_quality, choices.witnesses(True), choices.witnesses(False))
+        return collate(
+            list(witnesses.values()),
+            sources.config.base,
+            sources.orthography(),
+            sources.config.min_quality,
+            choices.witnesses(True),
+            choices.witnesses(False),
+        )
 
     before = signature(classic())
     commentary_of(witnesses, sources, choices)
     assert signature(classic()) == before
-    assert all(w.layer == "classic" and not w.abridged and w.classic.text == w.stream.only(("classic",)).text for w in witnesses.values())
+    assert all(
+        w.layer == "classic" and not w.abridged and w.classic.text == w.stream.only(("classic",)).text
+        for w in witnesses.values()
+    )
     assert witnesses["003"].layer_view("commentary").abridged, "003 abridges its 注, not its 經"
 
 

@@ -39,7 +39,12 @@ def note_with(doc, words: str):
 
 def passage(doc, note) -> str:
     """The edited 經 between the anchor the note points at and the note, without the 注 and the readings."""
-    texts = doc.xpath(f"//t:body//text()[{IN_TEXT}][preceding::t:anchor[@xml:id=$start]][following::t:note[@xml:id=$note]]", namespaces=NS, start=note.get("target")[1:], note=note.get(XML_ID))
+    texts = doc.xpath(
+        f"//t:body//text()[{IN_TEXT}][preceding::t:anchor[@xml:id=$start]][following::t:note[@xml:id=$note]]",
+        namespaces=NS,
+        start=note.get("target")[1:],
+        note=note.get(XML_ID),
+    )
     return "".join(texts)
 
 
@@ -74,12 +79,18 @@ def test_the_commentary_apparatus_has_the_witnesses_extents(doc):
     for siglum in ("WYG", "002", "000", "003"):
         assert doc.xpath(f"{zhu}//t:rdg[contains(@wit, '#w{siglum}')]", namespaces=NS), siglum
     assert not doc.xpath(f"{zhu}//*[contains(@wit, '#w001')]", namespaces=NS)
-    assert doc.xpath(f"{zhu}//t:witStart[@wit='#w002']", namespaces=NS) and not doc.xpath(f"{zhu}//t:witStart[@wit='#wWYG']", namespaces=NS)
+    assert doc.xpath(f"{zhu}//t:witStart[@wit='#w002']", namespaces=NS) and not doc.xpath(
+        f"{zhu}//t:witStart[@wit='#wWYG']", namespaces=NS
+    )
     assert len(doc.xpath(f"{zhu}//t:lacunaStart[@wit='#w003']", namespaces=NS)) > 10
     witnesses = {w.get("n"): w for w in doc.iterfind(".//t:listWit/t:witness", NS)}
-    abridged = {n for n, w in witnesses.items() if w.find("t:note[@type='abridged'][@subtype='commentary']", NS) is not None}
+    abridged = {
+        n for n, w in witnesses.items() if w.find("t:note[@type='abridged'][@subtype='commentary']", NS) is not None
+    }
     assert abridged == {"000", "003"}
-    extents = {n for n, w in witnesses.items() if w.find("t:note[@type='extent'][@subtype='commentary']", NS) is not None}
+    extents = {
+        n for n, w in witnesses.items() if w.find("t:note[@type='extent'][@subtype='commentary']", NS) is not None
+    }
     assert extents == {"SBCK", "WYG", "000", "002", "003"}
     decl = doc.find(".//t:editorialDecl", NS)
     said = "".join(decl.xpath("t:interpretation[@xml:id='decl-commentary_abridged']/t:p/text()", namespaces=NS))
@@ -91,7 +102,11 @@ def test_the_schema_checks_each_apparatus_with_its_own_extents(doc):
     broken = copy.deepcopy(doc)
     reading = broken.xpath("//t:note[@type='commentary']//t:rdg[@wit='#wWYG']", namespaces=NS)[0]
     reading.getparent().remove(reading)
-    assert [p.message for p in validate.problems(broken) if "witness WYG (" in p.message and "注" in p.message and "wWYG" not in p.message]
+    assert [
+        p.message
+        for p in validate.problems(broken)
+        if "witness WYG (" in p.message and "注" in p.message and "wWYG" not in p.message
+    ]
     outside = copy.deepcopy(doc)
     app = outside.xpath("//t:note[@type='commentary']//t:app[not(.//@wit[contains(., '#w003')])]", namespaces=NS)[0]
     lem = app.find(".//t:lem", NS)
@@ -125,7 +140,9 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
     entry = re.search(rf'<li id="{app.id}".*?</li>', html).group(0)
     assert "注：" in entry and "楛" in entry and "四庫本" in entry and "枯" in entry
     section = html[start : html.index("</section>", start)]
-    assert section.index('class="commentary-apparatus"') < section.index(f'<li id="{app.id}"'), "in the 注's apparatus of its section"
+    assert section.index('class="commentary-apparatus"') < section.index(f'<li id="{app.id}"'), (
+        "in the 注's apparatus of its section"
+    )
     assert "五禮通考</span>自此闕" not in html, "no entry where 003 leaves off quoting"
     script = (built / "site" / "search-data.js").read_text(encoding="utf-8")  # (window.EDITION_SEARCH = …).push({…});
     data = json.loads(script[script.index(".push(") + len(".push(") : script.rindex(");")])
@@ -134,7 +151,9 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
 
 
 def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(built):
-    text = subprocess.run(["pdftotext", "-raw", str(built / "edition.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(built / "edition.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
     flat = re.sub(r"\s+", "", text)
     assert "上握焉。兼束大夫矢優之" in flat, "the 注 right after its passage"
     assert "注：楛，四庫本作枯。" in flat and "注：東¹，四庫本作西。" in flat

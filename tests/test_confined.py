@@ -30,7 +30,9 @@ def retitled(sources: Path, number: int, title: str) -> None:
     path.write_text(tomlkit.dumps(settings), encoding="utf-8")
 
 
-@pytest.mark.parametrize("title", ["../../../../../NAME", "士相/見禮", "士相見禮\\input{/etc/passwd}\\write18{rm}", ".."])
+@pytest.mark.parametrize(
+    "title", ["../../../../../NAME", "士相/見禮", "士相見禮\\input{/etc/passwd}\\write18{rm}", ".."]
+)
 def test_a_chapter_title_becomes_one_safe_name(title):
     folder = Chapter(3, title, title).folder
     assert folder.startswith("03") and "/" not in folder and "\\" not in folder and ".." not in folder
@@ -66,7 +68,9 @@ def refused_by_check_and_build(sources: Path, out: Path, *fragments: str) -> Non
 
 def test_a_chapter_folder_under_a_wrong_name_is_one_line_naming_the_chapter_meant(work):
     os.rename(work / "chapters" / "05-鄉射禮", work / "chapters" / "5-鄉射禮")
-    refused_by_check_and_build(work, work.parent / "build", "5-鄉射禮: is no chapter's folder", "did you mean 05-鄉射禮?")
+    refused_by_check_and_build(
+        work, work.parent / "build", "5-鄉射禮: is no chapter's folder", "did you mean 05-鄉射禮?"
+    )
 
 
 def test_a_folder_inside_a_chapter_folder_is_one_line(work):
@@ -77,26 +81,35 @@ def test_a_folder_inside_a_chapter_folder_is_one_line(work):
 
 
 def test_a_witness_file_without_a_stanza_in_a_chapter_folder_is_one_line(work):
-    shutil.copyfile(work / "chapters" / "05-鄉射禮" / "003_8a6b6ef554a3cf1d.txt", work / "chapters" / "05-鄉射禮" / "stray.txt")
+    shutil.copyfile(
+        work / "chapters" / "05-鄉射禮" / "003_8a6b6ef554a3cf1d.txt", work / "chapters" / "05-鄉射禮" / "stray.txt"
+    )
     refused_by_check_and_build(work, work.parent / "build", "stray.txt: witness file has no metadata stanza")
 
 
 def test_a_symlinked_profile_folder_outside_the_sources_is_refused(work, tmp_path):
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    (outside / "evil.toml").write_text("[[rule]]\nname = \"all\"\nlayer = \"classic\"\npattern = '[^\\n]+'\n")
+    (outside / "evil.toml").write_text('[[rule]]\nname = "all"\nlayer = "classic"\npattern = \'[^\\n]+\'\n')
     (work / "profiles").symlink_to(outside)
     path = work / "chapters" / "05-鄉射禮" / "witnesses.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('profile = "wuli-tongkao"', 'profile = "evil"'), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('profile = "wuli-tongkao"', 'profile = "evil"'), encoding="utf-8"
+    )
     refused_by_check_and_build(work, work.parent / "build", "evil.toml: layout profile 'evil' resolves outside")
 
 
 def test_an_output_folder_under_a_file_is_named_as_such(work, tmp_path):
     (tmp_path / "README.md").write_text("mine")
-    assert_one_line(edition("build", "--quiet", "--sources", work, "--out", tmp_path / "README.md" / "x"), "README.md is a file, not a folder")
+    assert_one_line(
+        edition("build", "--quiet", "--sources", work, "--out", tmp_path / "README.md" / "x"),
+        "README.md is a file, not a folder",
+    )
 
 
-@pytest.mark.parametrize("data,said", [(b"", "empty witness file"), (b"\x00\x01binary" * 50, "binary file, not a text witness")])
+@pytest.mark.parametrize(
+    "data,said", [(b"", "empty witness file"), (b"\x00\x01binary" * 50, "binary file, not a text witness")]
+)
 def test_an_empty_or_binary_file_is_said_to_be_so(work, tmp_path, data, said):
     path = tmp_path / "new.txt"
     path.write_bytes(data)
@@ -139,7 +152,10 @@ def test_a_folder_of_other_files_under_the_name_is_not_taken_up(work, tmp_path):
     (work / "W2").mkdir()
     (work / "W2" / "mine.txt").write_text("mine")
     before = snapshot(work)
-    assert_one_line(edition("add-witness", folder, "--siglum", "W2", "--sources", work), "W2: a folder of that name is already in the sources")
+    assert_one_line(
+        edition("add-witness", folder, "--siglum", "W2", "--sources", work),
+        "W2: a folder of that name is already in the sources",
+    )
     assert snapshot(work) == before
 
 
@@ -160,7 +176,12 @@ def test_a_folder_add_interrupted_leaves_nothing(work, tmp_path, monkeypatch):
 def test_a_work_build_killed_in_its_parallel_phase_leaves_no_worker_and_no_lock(tmp_path):
     sources = sample_work(tmp_path / "sources", (SHORTEST, 10))
     out = tmp_path / "build"
-    build = subprocess.Popen([str(COMMAND), "build", "--sources", str(sources), "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    build = subprocess.Popen(
+        [str(COMMAND), "build", "--sources", str(sources), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         for line in build.stdout:
             if "process(es)" in line:  # the workers are forked once the schemas are compiled

@@ -26,7 +26,9 @@ CITED = re.compile(r"(\S+)\s{3,}(\d+\.\d+)\s*$")  # a line of the PDF's text and
 
 def pdftotext(path: Path, layout: bool = False) -> str:
     """As typeset (-raw), or laid out as printed: see test_pdf."""
-    return subprocess.run(["pdftotext", "-layout" if layout else "-raw", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout" if layout else "-raw", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def flat(text: str) -> str:
@@ -49,7 +51,10 @@ def latin(tmp_path_factory) -> Path:
     sources = tmp_path_factory.mktemp("latin") / "sources"
     shutil.copytree(SOURCES, sources)
     config = sources / "edition.toml"
-    config.write_text(config.read_text(encoding="utf-8").replace('apparatus_style = "chinese"', 'apparatus_style = "latin"'), encoding="utf-8")
+    config.write_text(
+        config.read_text(encoding="utf-8").replace('apparatus_style = "chinese"', 'apparatus_style = "latin"'),
+        encoding="utf-8",
+    )
     out = sources.parent / "build"
     build(sources, out)
     return out
@@ -110,7 +115,10 @@ def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, s
     assert fanli is not None and fanli.get("subtype") == "chinese"
     items = {p.get("n"): "".join(p.itertext()) for p in fanli.iterfind("t:p", NS)}
     assert base.name in items["base"] and "底本" in items["base"]
-    assert all(name in items["witnesses"] for name in collated) and f"{chinese_number(len(collated))}種" in items["witnesses"]
+    assert (
+        all(name in items["witnesses"] for name in collated)
+        and f"{chinese_number(len(collated))}種" in items["witnesses"]
+    )
     assert "繁簡字不出校" in items["script"] and "異體字表" in items["variant_forms"]
     assert "004" in items["excluded"]
     decl = tei.find(".//t:encodingDesc/t:editorialDecl", NS)
@@ -123,7 +131,9 @@ def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, s
 
 
 def test_no_app_is_a_lemma_without_readings(tei):
-    assert tei.xpath("//t:app[not(.//t:rdg)][not(t:note[@type='textual'] or t:witDetail)]", namespaces=NS) == [], "an entry without readings says an earlier editor's note"
+    assert tei.xpath("//t:app[not(.//t:rdg)][not(t:note[@type='textual'] or t:witDetail)]", namespaces=NS) == [], (
+        "an entry without readings says an earlier editor's note"
+    )
     starts = tei.xpath("//t:rdg[@type='fragment']/t:witStart/@wit", namespaces=NS)
     assert {"#w000", "#w002", "#w003"} <= set(starts), "a fragment that begins where it agrees has a reading of its own"
 
@@ -148,10 +158,21 @@ def test_a_recurring_lemma_in_one_sentence_has_its_occurrence(built):
 def sentence_text(tei, n: str, length: int = 6) -> str:
     """The first characters of sentence `n` in the TEI, lemmata read as the edited text, a
     character Unicode lacks as its standard mapping."""
-    mapping = {c.get(XML_ID): c.findtext("t:mapping[@type='standard']", default="", namespaces=NS) for c in tei.iterfind(".//t:charDecl/t:char", NS)}
+    mapping = {
+        c.get(XML_ID): c.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
+        for c in tei.iterfind(".//t:charDecl/t:char", NS)
+    }
     anchor = tei.xpath(f"//t:anchor[@xml:id='c{n}']", namespaces=NS)[0]
-    pieces = anchor.xpath("following::text()[not(ancestor::t:rdg or ancestor::t:note or ancestor::t:witDetail)][position() < 20]", namespaces=NS)
-    text = "".join(mapping.get(p.getparent().get("ref", "").lstrip("#"), p) if p.is_text and etree.QName(p.getparent()).localname == "g" else p for p in pieces)
+    pieces = anchor.xpath(
+        "following::text()[not(ancestor::t:rdg or ancestor::t:note or ancestor::t:witDetail)][position() < 20]",
+        namespaces=NS,
+    )
+    text = "".join(
+        mapping.get(p.getparent().get("ref", "").lstrip("#"), p)
+        if p.is_text and etree.QName(p.getparent()).localname == "g"
+        else p
+        for p in pieces
+    )
     return bare(text)[:length]
 
 
@@ -167,7 +188,9 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
     section = html[html.index('id="s-大夫酢"') : html.index('id="s-乐賔"')]
     assert 'id="c3.2"' in section and f">3.2</a>{sentence_text(tei, '3.2', 2)}" in section
     lines = pdftotext(built / "edition.pdf", layout=True).splitlines()
-    lines = lines[: max(i for i, line in enumerate(lines) if "Index of the" in line)]  # the text, not the index after it
+    lines = lines[
+        : max(i for i, line in enumerate(lines) if "Index of the" in line)
+    ]  # the text, not the index after it
     cited, block = 0, ""  # block: the text since the last cited line (pdftotext splits some lines)
     for number, line in enumerate(lines):
         match = CITED.search(line)
@@ -180,7 +203,9 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
         assert f'id="c{n}"' in html
         following = next((bare(t) for t in lines[number + 1 :] if t.strip()), "")
         start, here = sentence_text(tei, n, 2), block + bare(line[: match.start(2)])
-        overleaf = re.match(r"[A-D]\d", following) and here.endswith(start[0])  # the last line of a page, the notes below it
+        overleaf = re.match(r"[A-D]\d", following) and here.endswith(
+            start[0]
+        )  # the last line of a page, the notes below it
         assert start in here + following[:1] or overleaf, (n, line)
         block = ""
     assert cited > 100, "the margin cites sentences"

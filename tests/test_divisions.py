@@ -21,7 +21,9 @@ def tei(built):
 def plain(node) -> str:
     """The edited text under `node`: no readings, notes or quotations, no punctuation."""
     copy = etree.fromstring(etree.tostring(node))
-    etree.strip_elements(copy, *(f"{{{TEI_NS}}}{name}" for name in ("rdg", "note", "witDetail", "head")), with_tail=False)
+    etree.strip_elements(
+        copy, *(f"{{{TEI_NS}}}{name}" for name in ("rdg", "note", "witDetail", "head")), with_tail=False
+    )
     return re.sub(r"[^\w]", "", "".join(copy.itertext()))
 
 
@@ -35,7 +37,9 @@ def test_the_ji_is_a_division_with_its_heading(tei, witnesses):
     assert len(before) + len(sections) == len(tei.xpath("//t:div[@type='section']", namespaces=NS))
     (found,) = divisions(witnesses["SBCK"], ("記",))
     assert witnesses["SBCK"].classic.tokens[found.t0].source(witnesses["SBCK"].raw) == "記"
-    assert not tei.xpath("//t:app[t:lem = '記']", namespaces=NS), "the heading is not collated: 001 and 002 give it as a heading of their own"
+    assert not tei.xpath("//t:app[t:lem = '記']", namespaces=NS), (
+        "the heading is not collated: 001 and 002 give it as a heading of their own"
+    )
 
 
 def test_a_heading_word_opens_a_division_only_where_a_passage_begins_with_it(witnesses):
@@ -55,6 +59,10 @@ def test_paragraphs_follow_the_steps_of_the_rite(tei, built):
     sections = tei.xpath("//t:div[@type='section']", namespaces=NS)
     assert sum(len(s.findall("t:p", NS)) for s in sections) > len(sections), "more paragraphs than sections"
     html = (built / "site" / "index.html").read_text(encoding="utf-8")
-    assert 'class="step-name"' in html and html.count('<p class="text"') == sum(len(s.findall("t:p", NS)) for s in sections)
+    assert 'class="step-name"' in html and html.count('<p class="text"') == sum(
+        len(s.findall("t:p", NS)) for s in sections
+    )
     tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    assert tex.count("\\pstart% a paragraph of the section") == sum(len(s.findall("t:p", NS)) - 1 for s in sections), "a paragraph of the PDF for each"
+    assert tex.count("\\pstart% a paragraph of the section") == sum(len(s.findall("t:p", NS)) - 1 for s in sections), (
+        "a paragraph of the PDF for each"
+    )

@@ -58,7 +58,9 @@ def test_no_automatic_emendation_rests_on_one_witness_without_evidence(apparatus
 def test_one_witness_and_a_shu_heading_emend_the_base(witnesses, sources):
     """001 reads 将兴者于右; WYG 將舉者於右; 002 has lost the clause from its text, but the heading
     of its 疏 quotes it: [疏]“将举者於右”。 (line 334)."""
-    without = unit_at(collate([witnesses[s] for s in ("001", "WYG")], "001", sources.orthography()), "凡奠者于左将[兴]者于右")
+    without = unit_at(
+        collate([witnesses[s] for s in ("001", "WYG")], "001", sources.orthography()), "凡奠者于左将[兴]者于右"
+    )
     assert without.candidate and not without.emended, "one witness alone"
     apparatus = collate([witnesses[s] for s in ("001", "WYG", "002")], "001", sources.orthography())
     unit = unit_at(apparatus, "凡奠者于左[将兴者于右]众宾之长")
@@ -66,8 +68,16 @@ def test_one_witness_and_a_shu_heading_emend_the_base(witnesses, sources):
     assert unit.reading_of("002").subtype == "omission", "002's own text lacks the clause"
     [quotation] = unit.evidence[unit.lemma.norm]
     raw = witnesses["002"].raw
-    assert (quotation.siglum, quotation.layer, quotation.rule, quotation.text) == ("002", "subcommentary", "shu-heading", "将举者於右")
-    assert raw.text[quotation.start : quotation.end] == "将举者於右" and raw.line_of(quotation.start) == quotation.line == 334
+    assert (quotation.siglum, quotation.layer, quotation.rule, quotation.text) == (
+        "002",
+        "subcommentary",
+        "shu-heading",
+        "将举者於右",
+    )
+    assert (
+        raw.text[quotation.start : quotation.end] == "将举者於右"
+        and raw.line_of(quotation.start) == quotation.line == 334
+    )
     assert raw.text.splitlines()[333].startswith("[疏]")
 
 
@@ -97,17 +107,25 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
     summary = report.collation_report(apparatus, sections, 0.0, {"ed": "editors"})
     [entry] = [c for c in summary["candidates"] if c["app"] == f"app-{unit.index + 1}"]
     reading = next(r for r in entry["readings"] if r["witnesses"] == ["WYG"])
-    assert reading["reading"] == "記" and {(q["witness"], q["layer"], q["quote"]) for q in reading["evidence"]} == {("002", "subcommentary", "记大")}
+    assert reading["reading"] == "記" and {(q["witness"], q["layer"], q["quote"]) for q in reading["evidence"]} == {
+        ("002", "subcommentary", "记大")
+    }
     assert all(witnesses["002"].raw.text[slice(*q["offsets"])] == "记大" for q in reading["evidence"])
     assert all(c["readings"] for c in summary["candidates"])
     assert "记大" in report.collation_markdown(summary)
     stanza = tomllib.loads(entry["decision"])["decision"][0]
-    assert stanza["reading"] == "記" and stanza["basis"] == "對校" and "002 subcommentary quotes 「记大」" in stanza["reason"]
+    assert (
+        stanza["reading"] == "記"
+        and stanza["basis"] == "對校"
+        and "002 subcommentary quotes 「记大」" in stanza["reason"]
+    )
     (tmp_path / "decisions.toml").write_text('[editors]\ned = "editors"\n\n' + entry["decision"], encoding="utf-8")
     choices = decisions.load(tmp_path / "decisions.toml")
     decisions.apply(apparatus, choices, sources.normalizer().fold, sections)
     assert not choices.items[0].stale and unit.lemma.source == "記" and unit.decided is choices.items[0]
-    assert f"app-{unit.index + 1}" not in {c["app"] for c in report.collation_report(apparatus, sections, 0.0, {})["candidates"]}
+    assert f"app-{unit.index + 1}" not in {
+        c["app"] for c in report.collation_report(apparatus, sections, 0.0, {})["candidates"]
+    }
 
 
 # On a copy of the sources with 001 as base, its 说矢束 written 说天束 at both places (4659 and, in
@@ -151,7 +169,9 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
     assert set(apparatus.witnesses) == {"001", "WYG", "002"}
     first, second = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐")
     assert second.emended and second.basis == "對校" and sorted(second.lemma.sigla) == ["002", "WYG"], "two witnesses"
-    assert first.emended and first.basis == "本校" and first.same_as is second and first.lemma.sigla == ["WYG"], "one witness, but the same error"
+    assert first.emended and first.basis == "本校" and first.same_as is second and first.lemma.sigla == ["WYG"], (
+        "one witness, but the same error"
+    )
     assert not first.evidence, "nothing else for it"
     [alike] = [r for r in apparatus.same_errors if r.applied]
     assert alike.unit is first and alike.origin is second
@@ -162,7 +182,12 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
 def test_places_that_cannot_be_emended_alike_are_listed(same_words):
     sources, choices, apparatus, found = same_words
     emended = unit_at(apparatus, "司马命[张]侯弟子")
-    assert emended.lemma.source == "設" and not emended.lemma.sigla and emended.basis == "他校" and not choices.items[-1].stale
+    assert (
+        emended.lemma.source == "設"
+        and not emended.lemma.sigla
+        and emended.basis == "他校"
+        and not choices.items[-1].stale
+    )
     [listed] = [r for r in apparatus.same_errors if r.origin is emended]
     assert not listed.applied and listed.why == "no witness reads 設 here"
     assert apparatus.base.classic.text[listed.t0 - 2 : listed.t1 + 1] == "前命张侯"
@@ -175,17 +200,28 @@ def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
     sources, choices, apparatus, found = same_words
     document = tei.edition_document(sources, apparatus, found, choices.editors)
     assert validate.problems(document) == []
-    first, second, emended = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐"), unit_at(apparatus, "司马命[张]侯弟子")
-    first_app, emended_app = (document.xpath(f"//t:app[@xml:id='app-{u.index + 1}']", namespaces=NS)[0] for u in (first, emended))
+    first, second, emended = (
+        unit_at(apparatus, "进坐说[天]束兴"),
+        unit_at(apparatus, "大夫说[天]束坐"),
+        unit_at(apparatus, "司马命[张]侯弟子"),
+    )
+    first_app, emended_app = (
+        document.xpath(f"//t:app[@xml:id='app-{u.index + 1}']", namespaces=NS)[0] for u in (first, emended)
+    )
     assert first_app.find("t:lem", NS).get("cause") == "本校"
     assert first_app.xpath("t:note[@subtype='same-error']/@target", namespaces=NS) == [f"#app-{second.index + 1}"]
     lem = emended_app.find("t:lem", NS)
     assert (lem.get("cause"), lem.get("wit"), lem.text, lem.get("resp")) == ("他校", None, "設", "#ed-ed")
-    assert emended_app.xpath("t:note[@subtype='source']/t:bibl/text()", namespaces=NS) == ["a parallel text, for the test"]
+    assert emended_app.xpath("t:note[@subtype='source']/t:bibl/text()", namespaces=NS) == [
+        "a parallel text, for the test"
+    ]
     details = document.xpath("//t:witDetail[@type='evidence']", namespaces=NS)
     assert details and all(d.get("wit") in ("#w001", "#wWYG", "#w002") and d.find("t:q", NS).text for d in details)
     summary = decisions.report(choices)
-    assert summary["decisions"][-1]["basis"] == "他校" and summary["decisions"][-1]["source"] == "a parallel text, for the test"
+    assert (
+        summary["decisions"][-1]["basis"] == "他校"
+        and summary["decisions"][-1]["source"] == "a parallel text, for the test"
+    )
     assert all(d.get("basis", "對校") for d in summary["decisions"] if d["kind"] == "lemma")
 
 
@@ -193,7 +229,9 @@ def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
     root = tmp_path / "sources"
     shutil.copytree(SOURCES, root)
     with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
-        handle.write('\n[[decision]]\nkind = "lemma"\ncontext = "三耦皆[袓]决遂"\nreading = "袒"\nbasis = "理校"\nresp = "ed"\n')
+        handle.write(
+            '\n[[decision]]\nkind = "lemma"\ncontext = "三耦皆[袓]决遂"\nreading = "袒"\nbasis = "理校"\nresp = "ed"\n'
+        )
     lines = (root / "decisions.toml").read_text(encoding="utf-8").splitlines()
     start = len(lines) - 6 + 1
     with pytest.raises(SourceErrors) as raised:

@@ -53,7 +53,9 @@ def synthetic_witness(path: Path) -> int:
 
 
 def add(sources: Path, file: Path, siglum: str = "005"):
-    return CliRunner().invoke(main, ["add-witness", str(file), "--siglum", siglum, "--title", "測試本", "--sources", str(sources)])
+    return CliRunner().invoke(
+        main, ["add-witness", str(file), "--siglum", siglum, "--title", "測試本", "--sources", str(sources)]
+    )
 
 
 def substantive_differences(apparatus_xml: Path, siglum: str, where: str | None = None) -> set[tuple[str, str]]:
@@ -81,8 +83,13 @@ def substantive_differences(apparatus_xml: Path, siglum: str, where: str | None 
 def variant_forms(edition_xml: Path) -> list[tuple[str, str, set[str]]]:
     """(the edited text's form, a witness's form, the witnesses) of each row of the 异体字表."""
     ns = {"t": TEI_NS}
-    rows = etree.parse(str(edition_xml)).xpath("//t:div[@type='variant-forms']//t:row[not(@role='label')]", namespaces=ns)
-    return [(c[0].text, c[1].text, {ref.text for ref in c[3].iterfind("t:ref", ns)}) for c in (row.findall("t:cell", ns) for row in rows)]
+    rows = etree.parse(str(edition_xml)).xpath(
+        "//t:div[@type='variant-forms']//t:row[not(@role='label')]", namespaces=ns
+    )
+    return [
+        (c[0].text, c[1].text, {ref.text for ref in c[3].iterfind("t:ref", ns)})
+        for c in (row.findall("t:cell", ns) for row in rows)
+    ]
 
 
 def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
@@ -90,7 +97,15 @@ def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
     pages = synthetic_witness(new)
     result = add(sources, new)
     assert result.exit_code == 0, result.output
-    for guessed in ("encoding: gb18030", "CRLF", "script: traditional", f"found page-markers: page markers such as [p.12] or <pb n=\"12\"/> ({pages}×)", "found bibliographic-header", "layout profile: plain", "base SBCK's: sure"):
+    for guessed in (
+        "encoding: gb18030",
+        "CRLF",
+        "script: traditional",
+        f'found page-markers: page markers such as [p.12] or <pb n="12"/> ({pages}×)',
+        "found bibliographic-header",
+        "layout profile: plain",
+        "base SBCK's: sure",
+    ):
         assert guessed in result.output, guessed
     assert (sources / new.name).read_bytes() == new.read_bytes(), "copied untouched"
     stanza = (sources / "witnesses.toml").read_text(encoding="utf-8")
@@ -99,7 +114,13 @@ def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
     collate_only(sources, out)
     expected = EXPECTED | substantive_differences(out / "edition.xml", "001", where="005")
     assert substantive_differences(out / "edition.xml", "005") == expected
-    own = [app for app in render.read(out / "edition.xml").apps if any("#w005" in r.wit and r.type != "fragment" for r in app.readings) or app.emended and "#w005" in app.lemma.wit]
+    own = [
+        app
+        for app in render.read(out / "edition.xml").apps
+        if any("#w005" in r.wit and r.type != "fragment" for r in app.readings)
+        or app.emended
+        and "#w005" in app.lemma.wit
+    ]
     assert len(own) == len(expected), "differences of script make no entries"
     forms = variant_forms(out / "edition.xml")
     own_forms = {(a, b) for a, b, sigla in forms if "005" in sigla}
@@ -115,10 +136,14 @@ def test_the_same_witness_added_by_hand_works_the_same(sources, tmp_path):
     new = sources / "by-hand.txt"
     synthetic_witness(new)
     with (sources / "witnesses.toml").open("a", encoding="utf-8") as handle:
-        handle.write('\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\nscript = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n')
+        handle.write(
+            '\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\nscript = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n'
+        )
     out = tmp_path / "build"
     collate_only(sources, out)
-    assert substantive_differences(out / "edition.xml", "006") == EXPECTED | substantive_differences(out / "edition.xml", "001", where="006")
+    assert substantive_differences(out / "edition.xml", "006") == EXPECTED | substantive_differences(
+        out / "edition.xml", "001", where="006"
+    )
 
 
 def decisions_report(out: Path) -> list[dict]:
@@ -152,12 +177,16 @@ def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
     result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and all(re.match(r".*decisions\.toml:\d+: decision \d \(.*\) is stale: context", line) for line in lines)
+    assert len(lines) == 1 and all(
+        re.match(r".*decisions\.toml:\d+: decision \d \(.*\) is stale: context", line) for line in lines
+    )
 
 
 def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):
     assert CliRunner().invoke(main, ["check", "--sources", str(sources)]).exit_code == 0
-    (sources / "002_8a7b21bfc0ea2b9e.txt").write_bytes("乡射礼".encode("big5", errors="ignore") + "鄉射禮之禮".encode("big5"))
+    (sources / "002_8a7b21bfc0ea2b9e.txt").write_bytes(
+        "乡射礼".encode("big5", errors="ignore") + "鄉射禮之禮".encode("big5")
+    )
     (sources / "003_8a6b6ef554a3cf1d.txt").write_bytes(b"")
     result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
     lines = result.output.strip().splitlines()
@@ -168,7 +197,9 @@ def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):
 def test_a_bad_decision_is_named_with_its_line(sources):
     (sources / "decisions.toml").write_text('[editors]\ned = "x"\n\n[[decision]]\nkind = "guess"\nresp = "ed"\n')
     result = CliRunner().invoke(main, ["check", "--sources", str(sources)])
-    assert result.exit_code == 1 and re.search(r"decisions\.toml:5: decision 1, kind: expected one of lemma, .*found \"guess\"", result.output)
+    assert result.exit_code == 1 and re.search(
+        r"decisions\.toml:5: decision 1, kind: expected one of lemma, .*found \"guess\"", result.output
+    )
 
 
 def test_a_rebuild_with_nothing_changed_takes_under_a_second(work_sample):
@@ -219,7 +250,9 @@ resp = "ed"
 
 def test_a_decision_forces_a_witness_out(sources, tmp_path):
     with (sources / "decisions.toml").open("a", encoding="utf-8") as handle:
-        handle.write('\n[[decision]]\nkind = "witness"\nwitness = "003"\ninclude = false\nreason = "checking"\nresp = "ed"\n')
+        handle.write(
+            '\n[[decision]]\nkind = "witness"\nwitness = "003"\ninclude = false\nreason = "checking"\nresp = "ed"\n'
+        )
     out = tmp_path / "build"
     collate_only(sources, out)
     report = json.loads((out / "reports" / "collation.json").read_text())

@@ -39,7 +39,12 @@ def test_every_feature_composed_can_be_detected():
 def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
     for name, siglum, profile, features in (
         ("KR1d0026_005.txt", "N1", "mandoku-notes", ("mandoku", "headings", "small-notes")),
-        ("KR1d0028_005.txt", "N2", "mandoku-zhushu", ("kaozheng", "marked-small-notes", "zhu-in-large-characters", "classic-by-alignment")),
+        (
+            "KR1d0028_005.txt",
+            "N2",
+            "mandoku-zhushu",
+            ("kaozheng", "marked-small-notes", "zhu-in-large-characters", "classic-by-alignment"),
+        ),
     ):
         copy = tmp_path / f"new-{name}"
         shutil.copy(SOURCES / name, copy)
@@ -55,7 +60,14 @@ def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
 
 def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_path):
     opening = "鄉射之禮主人戒賓賓出迎再拜主人荅再拜乃請賓賓禮辭許主人再拜賓荅再拜主人退賓送再拜無介乃席賓南面東上衆賓之席繼而西"
-    notes = ["主人州長也鄉大夫若在焉則稱鄉大夫也", "戒猶警也語也出迎出門也", "請告也告賓以射事", "退還射宫省録射事", "雖先飲酒主於射也", "言繼者甫欲習衆庶未有所殊别"]
+    notes = [
+        "主人州長也鄉大夫若在焉則稱鄉大夫也",
+        "戒猶警也語也出迎出門也",
+        "請告也告賓以射事",
+        "退還射宫省録射事",
+        "雖先飲酒主於射也",
+        "言繼者甫欲習衆庶未有所殊别",
+    ]
     lines = ["欽定四庫全書", "　儀禮集説卷五"]
     for i, note in enumerate(notes):
         lines += [opening[i * 10 : (i + 1) * 10], "　" + note]
@@ -67,7 +79,11 @@ def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_pat
     assert "found indented-commentary" in result.output and "found headings" in result.output
     assert "written to sources/profiles/JS.toml for review" in result.output
     written = (project / "profiles" / "JS.toml").read_text(encoding="utf-8")
-    assert [line.split('"')[1] for line in written.splitlines() if line.startswith("feature")] == ["headings", "indented-commentary", "rest-is-classic"]
+    assert [line.split('"')[1] for line in written.splitlines() if line.startswith("feature")] == [
+        "headings",
+        "indented-commentary",
+        "rest-is-classic",
+    ]
     sources = Sources.load(project)
     witness = sources.intake(next(m for m in sources.witnesses if m.siglum == "JS"), sources.normalizer())
     assert "".join(s.text(witness.raw) for s in witness.segments_of("classic")) == opening
@@ -98,7 +114,10 @@ def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):
 
 def test_a_failed_add_writes_no_profile(project, tmp_path):
     new = tmp_path / "jishuo.txt"
-    new.write_text("　儀禮集説卷五\n" + "".join(f"鄉射之禮主人戒賓\n　主人州長也鄉大夫若在焉{i}\n" for i in range(6)), encoding="utf-8")
+    new.write_text(
+        "　儀禮集説卷五\n" + "".join(f"鄉射之禮主人戒賓\n　主人州長也鄉大夫若在焉{i}\n" for i in range(6)),
+        encoding="utf-8",
+    )
     result = add(project, new, "001")
     assert result.exit_code == 1 and "siglum '001' is taken" in result.output
     assert not (project / "profiles").exists()

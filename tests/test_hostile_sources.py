@@ -99,13 +99,15 @@ def test_a_profile_name_that_is_a_path_is_refused(project):
     sources, _ = project
     (sources / "x.txt").write_text(SAMPLE)
     stanza(sources, **(WITNESS | {"profile": '"../../../../tmp/evil"'}))
-    refused(project, f"witnesses.toml:{line_of(sources / 'witnesses.toml', 'evil')}: witness 2, profile", "expected a name")
+    refused(
+        project, f"witnesses.toml:{line_of(sources / 'witnesses.toml', 'evil')}: witness 2, profile", "expected a name"
+    )
 
 
 def test_a_profile_symlinked_out_of_the_profile_folder_is_refused(project, tmp_path):
     sources, _ = project
     evil = tmp_path / "evil.toml"
-    evil.write_text("[[rule]]\nname = \"all\"\nlayer = \"classic\"\npattern = '[^\\n]+'\n")
+    evil.write_text('[[rule]]\nname = "all"\nlayer = "classic"\npattern = \'[^\\n]+\'\n')
     (sources / "profiles").mkdir()
     (sources / "profiles" / "evil.toml").symlink_to(evil)
     (sources / "x.txt").write_text(SAMPLE)
@@ -121,7 +123,11 @@ def test_a_profile_symlinked_out_of_the_profile_folder_is_refused(project, tmp_p
     [
         ("title", "5", "title: expected text, found 5"),
         ("encoding", "5", "encoding: expected text, found 5"),
-        ("encoding", '"nonsense"', 'encoding: expected a text encoding such as utf-8, gb18030 or big5, found "nonsense"'),
+        (
+            "encoding",
+            '"nonsense"',
+            'encoding: expected a text encoding such as utf-8, gb18030 or big5, found "nonsense"',
+        ),
         ("profile", '["plain"]', 'profile: expected text, found ["plain"]'),
         ("script", '"old"', "script: expected one of simplified, traditional, mixed"),
         ("siglum", '"a<b"', "siglum: expected a siglum"),
@@ -178,7 +184,11 @@ DECISIONS = '[editors]\ned = "editor"\n\n[[decision]]\nkind = "note"\ncontext = 
     [
         ('text = "x"', "text = 7", "decision 1, text: expected text, found 7"),
         ('context = "请射于[賔]"', "context = 5", "decision 1, context: expected text, found 5"),
-        ('context = "请射于[賔]"', 'context = "请射于賔"', "context: expected text with the characters concerned in one pair of [brackets]"),
+        (
+            'context = "请射于[賔]"',
+            'context = "请射于賔"',
+            "context: expected text with the characters concerned in one pair of [brackets]",
+        ),
         ('text = "x"', 'text = "x"\ncolour = 1', "decision 1: unknown field(s) 'colour'"),
         ('text = "x"\n', "", "decision 1 lacks field 'text'"),
         ('resp = "ed"', 'resp = "nobody"', "decision 1: resp 'nobody' is not in [editors]"),
@@ -194,9 +204,12 @@ def test_a_bad_decision_is_named_with_its_line(project, old, new, expected):
 @pytest.mark.parametrize(
     "rule,expected",
     [
-        ("name = \"r\"\nlayer = \"classic\"\npattern = '(unclosed'", "rule 'r': bad pattern"),
+        ('name = "r"\nlayer = "classic"\npattern = \'(unclosed\'', "rule 'r': bad pattern"),
         ('name = "r"\nlayer = "nowhere"\npattern = "x"', "rule 1, layer: expected one of classic"),
-        ('name = "r"\nlayer = "classic"\npattern = "x"\nmarker = "y"', "rule 1, marker: not a field of a rule of kind 'pattern'"),
+        (
+            'name = "r"\nlayer = "classic"\npattern = "x"\nmarker = "y"',
+            "rule 1, marker: not a field of a rule of kind 'pattern'",
+        ),
         ('name = "r"\nlayer = "classic"', "rule 1 lacks field 'pattern'"),
         ('name = "r"\nkind = "magic"\nlayer = "classic"', "rule 1, kind: expected one of pattern, intrusion, register"),
     ],
@@ -231,7 +244,10 @@ def test_check_lists_every_problem_of_a_file(project):
     lines = result.stdout.strip().splitlines()
     assert result.returncode == 1 and len(lines) == 3, result.stdout
     assert all("witnesses.toml:" in line for line in lines)
-    built = assert_one_line(edition("build", "--quiet", "--sources", sources, "--out", project[1]), "(and 2 more problem(s): run `edition check`)")
+    built = assert_one_line(
+        edition("build", "--quiet", "--sources", sources, "--out", project[1]),
+        "(and 2 more problem(s): run `edition check`)",
+    )
     assert built.startswith("edition: error: ")
 
 
@@ -252,9 +268,15 @@ def new_file(tmp_path) -> Path:
 @pytest.mark.parametrize(
     "options,expected",
     [
-        (["--encoding", 'utf-8"\n\n[[witness]]\nsiglum = "X"\nfile = "/etc/passwd"'], "--encoding: expected a text encoding"),
+        (
+            ["--encoding", 'utf-8"\n\n[[witness]]\nsiglum = "X"\nfile = "/etc/passwd"'],
+            "--encoding: expected a text encoding",
+        ),
         (["--encoding", 'utf-8"x'], "--encoding: expected a text encoding"),
-        (["--encoding", "nonsense"], '--encoding: expected a text encoding such as utf-8, gb18030 or big5, found "nonsense"'),
+        (
+            ["--encoding", "nonsense"],
+            '--encoding: expected a text encoding such as utf-8, gb18030 or big5, found "nonsense"',
+        ),
         (["--title", "a\x7fb"], "--title: expected one line of text without control characters"),
         (["--title", 'x"\n[[witness]]'], "--title: expected one line of text"),
         (["--siglum", "a<b"], "--siglum: expected a siglum"),
@@ -293,7 +315,9 @@ def test_an_interrupted_add_witness_leaves_neither_file_nor_stanza(project, new_
         real_replace(source, target)
 
     monkeypatch.setattr(os, "replace", replace)
-    result = CliRunner().invoke(main, ["add-witness", str(new_file), "--siglum", "N", "--profile", "plain", "--sources", str(sources)])
+    result = CliRunner().invoke(
+        main, ["add-witness", str(new_file), "--siglum", "N", "--profile", "plain", "--sources", str(sources)]
+    )
     assert result.exit_code == 130 and "interrupted" in result.output
     assert snapshot(sources) == before and not list(sources.glob(".*adding"))
 
@@ -328,19 +352,35 @@ def test_control_characters_and_noncharacters_are_kept_as_declared_g(project):
     doc = etree.parse(str(build / "witnesses" / "A.xml"))
     refs = [g.get("ref") for g in doc.iterfind(".//t:body//t:g", ns) if g.get("ref").startswith("#cp-")]
     assert refs == ["#cp-000C", "#cp-0001", "#cp-000B", "#cp-FFFF"]
-    declared = {c.get("{http://www.w3.org/XML/1998/namespace}id"): c.findtext("t:mapping[@type='codepoint']", namespaces=ns) for c in doc.iterfind(".//t:charDecl/t:char", ns)}
-    assert {ref[1:]: declared[ref[1:]] for ref in refs} == {"cp-000C": "U+000C", "cp-0001": "U+0001", "cp-000B": "U+000B", "cp-FFFF": "U+FFFF"}
+    declared = {
+        c.get("{http://www.w3.org/XML/1998/namespace}id"): c.findtext("t:mapping[@type='codepoint']", namespaces=ns)
+        for c in doc.iterfind(".//t:charDecl/t:char", ns)
+    }
+    assert {ref[1:]: declared[ref[1:]] for ref in refs} == {
+        "cp-000C": "U+000C",
+        "cp-0001": "U+0001",
+        "cp-000B": "U+000B",
+        "cp-FFFF": "U+FFFF",
+    }
+
     def text(node) -> str:  # the byte round trip: each lb a line end, each g of a code point that character
         if etree.QName(node).localname == "g" and node.get("ref").startswith("#cp-"):
             inner = chr(int(declared[node.get("ref")[1:]][2:], 16))
         else:
             inner = (node.text or "") + "".join(text(child) for child in node)
-        return ("\n" if etree.QName(node).localname == "lb" and node.get("n") != "1" else "") + inner + (node.tail or "")
+        return (
+            ("\n" if etree.QName(node).localname == "lb" and node.get("n") != "1" else "") + inner + (node.tail or "")
+        )
 
     ab = doc.find(".//t:body/t:ab", ns)
     assert text(ab) == (sources / "a.txt").read_text(encoding="utf-8")
     report = json.loads((build / "reports" / "witnesses.json").read_text())["witnesses"][0]["not_text"]
-    assert [(c["codepoint"], c["count"], c["lines"]) for c in report] == [("U+0001", 1, [3]), ("U+000B", 1, [3]), ("U+000C", 1, [3]), ("U+FFFF", 1, [3])]
+    assert [(c["codepoint"], c["count"], c["lines"]) for c in report] == [
+        ("U+0001", 1, [3]),
+        ("U+000B", 1, [3]),
+        ("U+000C", 1, [3]),
+        ("U+FFFF", 1, [3]),
+    ]
     assert "东北面" in "".join(p.read_text(encoding="utf-8") for p in (build / "site").rglob("*.html"))
 
 
@@ -358,7 +398,9 @@ def test_an_unexpected_error_is_one_line_naming_the_step_and_debug_shows_the_tra
     result = CliRunner().invoke(main, ["build", "--quiet", "--sources", str(sources), "--out", str(build)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     lines = result.output.strip().splitlines()
-    assert lines == ["edition: error: unexpected ValueError during validate witnesses/A.xml: something no one foresaw (run `edition --debug …` for the traceback)"]
+    assert lines == [
+        "edition: error: unexpected ValueError during validate witnesses/A.xml: something no one foresaw (run `edition --debug …` for the traceback)"
+    ]
     debug = CliRunner().invoke(main, ["--debug", "build", "--quiet", "--sources", str(sources), "--out", str(build)])
     assert isinstance(debug.exception, ValueError)
 
@@ -367,9 +409,9 @@ def test_a_runaway_title_pattern_is_one_line(project):
     sources, _ = project
     (sources / "profiles").mkdir()
     (sources / "profiles" / "titled.toml").write_text(
-        "[[rule]]\nname = \"closing\"\nlayer = \"label\"\npattern = '^右[^\\n]*'\nflags = \"m\"\n"
+        '[[rule]]\nname = "closing"\nlayer = "label"\npattern = \'^右[^\\n]*\'\nflags = "m"\n'
         "attrs = { section = \"closes\", title = '右((a|a)+)$' }\n\n"
-        "[[rule]]\nname = \"rest\"\nlayer = \"classic\"\npattern = '[^\\n]+'\n"
+        '[[rule]]\nname = "rest"\nlayer = "classic"\npattern = \'[^\\n]+\'\n'
     )
     write_witness(sources, "A", "a.txt", (SAMPLE + "右" + "a" * 40 + "b\n").encode("utf-8"), profile="titled")
     refused(project, "a.txt:", "rule 'closing': its title pattern exceeded its time limit")
@@ -377,7 +419,10 @@ def test_a_runaway_title_pattern_is_one_line(project):
 
 def test_two_decisions_whose_places_overlap_are_refused(project):
     sources, _ = project
-    notes = "".join(f'\n[[decision]]\nkind = "note"\ncontext = "{context}"\ntext = "x"\nresp = "ed"\n' for context in ("告于主[人曰]请射", "于主人[曰请]射于"))
+    notes = "".join(
+        f'\n[[decision]]\nkind = "note"\ncontext = "{context}"\ntext = "x"\nresp = "ed"\n'
+        for context in ("告于主[人曰]请射", "于主人[曰请]射于")
+    )
     (sources / "decisions.toml").write_text('[editors]\ned = "editor"\n' + notes)
     path = sources / "decisions.toml"
     first, second = line_of(path, "人曰") - 2, line_of(path, "曰请") - 2

@@ -8,7 +8,16 @@ from edition.intake.profile import load_profile, split_layers
 from edition.intake.raw import RawText
 from conftest import SOURCES
 
-SPAM_IN_TRANSLATION = ["舌尖上的中国海报", "二年级生字表上册", "1990属什么", "红烧鹅的做法", "女孩纹身", "英语13怎么写", "写事作文400字", "裴昌会"]
+SPAM_IN_TRANSLATION = [
+    "舌尖上的中国海报",
+    "二年级生字表上册",
+    "1990属什么",
+    "红烧鹅的做法",
+    "女孩纹身",
+    "英语13怎么写",
+    "写事作文400字",
+    "裴昌会",
+]
 
 
 def test_all_ten_insertions_of_001_are_found(witnesses):
@@ -45,7 +54,12 @@ def with_insertion(anchor: str, spam: str) -> tuple[RawText, str]:
 
 @pytest.mark.parametrize(
     "anchor,spam",
-    [("主人阼阶上拜送", "王者荣耀"), ("大夫降洗，", "iphone13价格"), ("众宾皆入门左", "减肥食谱"), ("宾厌众宾，", "小学生日记")],
+    [
+        ("主人阼阶上拜送", "王者荣耀"),
+        ("大夫降洗，", "iphone13价格"),
+        ("众宾皆入门左", "减肥食谱"),
+        ("宾厌众宾，", "小学生日记"),
+    ],
 )
 def test_a_new_insertion_is_cut_exactly(anchor, spam):
     raw, expected = with_insertion(anchor, spam)

@@ -14,7 +14,11 @@ from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-GOLD = [note for name in ("jinguwen_gold.toml", "jinguwen_gold_sbck.toml") for note in tomllib.loads((FIXTURES / name).read_text())["note"]]
+GOLD = [
+    note
+    for name in ("jinguwen_gold.toml", "jinguwen_gold_sbck.toml")
+    for note in tomllib.loads((FIXTURES / name).read_text())["note"]
+]
 GOLD_WITNESSES = {g["witness"] for g in GOLD}
 
 
@@ -32,20 +36,58 @@ def found(apparatus, sources):
         ("古文挟皆作接", [("guwen", "substitution", "挟", "接", "all")]),
         ("古文缩皆为蹙", [("guwen", "substitution", "缩", "蹙", "all")]),
         ("今文改弓为肱也", [("jinwen", "substitution", "弓", "肱", "one")]),
-        ("古文▯只为▯，今文或作植", [("guwen", "substitution", "▯只", "▯", "one"), ("jinwen", "substitution", "▯只", "植", "one")]),
+        (
+            "古文▯只为▯，今文或作植",
+            [("guwen", "substitution", "▯只", "▯", "one"), ("jinwen", "substitution", "▯只", "植", "one")],
+        ),
         ("今文无南", [("jinwen", "omission", "南", "", "one")]),
         ("古文曰少退立", [("guwen", "phrase", "", "少退立", "one")]),
         ("古文曰：遂命获者倚旌", [("guwen", "phrase", "", "遂命获者倚旌", "one")]),
-        ("今文糅为缩韬为翿", [("jinwen", "substitution", "糅", "缩", "one"), ("jinwen", "substitution", "韬", "翿", "one")]),
-        ("今文坐取觯无进又曰坐奠之拜", [("jinwen", "omission", "进", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")]),
-        ("古文“有”作“又”，今文无“其馀否”", [("guwen", "substitution", "有", "又", "one"), ("jinwen", "omission", "其馀否", "", "one")]),
-        ("今文无执觯及宾觯、大夫之觯，皆为爵", [("jinwen", "omission", "执觯", "", "one"), ("jinwen", "substitution", "宾觯", "宾爵", "all"), ("jinwen", "substitution", "大夫之觯", "大夫之爵", "all")]),
-        ("今文皮树繁竖，糅为纟舀", [("jinwen", "substitution", "皮树", "繁竖", "one"), ("jinwen", "substitution", "糅", "纟舀", "one")]),
-        ("今文皮𣗳繁豎糅爲縚古文無以", [("jinwen", "substitution", "皮𣗳", "繁豎", "one"), ("jinwen", "substitution", "糅", "縚", "one"), ("guwen", "omission", "以", "", "one")]),
-        ("古文壹皆爲一今文饗皆爲郷", [("guwen", "substitution", "壹", "一", "all"), ("jinwen", "substitution", "饗", "郷", "all")]),
-        ("今文坐取觶無進又曰坐奠之拜", [("jinwen", "omission", "進", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")]),
+        (
+            "今文糅为缩韬为翿",
+            [("jinwen", "substitution", "糅", "缩", "one"), ("jinwen", "substitution", "韬", "翿", "one")],
+        ),
+        (
+            "今文坐取觯无进又曰坐奠之拜",
+            [("jinwen", "omission", "进", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")],
+        ),
+        (
+            "古文“有”作“又”，今文无“其馀否”",
+            [("guwen", "substitution", "有", "又", "one"), ("jinwen", "omission", "其馀否", "", "one")],
+        ),
+        (
+            "今文无执觯及宾觯、大夫之觯，皆为爵",
+            [
+                ("jinwen", "omission", "执觯", "", "one"),
+                ("jinwen", "substitution", "宾觯", "宾爵", "all"),
+                ("jinwen", "substitution", "大夫之觯", "大夫之爵", "all"),
+            ],
+        ),
+        (
+            "今文皮树繁竖，糅为纟舀",
+            [("jinwen", "substitution", "皮树", "繁竖", "one"), ("jinwen", "substitution", "糅", "纟舀", "one")],
+        ),
+        (
+            "今文皮𣗳繁豎糅爲縚古文無以",
+            [
+                ("jinwen", "substitution", "皮𣗳", "繁豎", "one"),
+                ("jinwen", "substitution", "糅", "縚", "one"),
+                ("guwen", "omission", "以", "", "one"),
+            ],
+        ),
+        (
+            "古文壹皆爲一今文饗皆爲郷",
+            [("guwen", "substitution", "壹", "一", "all"), ("jinwen", "substitution", "饗", "郷", "all")],
+        ),
+        (
+            "今文坐取觶無進又曰坐奠之拜",
+            [("jinwen", "omission", "進", "", "one"), ("jinwen", "phrase", "", "坐奠之拜", "one")],
+        ),
         ("今文豫为序序乃夏后氏之学亦非也", [("jinwen", "substitution", "豫", "序", "one")]),
-        ("今文君射则为下", [("jinwen", "substitution", "君", "射", "one"), ("jinwen", "substitution", "则", "下", "one")]),
+        (
+            "今文君射则为下",
+            [("jinwen", "substitution", "君", "射", "one"), ("jinwen", "substitution", "则", "下", "one")],
+        ),
         ("今文糅为纟舀", [("jinwen", "substitution", "糅", "纟舀", "one")]),
     ],
 )
@@ -72,7 +114,10 @@ def test_every_note_of_the_base_000_and_002_is_found_and_look_alikes_are_not(fou
         assert not any(look_alike in n.text for n in notes)
     assert not any(n.siglum == "003" for n in notes), "五礼通考 drops the 今古文 sentences"
     apparatus = found[0]
-    as_compared = {siglum: {jinguwen.Anchoring(apparatus, sources.normalizer()).norm(n.text) for n in notes if n.siglum == siglum} for siglum in ("SBCK", "WYG")}
+    as_compared = {
+        siglum: {jinguwen.Anchoring(apparatus, sources.normalizer()).norm(n.text) for n in notes if n.siglum == siglum}
+        for siglum in ("SBCK", "WYG")
+    }
     assert "古文曰再拜受爵" in {n.text for n in notes if n.siglum == "WYG"}, "on a leaf SBCK has lost"
     assert len(as_compared["SBCK"] - as_compared["WYG"]) <= 4, "WYG carries the same 注 but for a few words"
 
@@ -83,7 +128,11 @@ def test_translation_and_subcommentary_are_not_searched(witnesses, found):
     translated = "".join(s.text(w.raw) for s in w.segments_of("translation"))
     shu = "".join(s.text(w.raw) for s in w.segments_of("subcommentary"))
     assert "今文" in translated and "今文" in shu
-    assert all(n.start in range(len(w.raw.text)) and w.raw.text[n.start : n.start + 2] in ("今文", "古文") for n in notes if n.siglum == "002")
+    assert all(
+        n.start in range(len(w.raw.text)) and w.raw.text[n.start : n.start + 2] in ("今文", "古文")
+        for n in notes
+        if n.siglum == "002"
+    )
     assert not any("解释" in n.commentary or "释曰" in n.commentary for n in notes)
 
 
@@ -106,11 +155,15 @@ def test_at_least_ninety_percent_are_anchored_on_exactly_the_right_characters(fo
             placed = [
                 (a.t0, a.t1)
                 for a in anchors
-                if a.note.siglum == gold["witness"] and a.note.text == gold["words"]
-                and (a.parsed.tradition, folded(a.parsed.lemma), folded(a.parsed.reading)) == (expected["tradition"], folded(expected["lemma"]), folded(expected["reading"]))
+                if a.note.siglum == gold["witness"]
+                and a.note.text == gold["words"]
+                and (a.parsed.tradition, folded(a.parsed.lemma), folded(a.parsed.reading))
+                == (expected["tradition"], folded(expected["lemma"]), folded(expected["reading"]))
             ]
             if not expected["base"]:
-                assert all(a.confidence == "none" for a in anchors if a.note.text == gold["words"]), "a place the base has lost is not anchored"
+                assert all(a.confidence == "none" for a in anchors if a.note.text == gold["words"]), (
+                    "a place the base has lost is not anchored"
+                )
                 continue
             total += 1
             if context_span(base_text, expected["base"], fold) in placed:
@@ -126,30 +179,48 @@ def test_disagreement_and_left_out_notes_are_reported(built):
     assert len([n for n in report["notes"] if n["witness"] in GOLD_WITNESSES]) == len(GOLD)
     disagreement = [d for d in report["disagreements"] if {r["tradition"] for r in d["reports"]} == {"jinwen", "guwen"}]
     by_tradition = [({r["tradition"]: r["witnesses"] for r in d["reports"]}, d["reading"]) for d in disagreement]
-    assert any(reports["jinwen"] == ["000"] and {"002", "SBCK", "WYG"} <= set(reports["guwen"]) and "豫" in reading for reports, reading in by_tradition)
+    assert any(
+        reports["jinwen"] == ["000"] and {"002", "SBCK", "WYG"} <= set(reports["guwen"]) and "豫" in reading
+        for reports, reading in by_tradition
+    )
     assert any(item["witness"] == "003" and item["note"] == "今文无与笙" for item in report["left_out"])
     for row in report["notes"]:
         for reading in row["readings"]:
             for anchor in reading["anchors"]:
-                assert anchor["section"] and (anchor["confidence"] in ("high", "medium", "low") or anchor["reason"]), "an unanchored note says why"
+                assert anchor["section"] and (anchor["confidence"] in ("high", "medium", "low") or anchor["reason"]), (
+                    "an unanchored note says why"
+                )
     assert "今文无射" in (built / "reports" / "jinguwen.md").read_text()
 
 
 def test_notes_are_apparatus_entries_of_two_hypothetical_witnesses(built):
     doc = etree.parse(str(built / "edition.xml"))
-    assert doc.xpath("//t:listWit/t:witness[@xml:id='jinwen']", namespaces=NS) and doc.xpath("//t:listWit/t:witness[@xml:id='guwen']", namespaces=NS)
+    assert doc.xpath("//t:listWit/t:witness[@xml:id='jinwen']", namespaces=NS) and doc.xpath(
+        "//t:listWit/t:witness[@xml:id='guwen']", namespaces=NS
+    )
     shengs = [r for r in doc.xpath("//t:rdg[@wit='#jinwen']", namespaces=NS) if "".join(r.itertext()) == "升"]
     assert len(shengs) == 1
     app = shengs[0].getparent()
     assert app.find("t:lem", NS).text == "揖" and shengs[0].get("resp") == shengs[0].get("source") == "#zheng-xuan"
     quotes = {q.get("source"): q.text for q in app.iterfind("t:note[@type='jinguwen']/t:quote", NS)}
-    assert quotes["#w000"] == "今文揖为升" and quotes["#wSBCK"] == "今文揖爲升", "one entry for the note the witnesses share"
+    assert quotes["#w000"] == "今文揖为升" and quotes["#wSBCK"] == "今文揖爲升", (
+        "one entry for the note the witnesses share"
+    )
     both = [a for a in doc.xpath("//t:app[t:rdg[@wit='#jinwen'] and t:rdg[@wit='#guwen']]", namespaces=NS)]
-    assert any("豫" in "".join(r.itertext()) for a in both for r in a.iter(f"{{{TEI_NS}}}rdg")), "今文与为豫 (000) and 古文与为豫 (002) in one app"
-    shared = [a for a in doc.xpath("//t:app[t:rdg[@type='jinguwen']]", namespaces=NS) if a.xpath("t:rdg[not(@type='jinguwen')] | t:rdgGrp", namespaces=NS)]
+    assert any("豫" in "".join(r.itertext()) for a in both for r in a.iter(f"{{{TEI_NS}}}rdg")), (
+        "今文与为豫 (000) and 古文与为豫 (002) in one app"
+    )
+    shared = [
+        a
+        for a in doc.xpath("//t:app[t:rdg[@type='jinguwen']]", namespaces=NS)
+        if a.xpath("t:rdg[not(@type='jinguwen')] | t:rdgGrp", namespaces=NS)
+    ]
     assert shared, "a 今古文 reading and a manuscript variant share one app"
     omitted = [r for r in doc.xpath("//t:rdg[@wit='#jinwen'][@subtype='omission']", namespaces=NS)]
-    assert any(r.getparent().find("t:lem", NS) is not None and "".join(r.getparent().find("t:lem", NS).itertext()) == "南" for r in omitted)
+    assert any(
+        r.getparent().find("t:lem", NS) is not None and "".join(r.getparent().find("t:lem", NS).itertext()) == "南"
+        for r in omitted
+    )
 
 
 SMALL_NOTES = """
@@ -181,6 +252,8 @@ def test_a_note_in_small_double_columns_is_read_whole(tmp_path):
     notes = jinguwen.find_notes(witness)
     assert [n.text for n in notes] == ["今文皮𣗳繁豎糅爲縚古文無以", "今文無射", "古文曰某從於子"]
     assert [(p.tradition, p.kind, p.lemma, p.reading) for p in notes[0].parsed] == [
-        ("jinwen", "substitution", "皮𣗳", "繁豎"), ("jinwen", "substitution", "糅", "縚"), ("guwen", "omission", "以", "")
+        ("jinwen", "substitution", "皮𣗳", "繁豎"),
+        ("jinwen", "substitution", "糅", "縚"),
+        ("guwen", "omission", "以", ""),
     ]
     assert witness.raw.text[notes[0].start : notes[0].start + 2] == "今文" and notes[1].line == 2

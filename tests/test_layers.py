@@ -41,13 +41,17 @@ def test_000_commentary_labels_and_jiang_yong(witnesses):
     w = witnesses["000"]
     labels = layer_text(w, "label")
     assert labels[0] == "礼书纲目"
-    assert ["右献大夫", "右大夫酢", "右乐賔", "右立司正", "右取矢视算"] == [l for l in labels if l in ("右献大夫", "右大夫酢", "右乐賔", "右立司正", "右取矢视算")]
+    assert ["右献大夫", "右大夫酢", "右乐賔", "右立司正", "右取矢视算"] == [
+        l for l in labels if l in ("右献大夫", "右大夫酢", "右乐賔", "右立司正", "右取矢视算")
+    ]
     assert labels.count("记") == 13
     commentary = layer_text(w, "commentary")
     assert commentary[0] == "賔", "the file opens inside a note"
     assert "为已安也今文揖为升" in commentary
     assert "髤赤黒漆也" in commentary
-    assert sorted(layer_text(w, "scholia")) == sorted(["奉本作拳朱子正作奉今从之", "刋本一作肤", "子路延射事见后二人举觯章"])
+    assert sorted(layer_text(w, "scholia")) == sorted(
+        ["奉本作拳朱子正作奉今从之", "刋本一作肤", "子路延射事见后二人举觯章"]
+    )
     assert all(s.attrs["resp"] == "江永" for s in w.segments_of("scholia"))
     classic = "".join(layer_text(w, "classic"))
     assert classic.startswith("賔及众賔皆降复初位主人揖譲以大夫升")
@@ -76,9 +80,9 @@ def test_002_translation_blocks_and_commentary(witnesses):
     # the copy of the original inside a translation block is not classic text twice
     assert classic.count("众宾不与射者不降") == 1
     commentary = layer_text(w, "commentary")
-    assert "复奠之者，燕以饮酒为欢，醉乃止，主人之意也。今文无执觯及宾觯、大夫之觯皆为爵。" in "".join(commentary) or any(
-        c.startswith("复奠之者") for c in commentary
-    )
+    assert "复奠之者，燕以饮酒为欢，醉乃止，主人之意也。今文无执觯及宾觯、大夫之觯皆为爵。" in "".join(
+        commentary
+    ) or any(c.startswith("复奠之者") for c in commentary)
     assert "旌，总名也。杂帛为物，大夫士之所建也。言各者，乡射或於庠，或於谢。" in commentary, "line 444 repair"
     assert any(c.startswith("《陔》，《陔夏》，其诗亡") for c in commentary), "unclosed bracket of line 94"
     translation = "".join(layer_text(w, "translation"))
@@ -98,7 +102,13 @@ def test_003_notes_scholars_labels_chrome(witnesses):
     labels = layer_text(w, "label")
     assert "蕙田案以上旅酬" in labels and "又案以上记遵者诸公大夫之差" in labels and "记" in labels
     scholia = layer_text(w, "scholia")
-    for start in ("盛氏世佐曰上文及此两言卒受者", "敖氏继公曰用狗者", "张氏尔岐曰乡射无介", "郝氏敬曰物长如笴", "蕙田案郑注以和为笙小者"):
+    for start in (
+        "盛氏世佐曰上文及此两言卒受者",
+        "敖氏继公曰用狗者",
+        "张氏尔岐曰乡射无介",
+        "郝氏敬曰物长如笴",
+        "蕙田案郑注以和为笙小者",
+    ):
         assert any(s.startswith(start) for s in scholia), start
     assert any(s.startswith("盛氏世佐曰公士乡人之为命士者") for s in scholia), "scholar inside Zheng's brackets"
     assert "于贱者礼畧" in layer_text(w, "commentary")

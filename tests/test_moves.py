@@ -88,7 +88,9 @@ def small(witnesses, tmp_path_factory):
 
 def test_a_moved_sentence_is_two_linked_entries(small):
     apparatus, document, moved, _ = small
-    assert [(t.siglum, t.display) for t in apparatus.transpositions] == [("M", re.sub(r"[，。、；：]", "", moved[:5] + "甲" + moved[6:]))]
+    assert [(t.siglum, t.display) for t in apparatus.transpositions] == [
+        ("M", re.sub(r"[，。、；：]", "", moved[:5] + "甲" + moved[6:]))
+    ]
     readings = transposed(document, "#wM")
     assert len(readings) == 2
     apps = [r.getparent() for r in readings]
@@ -102,7 +104,9 @@ def test_a_lacuna_of_another_witness_inside_the_moved_sentence_does_not_fragment
     _, document, moved, _ = small
     away = next(r for r in transposed(document, "#wM") if text_of(r) == "")
     nested = away.getparent().find("t:lem", NS).findall("t:app", NS)
-    assert [(n.find(".//t:rdg", NS).get("wit"), n.find(".//t:rdg", NS).get("type")) for n in nested] == [("#wL", "lacuna")]
+    assert [(n.find(".//t:rdg", NS).get("wit"), n.find(".//t:rdg", NS).get("type")) for n in nested] == [
+        ("#wL", "lacuna")
+    ]
 
 
 def test_the_change_inside_the_moved_sentence_is_recorded_where_the_witness_has_it(small):
@@ -124,7 +128,9 @@ def test_the_small_edition_is_valid(small):
 @pytest.fixture(scope="module")
 def seed(built):
     """The seeds' edition.xml without the 注 (see test_commentary_edition), and collation report."""
-    return without(etree.parse(str(built / "edition.xml"))), json.loads((built / "reports" / "collation.json").read_text())
+    return without(etree.parse(str(built / "edition.xml"))), json.loads(
+        (built / "reports" / "collation.json").read_text()
+    )
 
 
 def test_every_moved_clause_of_000_is_one_entry_at_each_end_linked_both_ways(seed):
@@ -139,16 +145,23 @@ def test_every_moved_clause_of_000_is_one_entry_at_each_end_linked_both_ways(see
         here, there = apps[t["app_here"]], apps[t["app_there"]]
         clause = bare(lemma_text(here.find("t:lem", NS)))  # the edited text of it: the base's, or emended
         base_text = bare(t["base_text"])
-        assert (len(clause), clause[:2], clause[-2:]) == (len(base_text), base_text[:2], base_text[-2:]), "the whole clause, one entry"
+        assert (len(clause), clause[:2], clause[-2:]) == (len(base_text), base_text[:2], base_text[-2:]), (
+            "the whole clause, one entry"
+        )
         assert [text_of(r) for r in here.findall("t:rdg", NS) if r.get("wit") == "#w000"] == [""]
         arrival = [r for r in there.findall("t:rdg", NS) if r.get("wit") == "#w000"]
-        assert len(arrival) == 1 and arrival[0].get("corresp") in {f"#{r.get(XML_ID)}" for r in here.findall("t:rdg", NS)}
+        assert len(arrival) == 1 and arrival[0].get("corresp") in {
+            f"#{r.get(XML_ID)}" for r in here.findall("t:rdg", NS)
+        }
 
 
 def test_variants_inside_the_moved_clauses_are_recorded_where_000_has_them(seed):
     edition = seed[0]
     inside = {
-        (text_of(app.find(".//t:lem", NS)), tuple(sorted((r.get("wit"), text_of(r)) for r in app.iterfind(".//t:rdg", NS))))
+        (
+            text_of(app.find(".//t:lem", NS)),
+            tuple(sorted((r.get("wit"), text_of(r)) for r in app.iterfind(".//t:rdg", NS))),
+        )
         for app in edition.xpath("//t:rdg[@type='transposition'][@wit='#w000']/t:app", namespaces=NS)
     }
     assert ("薫", (("#w000", "纁"),)) in inside
@@ -160,7 +173,10 @@ def test_variants_inside_the_moved_clauses_are_recorded_where_000_has_them(seed)
 
 def test_omissions_of_000_among_its_relocated_clauses_have_entries(seed):
     edition = seed[0]
-    omitted = {re.sub(r"\W", "", text_of(r.getparent().find("t:lem", NS))) for r in edition.xpath("//t:rdg[@wit='#w000'][@subtype='omission']", namespaces=NS)}
+    omitted = {
+        re.sub(r"\W", "", text_of(r.getparent().find("t:lem", NS)))
+        for r in edition.xpath("//t:rdg[@wit='#w000'][@subtype='omission']", namespaces=NS)
+    }
     assert {"樂正與立者齒", "立者東面北上"} <= omitted
 
 
@@ -178,7 +194,10 @@ def test_the_witness_page_shows_its_own_order_and_the_base_order(built):
         return re.sub(r"<[^>]+>", "", (site / name).read_text(encoding="utf-8"))
 
     own, base = plain("witness-000-own-order.html"), plain("witness-000.html")
-    clause, later_text = "三笙一和而成声", "主人降席自南方"  # a 记 clause Jiang Yong puts after 乐宾, and the 立司正 text after it
+    clause, later_text = (
+        "三笙一和而成声",
+        "主人降席自南方",
+    )  # a 记 clause Jiang Yong puts after 乐宾, and the 立司正 text after it
     assert own.index(clause) < own.index(later_text), "Jiang Yong's arrangement"
     assert base.index(clause) > base.index(later_text), "the base's order"
     assert "witness-000-own-order.html" in (site / "witness-000.html").read_text(encoding="utf-8")

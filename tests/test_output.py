@@ -66,7 +66,9 @@ def build_args(out: Path, command: str = "build") -> list:
 def first_build(tmp_path_factory, environment) -> Path:
     root = tmp_path_factory.mktemp("first")
     sample_sources(root / "sources")
-    result = subprocess.run([str(EDITION), *map(str, build_args(root / "build"))], env=environment, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(EDITION), *map(str, build_args(root / "build"))], env=environment, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     return root
 
@@ -101,7 +103,9 @@ def stagings(out: Path) -> list[Path]:
 def assert_complete(out: Path) -> dict:
     """A whole build: exactly the files its manifest lists, with their hashes, and nothing beside."""
     manifest = json.loads((out / output.MANIFEST).read_text())
-    files = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in out.rglob("*") if p.is_file()}
+    files = {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in out.rglob("*") if p.is_file()
+    }
     del files[output.MANIFEST]
     assert files == manifest["files"]
     assert {p.split("/")[0] for p in files} == {"edition.pdf", "edition.xml", "pdf", "reports", "site", "witnesses"}
@@ -292,7 +296,10 @@ def test_a_previous_build_that_cannot_be_removed_is_a_warning_and_the_next_build
         change_witness(out)
         result = edition(*build_args(out))
         assert result.returncode == 0, result.stderr
-        assert "warning" in result.stderr and "the new build is in place, but the previous one could not be removed" in result.stderr
+        assert (
+            "warning" in result.stderr
+            and "the new build is in place, but the previous one could not be removed" in result.stderr
+        )
         assert "Traceback" not in result.stderr and (out / "edition.xml").read_bytes() != b""
         leftovers = [p for p in out.parent.iterdir() if ".staging-" in p.name]
         assert len(leftovers) == 1
@@ -345,7 +352,9 @@ def test_a_typesetting_failure_names_a_log_that_is_kept(old_build, edition):
 
 def test_a_latex_error_is_its_first_line_and_the_kept_log(tmp_path):
     with pytest.raises(EditionError) as raised:
-        pdf.compile_pdf("\\documentclass{article}\n\\begin{document}\n\\undefinedmacro\n\\end{document}\n", tmp_path / "pdf")
+        pdf.compile_pdf(
+            "\\documentclass{article}\n\\begin{document}\n\\undefinedmacro\n\\end{document}\n", tmp_path / "pdf"
+        )
     log = Path(raised.value.path)
     try:
         assert "XeLaTeX failed: ./edition.tex:3: Undefined control sequence" in raised.value.message
@@ -377,7 +386,9 @@ def test_collate_replaces_the_edition_and_keeps_the_other_products(old_build, ed
     after = snapshot(out)
     changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
     assert {"build/edition.xml", "build/.edition-manifest.json"} <= changed
-    assert all(p in ("build/edition.xml", "build/.edition-manifest.json") or p.startswith("build/reports/") for p in changed)
+    assert all(
+        p in ("build/edition.xml", "build/.edition-manifest.json") or p.startswith("build/reports/") for p in changed
+    )
     assert assert_complete(out)["inputs"] is None, "its products are of two builds: make builds again"
 
 
@@ -405,7 +416,10 @@ def test_make_builds_again_when_a_witness_changes_with_an_older_mtime(old_build,
     out = old_build
     sources = out.parent / "sources"
     make = ["make", "edition", f"SOURCES={sources}", f"OUT={out}"]
-    assert "is up to date" in subprocess.run(make, cwd=ROOT, env=environment, capture_output=True, text=True, check=True).stdout
+    assert (
+        "is up to date"
+        in subprocess.run(make, cwd=ROOT, env=environment, capture_output=True, text=True, check=True).stdout
+    )
     replacement = tmp_path / "a.txt"
     replacement.write_text(CHANGED)
     os.utime(replacement, (1_000_000_000, 1_000_000_000))
@@ -414,4 +428,7 @@ def test_make_builds_again_when_a_witness_changes_with_an_older_mtime(old_build,
     result = subprocess.run(make, cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
     assert "edition build" in result.stdout
     assert "东阶" in (out / "edition.xml").read_text()
-    assert "is up to date" in subprocess.run(make, cwd=ROOT, env=environment, capture_output=True, text=True, check=True).stdout
+    assert (
+        "is up to date"
+        in subprocess.run(make, cwd=ROOT, env=environment, capture_output=True, text=True, check=True).stdout
+    )

@@ -19,7 +19,9 @@ NS = {"t": TEI_NS}
 def pdftotext(path: Path, layout: bool = False) -> str:
     """The PDF's text, in the order it is typeset (-raw: the notes at the foot of a page are set
     as paragraphs, which pdftotext's reading order takes for columns), or laid out as printed."""
-    return subprocess.run(["pdftotext", "-layout" if layout else "-raw", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout" if layout else "-raw", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +45,12 @@ def expected_notes(edition_xml: Path) -> Counter:
     expected = Counter()
     seen = set()
     base = "#" + doc.xpath("//t:listWit/t:witness[t:note[@type='role'] = 'base']/@xml:id", namespaces=NS)[0]
-    abridged = {"#" + i for i in doc.xpath("//t:listWit/t:witness[t:note[@type='abridged'][@subtype='commentary']]/@xml:id", namespaces=NS)}
+    abridged = {
+        "#" + i
+        for i in doc.xpath(
+            "//t:listWit/t:witness[t:note[@type='abridged'][@subtype='commentary']]/@xml:id", namespaces=NS
+        )
+    }
     for app in doc.xpath("//t:app[not(parent::t:rdg)]", namespaces=NS):
         commentary = bool(app.xpath("ancestor::t:note[@type='commentary']", namespaces=NS))
         label = ("注" if commentary else "") + app.get("{http://www.w3.org/XML/1998/namespace}id").rsplit("-", 1)[1]
@@ -53,14 +60,22 @@ def expected_notes(edition_xml: Path) -> Counter:
         readings = app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS)
         fresh = set()
         for rdg in readings:
-            if commentary and rdg.get("type") == "fragment" and rdg.get("subtype") in ("lacunaStart", "lacunaEnd") and rdg.get("wit") in abridged:
+            if (
+                commentary
+                and rdg.get("type") == "fragment"
+                and rdg.get("subtype") in ("lacunaStart", "lacunaEnd")
+                and rdg.get("wit") in abridged
+            ):
                 continue
             key = (commentary, section, lemma, text_of(rdg), rdg.get("wit"), rdg.get("type"))
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
             seen.add(key)
         emended = lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
-        said = any(app.find(f"t:{path}", NS) is not None for path in ("note[@type='editorial']", "note[@type='textual']", "witDetail"))  # an editor's note, a 校语, a quotation
+        said = any(
+            app.find(f"t:{path}", NS) is not None
+            for path in ("note[@type='editorial']", "note[@type='textual']", "witDetail")
+        )  # an editor's note, a 校语, a quotation
         series = [bool(fresh & set(SERIES_A) or emended or said), "jinguwen" in fresh, bool(fresh & set(SERIES_C))]
         expected[label] += any(series) if commentary else sum(series)
     return +expected
@@ -81,7 +96,9 @@ def test_the_edited_text_and_readings_are_in_the_pdf(built, text):
     assert "鄕射之禮。主人戒賔，賔出迎，再拜。" in flat, "SBCK's text with 001's punctuation"
     assert "升堂，揖" in flat and "堂¹，網絡本作常" in tex, "001's 常, with the occurrence of its lemma"
     assert "袒，原作袓，據網絡本、四庫本改" in tex, "an emendation as a 校勘记 sentence"
-    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in tex, "one reading, each wording quoted"
+    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in tex, (
+        "one reading, each wording quoted"
+    )
     assert "網絡本此處羼入「摧」，刪" in tex
     assert "禮書綱目始於此" in tex and "禮書綱目止於此" in tex, "the fragment's extent"
     assert "，下同" in tex
@@ -99,7 +116,21 @@ def test_no_missing_glyph_in_the_typesetting_log(built):
 def test_a_page_renders_to_png(built):
     screenshots = built / "screenshots"
     screenshots.mkdir(exist_ok=True)
-    subprocess.run(["pdftoppm", "-r", "80", "-f", "7", "-l", "7", "-png", str(built / "edition.pdf"), str(screenshots / "pdf-page")], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-r",
+            "80",
+            "-f",
+            "7",
+            "-l",
+            "7",
+            "-png",
+            str(built / "edition.pdf"),
+            str(screenshots / "pdf-page"),
+        ],
+        check=True,
+    )
     page = next(screenshots.glob("pdf-page*.png"))
     assert page.stat().st_size > 20_000
 
@@ -114,11 +145,18 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
     sources.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copy(root / name, sources / name)
-    (sources / "edition.toml").write_text('[edition]\ntitle = "100% #{test}\\\\"\nbase = "A"\ncomparison_script = "simplified"\n')
-    (sources / "a.txt").write_text("礼书纲目\n\n主人揖让%以宾升#宾{升}\\拜至$宾答拜&主人坐取爵_于上篚^~以降【注今文揖为升】\n")
+    (sources / "edition.toml").write_text(
+        '[edition]\ntitle = "100% #{test}\\\\"\nbase = "A"\ncomparison_script = "simplified"\n'
+    )
+    (sources / "a.txt").write_text(
+        "礼书纲目\n\n主人揖让%以宾升#宾{升}\\拜至$宾答拜&主人坐取爵_于上篚^~以降【注今文揖为升】\n"
+    )
     (sources / "b.txt").write_text("礼书纲目\n\n主人揖让以宾升宾升拜至宾答拜主人坐取觯于上篚以降\n")
     (sources / "witnesses.toml").write_text(
-        "".join(f'[[witness]]\nsiglum = "{s}"\nfile = "{s.lower()}.txt"\ntitle = "t{s}"\nscript = "simplified"\nprofile = "lishu-gangmu"\n\n' for s in "AB")
+        "".join(
+            f'[[witness]]\nsiglum = "{s}"\nfile = "{s.lower()}.txt"\ntitle = "t{s}"\nscript = "simplified"\nprofile = "lishu-gangmu"\n\n'
+            for s in "AB"
+        )
     )
     out = tmp_path / "build"
     result = CliRunner().invoke(main, ["build", "--quiet", "--sources", str(sources), "--out", str(out)])

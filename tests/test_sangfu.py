@@ -21,7 +21,9 @@ def body() -> etree._Element:
     work = Work.load(WORK)
     sources = work.sources(work.chapter("喪服"))
     edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
-    document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, steps_paragraphs(edited), edited.commentary)
+    document = tei.edition_document(
+        sources, edited.apparatus, edited.sections, {}, steps_paragraphs(edited), edited.commentary
+    )
     return document.find(".//t:body", NS)
 
 
@@ -59,7 +61,11 @@ def test_the_opening_of_sangfu_reads_as_the_two_files_read(body):
     assert found[4] == ("脫", "#wWYG", [("#wSBCK", "substantive", "&KR0003;")])  # KR0003 is 說 there
     assert found[5] == ("柱楣", "#wSBCK", [("#wWYG", "substantive", "拄&KR0925;")])
     assert found[6] == ("巳", "#wSBCK", [("#wWYG", "substantive", "已")])
-    outer = [a for a in body.iter(f"{{{NS['t']}}}app") if not any(etree.QName(p).localname == "note" for p in a.iterancestors())]
+    outer = [
+        a
+        for a in body.iter(f"{{{NS['t']}}}app")
+        if not any(etree.QName(p).localname == "note" for p in a.iterancestors())
+    ]
     evidence = [q.text for a in outer for q in a.iterfind("t:witDetail[@type='evidence']/t:q", NS)][:4]
     assert evidence == ["杖各齊其心", "冠繩纓條屬", "鍛而勿灰", "寢不脫絰帶"]
     lemmata = {lemma for lemma, _, _ in entries(body, 40)}

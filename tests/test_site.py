@@ -25,7 +25,18 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PAGES = ["index.html", "witness-000.html", "synopsis.html", "witnesses.html", "jinguwen.html", "variants.html", "intake.html", "collation.html", "search.html", "downloads.html"]
+PAGES = [
+    "index.html",
+    "witness-000.html",
+    "synopsis.html",
+    "witnesses.html",
+    "jinguwen.html",
+    "variants.html",
+    "intake.html",
+    "collation.html",
+    "search.html",
+    "downloads.html",
+]
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +74,10 @@ def page(browser):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     # A request cut short by leaving the page (net::ERR_ABORTED) is no failure of the site.
-    page.on("requestfailed", lambda request: "ERR_ABORTED" in (request.failure or "") or errors.append(f"{request.url}: {request.failure}"))
+    page.on(
+        "requestfailed",
+        lambda request: "ERR_ABORTED" in (request.failure or "") or errors.append(f"{request.url}: {request.failure}"),
+    )
     yield page
     page.close()
     assert not errors, errors
@@ -95,7 +109,9 @@ def test_text_keeps_the_tei_ids(site, built):
         assert f'id="{section.id}"' in html and f'id="{section.paragraph_id}"' in html
     for app in edition.apps:
         assert f'id="{app.id}"' in html
-        assert f'href="#at-{app.id}"' in html or not app.in_text, "a moved clause's difference is shown in its reading's entry"
+        assert f'href="#at-{app.id}"' in html or not app.in_text, (
+            "a moved clause's difference is shown in its reading's entry"
+        )
 
 
 def test_marker_opens_its_readings(page, site, screenshots):
@@ -107,7 +123,9 @@ def test_marker_opens_its_readings(page, site, screenshots):
     body = page.locator("#popover-body")
     assert body.locator(".rdg.type-jinguwen .rdg-text").inner_text() == "升"
     quotes = body.locator("q").all_inner_texts()
-    assert "揖，今文作升" in body.inner_text() and "今文揖爲升" in quotes and "今文揖为升" in quotes, "SBCK's and 000's words, one reading"
+    assert "揖，今文作升" in body.inner_text() and "今文揖爲升" in quotes and "今文揖为升" in quotes, (
+        "SBCK's and 000's words, one reading"
+    )
     page.screenshot(path=screenshots / "popover-jinguwen.png")
     page.keyboard.press("Escape")
     assert popover.is_hidden() and yi.get_attribute("aria-expanded") == "false"
@@ -144,7 +162,9 @@ def test_the_commentary_shows_under_its_passage_with_its_entries(page, site, scr
     hu = note.locator("button.app", has_text=re.compile("^楛$"))
     hu.click()
     body = page.locator("#popover-body")
-    assert body.inner_text() == "注：楛，四庫本作枯。" and page.locator("#popover-title").inner_text().startswith("Entry 注")
+    assert body.inner_text() == "注：楛，四庫本作枯。" and page.locator("#popover-title").inner_text().startswith(
+        "Entry 注"
+    )
     page.screenshot(path=screenshots / "popover-commentary.png")
     page.keyboard.press("Escape")
     page.uncheck("#commentary")
@@ -159,7 +179,9 @@ def test_witness_view(page, site, screenshots, sources):
     first = page.locator("section.section p.text").first
     fold = sources.normalizer().fold
     opening = "".join(fold(c)[0] for c in first.inner_text()[:6])
-    assert opening == "".join(fold(c)[0] for c in "賔及众賔皆降"), "000 begins on SBCK's lost leaf 7b, which the edition supplies"
+    assert opening == "".join(fold(c)[0] for c in "賔及众賔皆降"), (
+        "000 begins on SBCK's lost leaf 7b, which the edition supplies"
+    )
     text = page.locator("main").inner_text()
     assert "升堂，揖" in text and "升常" not in text  # 001 reads 常 here
     page.screenshot(path=screenshots / "witness-000.png", full_page=False)
@@ -211,6 +233,10 @@ def test_accessibility(page, site, screenshots, name):
     page.add_script_tag(path=str(AXE))
     # preload off: axe would fetch the stylesheets again by XHR, which file:// refuses.
     result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
-    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    serious = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert not serious, serious
     page.screenshot(path=screenshots / f"{name[:-5]}.png")

@@ -98,13 +98,22 @@ def test_the_formulas_not_placed_are_reported_with_the_reason(found):
     unplaced = {(u.source, u.line): u for u in found[1]}
     assert set(unplaced) == {("002", 134), ("WYG", 161)}
     # WYG reads 賓西階上北面答拜: the 疏 abridges its end
-    assert unplaced["WYG", 161].title == "賓酢主人" and "賓西階上答拜 is not in WYG's classic text" in unplaced["WYG", 161].reason
+    assert (
+        unplaced["WYG", 161].title == "賓酢主人"
+        and "賓西階上答拜 is not in WYG's classic text" in unplaced["WYG", 161].reason
+    )
     # 002 sets 息勞司正 at 明日賓朝服, as the 監本 does; the 考證 of WYG moves it to 主人釋服
-    assert unplaced["002", 134].title == "息劳司正" and unplaced["002", 134].reason.startswith("WYG begins the same step at base token")
+    assert unplaced["002", 134].title == "息劳司正" and unplaced["002", 134].reason.startswith(
+        "WYG begins the same step at base token"
+    )
 
 
 def test_a_paragraph_begins_at_each_start_with_the_outermost_step_there():
-    outer, inner, same_start = Step("三番射", 10, 90, "X", 1), Step("第一番射", 30, 50, "X", 2), Step("戒賓", 10, 20, "Y", 3)
+    outer, inner, same_start = (
+        Step("三番射", 10, 90, "X", 1),
+        Step("第一番射", 30, 50, "X", 2),
+        Step("戒賓", 10, 20, "Y", 3),
+    )
     assert paragraph_starts([inner, same_start, outer]) == {10: outer, 30: inner}
 
 
@@ -141,7 +150,11 @@ def test_a_made_up_shu_divides_a_small_base_through_its_alignment(tmp_path):
     edited = edit(sources, sources.intake_all(), decisions.load(decisions_path(root)))
     placed, unplaced = edited.steps
     text = edited.apparatus.base.classic.text
-    assert [(s.title, s.source, s.line) for s in placed] == [("请射纳器", "B", 5), ("陈射器", "B", 9), ("比耦", "B", 13)]
+    assert [(s.title, s.source, s.line) for s in placed] == [
+        ("请射纳器", "B", 5),
+        ("陈射器", "B", 9),
+        ("比耦", "B", 13),
+    ]
     assert [text[s.t0 : s.t1] for s in placed] == [
         "司射适阼阶上东北面告于主人曰请射于宾宾许司射降自西阶阶前西面命弟子纳射器",
         "乃纳射器皆在堂西宾与大夫之弓倚于西序矢在弓下北括众弓倚于堂西矢在其上主人之弓矢在东序东",

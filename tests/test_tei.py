@@ -73,7 +73,9 @@ def test_layer_counts_in_the_report_match_the_tei(built, report, siglum):
     layers = report[siglum]["layers"]
     for layer, xpath in ELEMENT_OF_LAYER.items():
         assert len(doc.xpath(xpath, namespaces=NS)) == layers[layer]["segments"], layer
-        own = ".//text()[not(parent::t:metamark)]" if layer != "format" else ".//text()"  # a column break inside a note is format
+        own = (
+            ".//text()[not(parent::t:metamark)]" if layer != "format" else ".//text()"
+        )  # a column break inside a note is format
         characters = sum(len("".join(e.xpath(own, namespaces=NS))) for e in doc.xpath(xpath, namespaces=NS))
         assert characters == layers[layer]["characters"], layer
 
@@ -93,7 +95,12 @@ def test_report_content(built, report):
     assert [i["text"].strip() for i in report["001"]["intrusions"]][:2] == ["摧", "蜂蜜英语"]
     assert report["001"]["extent"]["incipit"].startswith("乡射之礼")
     assert report["002"]["extent"]["explicit"].endswith("大夫射则肉袒")
-    assert report["000"]["conversions"]["variant"][0] == {"from": "賔", "to": "宾", "count": 87, "folded_by": "Unihan kSemanticVariant"}
+    assert report["000"]["conversions"]["variant"][0] == {
+        "from": "賔",
+        "to": "宾",
+        "count": 87,
+        "folded_by": "Unihan kSemanticVariant",
+    }
     summary = (built / "reports" / "witnesses.md").read_text()
     for siglum in SIGLA:
         assert f"## {siglum} " in summary

@@ -43,20 +43,30 @@ def entry_of(edition, words: str):
     return found[0].getparent(), found[0]
 
 
-def test_jiang_yongs_remark_on_feng_is_his_and_stands_with_the_entry_where_the_base_reads_quan(notes, apparatus, edition):
+def test_jiang_yongs_remark_on_feng_is_his_and_stands_with_the_entry_where_the_base_reads_quan(
+    notes, apparatus, edition
+):
     note = one(notes[0], "000", "奉本作拳")
     assert (note.author, note.layer, note.words) == ("jiang-yong", "scholia", "奉本作拳朱子正作奉今从之")
     assert [(f.formula, f.lemma, f.reading) for f in note.found][0] == ("reads-otherwise", "奉", "拳")
     assert base_at(apparatus, note) == "拳" and note.confidence == "high"
     app, tei_note = entry_of(edition, "奉本作拳")
-    assert (tei_note.get("resp"), tei_note.get("source"), tei_note.get("target")) == ("#jiang-yong", "#w000", "#" + app.get(XML_ID))
+    assert (tei_note.get("resp"), tei_note.get("source"), tei_note.get("target")) == (
+        "#jiang-yong",
+        "#w000",
+        "#" + app.get(XML_ID),
+    )
     assert app.findtext("t:lem", namespaces=NS) == "拳"
     assert any(r.text == "奉" for r in app.iterfind("t:rdg", NS))
     # the 考證 of WYG discusses the same place: one entry for both
-    assert app.xpath("t:note[@resp='#siku-guanchen']/t:quote[starts-with(., '楅髤横而奉之○奉石經及釋文作拳')]", namespaces=NS)
+    assert app.xpath(
+        "t:note[@resp='#siku-guanchen']/t:quote[starts-with(., '楅髤横而奉之○奉石經及釋文作拳')]", namespaces=NS
+    )
 
 
-def test_the_one_edition_reading_fu_is_found_in_000_and_in_sbcks_zhu_and_placed_after_wo_su(notes, apparatus, sources, edition):
+def test_the_one_edition_reading_fu_is_found_in_000_and_in_sbcks_zhu_and_placed_after_wo_su(
+    notes, apparatus, sources, edition
+):
     """刋本一作肤 stands in 000's brackets (a remark of 江永's, by its layout) and in SBCK's 注;
     刋 is no character of the classic text there, so both stand on the last one of the clause, 素."""
     fold = sources.normalizer().fold
@@ -65,7 +75,9 @@ def test_the_one_edition_reading_fu_is_found_in_000_and_in_sbcks_zhu_and_placed_
     for note in (remark, zhu):
         (found,) = note.found
         assert (found.formula, found.lemma, fold(found.reading)[0]) == ("one-reads", "刋", fold("膚")[0])
-        assert base_at(apparatus, note) == "素" and note.confidence == "low" and "not in the classic text" in note.reason
+        assert (
+            base_at(apparatus, note) == "素" and note.confidence == "low" and "not in the classic text" in note.reason
+        )
     app, _ = entry_of(edition, "刋本一作肤")
     assert app.xpath("t:note[@resp='#zheng-xuan']/t:quote[@source='#wSBCK']", namespaces=NS)
 
@@ -74,7 +86,9 @@ def test_ao_jigong_and_the_officials_in_wygs_kaozheng_each_speak_for_themselves(
     ao = one(notes[0], "WYG", "敖繼公云請下似脱一賓字")
     reply = one(notes[0], "WYG", "臣紱按鄉飲酒禮云乃請賓")
     assert (ao.author, reply.author, ao.layer) == ("ao-jigong", "siku-chen-fu", "kaozheng")
-    assert ao.words.startswith("主人戒賓賓出迎再拜主人答再拜乃請○")  # the entry's heading, its place, goes with its first words
+    assert ao.words.startswith(
+        "主人戒賓賓出迎再拜主人答再拜乃請○"
+    )  # the entry's heading, its place, goes with its first words
     assert [(f.formula, f.place, f.reading) for f in ao.found] == [("beside", "請", "賓")]
     assert base_at(apparatus, ao) == "請" and (reply.t0, reply.t1) == (ao.t0, ao.t1)
     official = one(notes[0], "WYG", "纁石經及楊本敖本作薰")
@@ -115,7 +129,9 @@ def test_no_note_of_zheng_on_the_jinwen_and_guwen_is_taken_for_one(notes, witnes
     for siglum in ("SBCK", "WYG", "000", "002"):
         spans = [(n.start, n.end) for n in jinguwen.find_notes(witnesses[siglum])]
         assert spans
-        assert not [n.words for n in notes[0] if n.siglum == siglum and any(a < n.end and n.start < b for a, b in spans)]
+        assert not [
+            n.words for n in notes[0] if n.siglum == siglum and any(a < n.end and n.start < b for a, b in spans)
+        ]
     assert not [n for n in notes[0] if "或作植" in n.words]
 
 
@@ -123,9 +139,16 @@ def test_every_note_of_the_edition_is_valid_and_counted(built, edition):
     written = edition.xpath("//t:note[@type='textual']", namespaces=NS)
     report = json.loads((built / "reports" / "textual_notes.json").read_text())
     collation = json.loads((built / "reports" / "collation.json").read_text())
-    assert len(edition.xpath("//t:note[@type='textual']/t:quote", namespaces=NS)) == collation["textual_notes"] == report["placed"] > 50
+    assert (
+        len(edition.xpath("//t:note[@type='textual']/t:quote", namespaces=NS))
+        == collation["textual_notes"]
+        == report["placed"]
+        > 50
+    )
     persons = set(edition.xpath("//t:listPerson/t:person/@xml:id", namespaces=NS))
-    assert {n.get("resp")[1:] for n in written} <= persons and {"siku-chen-fu", "zhu-xi", "lu-deming"} <= {n.get("resp")[1:] for n in written}
+    assert {n.get("resp")[1:] for n in written} <= persons and {"siku-chen-fu", "zhu-xi", "lu-deming"} <= {
+        n.get("resp")[1:] for n in written
+    }
     assert any(u["words"].startswith("三笙一和而成聲") for u in report["unrecognised"])  # interpretive, reported
 
 
@@ -174,4 +197,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     assert validate.problems(document) == []
     app = document.xpath("//t:app[t:note[@type='textual'][@resp='#zheng-xuan']]", namespaces=NS)[0]
     assert app.findtext("t:lem", namespaces=NS) == "弓" and app.xpath("t:rdg[@wit='#wB'][.='矢']", namespaces=NS)
-    assert document.xpath("//t:app[t:lem='纳']/t:note[@resp='#sheng-shizuo']/t:quote[@source='#wB'][.='盛氏世佐曰纳当作内']", namespaces=NS)
+    assert document.xpath(
+        "//t:app[t:lem='纳']/t:note[@resp='#sheng-shizuo']/t:quote[@source='#wB'][.='盛氏世佐曰纳当作内']",
+        namespaces=NS,
+    )

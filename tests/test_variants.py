@@ -45,7 +45,9 @@ def sbck_classic() -> str:
     text = (FIXTURES / "kanripo" / "KR1d0026_005.txt").read_text(encoding="utf-8")
     body = "".join("▯" if "missing" in line else "" if line.startswith("#") else line for line in text.splitlines())
     body = regex.sub(r"<pb:[^>]*>|¶|\([^)]*\)", "", body)
-    body = regex.sub(r"&(KR\d+);", lambda m: normalized.get(m.group(1)) if len(normalized.get(m.group(1), "")) == 1 else "▯", body)
+    body = regex.sub(
+        r"&(KR\d+);", lambda m: normalized.get(m.group(1)) if len(normalized.get(m.group(1), "")) == 1 else "▯", body
+    )
     return body[body.index("鄕射之禮") : body.rindex("肉袒") + 2]
 
 
@@ -55,6 +57,7 @@ def normalizer(sources) -> Normalizer:
 
 
 # --- The folds -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "variant,standard,source",
@@ -78,7 +81,10 @@ def test_real_pairs_fold_each_with_its_source(sources, normalizer, variant, stan
     assert source in sources.orthography().sources(variant, standard)
 
 
-@pytest.mark.parametrize("a,b", ["徹澈", "够彀", "關寡", "辯辨", "預豫", "烝蒸", "亏于", "協勰", "綠氯", "弁辨", "芸藝", "胑膱", "升堂", "兴举"])
+@pytest.mark.parametrize(
+    "a,b",
+    ["徹澈", "够彀", "關寡", "辯辨", "預豫", "烝蒸", "亏于", "協勰", "綠氯", "弁辨", "芸藝", "胑膱", "升堂", "兴举"],
+)
 def test_distinct_words_are_never_folded_together(normalizer, a, b):
     """Unihan's kSemanticVariant (徹/澈 from kLau) and OpenCC's Japanese forms (弁 for 辨, 芸 for
     藝) relate characters that are distinct words in a Chinese text."""
@@ -98,8 +104,12 @@ def test_no_substantive_variant_of_the_gold_apparatus_is_folded_away(normalizer)
 def test_pairs_that_merge_only_in_simplified_script(sources):
     orthography = sources.orthography()
     for simplified, traditional in ("于於", "后後", "余餘", "发發", "发髮"):
-        assert orthography.difference(simplified, False, traditional, False) == "orthographic", "between traditional witnesses"
-        assert orthography.difference(simplified, True, traditional, False) == "script", "against a simplified witness: none"
+        assert orthography.difference(simplified, False, traditional, False) == "orthographic", (
+            "between traditional witnesses"
+        )
+        assert orthography.difference(simplified, True, traditional, False) == "script", (
+            "against a simplified witness: none"
+        )
     assert orthography.difference("發", False, "髮", False) == "orthographic"
     assert orthography.sources("于", "於") == ("OpenCC (t2s): one character in simplified script",)
 
@@ -129,10 +139,13 @@ def test_kanripo_substitutions_on_a_small_sample():
     some places only (七 once read 匙) is not; markup, remarks and entities are no characters."""
     edition = "#+TITLE: 儀禮\n<pb:X_005-1a>¶\n𠋣旌七人(注&KR0002;𠋣/也)¶\n# page missing\n七匕𠋣¶\n"
     normalized = "#+TITLE: 儀禮\n#+PROPERTY: X\n<pb:X_005-1a>¶\n倚旌七人(注若倚/也)¶\n# page missing\n匙匕倚¶\n"
-    assert kanripo_substitutions([("X SBCK", edition, normalized)]) == [("𠋣", "倚", 3, "Kanripo normalized text: X SBCK")]
+    assert kanripo_substitutions([("X SBCK", edition, normalized)]) == [
+        ("𠋣", "倚", 3, "Kanripo normalized text: X SBCK")
+    ]
 
 
 # --- Collation -----------------------------------------------------------------------------------
+
 
 def witness_stanzas(root: Path, texts: dict[str, tuple[str, str]]) -> None:
     with (root / "witnesses.toml").open("a", encoding="utf-8") as handle:
@@ -174,7 +187,9 @@ def kanripo_edition(tmp_path_factory):
         root.mkdir()
         for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
             shutil.copy(SOURCES / name, root / name)
-        config = f'[edition]\ntitle = "鄉射禮"\nbase = "S"\ncomparison_script = "simplified"\nvariant_forms = "{kind}"\n'
+        config = (
+            f'[edition]\ntitle = "鄉射禮"\nbase = "S"\ncomparison_script = "simplified"\nvariant_forms = "{kind}"\n'
+        )
         (root / "edition.toml").write_text(config, encoding="utf-8")
         (root / "witnesses.toml").write_text("", encoding="utf-8")
         witness_stanzas(root, witnesses)
@@ -200,7 +215,9 @@ def test_a_script_only_witness_of_a_traditional_base_adds_no_entry(kanripo_editi
     assert apparatus.statuses["J"].quality > 0.99 and "▯" in text
     assert apparatus.units == []
     forms = VariantForms({})
-    assert apparatus.variant_forms and all(forms.fold(v.text) and not forms.fold(v.form) for v in apparatus.variant_forms)
+    assert apparatus.variant_forms and all(
+        forms.fold(v.text) and not forms.fold(v.form) for v in apparatus.variant_forms
+    )
     assert sum(kind == "script" for _, kind in apparatus.own_forms["J"].values()) > 1000, "yet it writes otherwise"
 
 
@@ -208,7 +225,7 @@ def sources_on_001(root: Path) -> None:
     """The seed sources copied to `root` with the punctuated web text 001 as base, as before SBCK."""
     shutil.copytree(SOURCES, root)
     config = (root / "edition.toml").read_text(encoding="utf-8")
-    config = re.sub(r'(?m)^punctuation_from = .*\n', "", re.sub(r'(?m)^base = .*$', 'base = "001"', config))
+    config = re.sub(r"(?m)^punctuation_from = .*\n", "", re.sub(r"(?m)^base = .*$", 'base = "001"', config))
     (root / "edition.toml").write_text(config, encoding="utf-8")
 
 
@@ -246,7 +263,9 @@ def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_ed
     for unit in yu:
         assert "J" in unit.lemma.sigla, "no difference against a simplified witness"
         assert [(r.display, r.type, r.sigla) for r in unit.readings] == [("于", "orthographic", ["T"])]
-    row = next(v for v in collated(roots["appendix"], ("S", "J", "T")).variant_forms if (v.text, v.form) == ("於", "于"))
+    row = next(
+        v for v in collated(roots["appendix"], ("S", "J", "T")).variant_forms if (v.text, v.form) == ("於", "于")
+    )
     assert row.counts == {"T": len(yu)}
 
 
@@ -258,7 +277,20 @@ def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_ed
 # typo), 一/壹, 从/衆 (001's typo for 众), 及/乃.
 # 001's 兴 (将兴者于右, which 002's 疏 heading quotes as 将举者於右) and its three 胑 for 膱 are emended
 # on SBCK with a second witness: SBCK agrees with the lemma there.
-SBCK_SUBSTANTIVE = sorted([("梲", "挩"), ("尊", "奠"), ("一", "壹"), ("从", "衆"), ("及", "乃"), ("未", "末"), ("袒", "袓"), ("亦", "皆"), ("", "記"), ("矢", "天")])
+SBCK_SUBSTANTIVE = sorted(
+    [
+        ("梲", "挩"),
+        ("尊", "奠"),
+        ("一", "壹"),
+        ("从", "衆"),
+        ("及", "乃"),
+        ("未", "末"),
+        ("袒", "袓"),
+        ("亦", "皆"),
+        ("", "記"),
+        ("矢", "天"),
+    ]
+)
 
 
 def test_sbck_adds_only_real_substantive_readings(tmp_path):
@@ -267,14 +299,29 @@ def test_sbck_adds_only_real_substantive_readings(tmp_path):
     witness_stanzas(root, {"K5": ("traditional", sbck_classic())})
     apparatus = collated(root, ("000", "001", "002", "003", "K5"))
     assert apparatus.statuses["K5"].quality > 0.99
-    found = [(u.lemma.source, r.source) for u in apparatus.units for r in u.readings if "K5" in r.sigla and r.type == "substantive"]
+    found = [
+        (u.lemma.source, r.source)
+        for u in apparatus.units
+        for r in u.readings
+        if "K5" in r.sigla and r.type == "substantive"
+    ]
     assert sorted(found) == SBCK_SUBSTANTIVE
     pairs = {(v.text, v.form) for v in apparatus.variant_forms if "K5" in v.counts}
-    assert {("答", "荅"), ("告", "吿"), ("饮", "飮"), ("算", "筭"), ("倚", "𠋣"), ("获", "𫉬"), ("乡", "鄕"), ("奇", "竒")} <= pairs
+    assert {
+        ("答", "荅"),
+        ("告", "吿"),
+        ("饮", "飮"),
+        ("算", "筭"),
+        ("倚", "𠋣"),
+        ("获", "𫉬"),
+        ("乡", "鄕"),
+        ("奇", "竒"),
+    } <= pairs
     assert all(kind == "script" for form, kind in apparatus.own_forms["K5"].values() if form in "階執東興")
 
 
 # --- The 异体字表 in the TEI, the HTML and the PDF -------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def builds(kanripo_edition, tmp_path_factory):
@@ -287,20 +334,28 @@ def builds(kanripo_edition, tmp_path_factory):
 
 
 def pdf_text(path: Path) -> str:
-    return re.sub(r"\s+", "", subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout)
+    return re.sub(
+        r"\s+", "", subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    )
 
 
 def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     out = builds["appendix"]
     edition = render.read(out / "edition.xml")
-    assert not edition.variant_forms_at_each_place and edition.apps == [], "neither script nor variant forms make entries"
+    assert not edition.variant_forms_at_each_place and edition.apps == [], (
+        "neither script nor variant forms make entries"
+    )
     rows = {(v.text, v.form): v for v in edition.variant_forms}
     yu = rows["於", "于"]
     assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC (t2s): one character in simplified script"
-    assert sum(v.count for v in edition.variant_forms) == sum(count for v in edition.variant_forms for _, count in v.witnesses)
+    assert sum(v.count for v in edition.variant_forms) == sum(
+        count for v in edition.variant_forms for _, count in v.witnesses
+    )
     assert {w for v in edition.variant_forms for w, _ in v.witnesses} == {"wJ", "wV", "wT"}
     html = (out / "site" / "variants.html").read_text(encoding="utf-8")
-    assert '<a href="variants.html"' in (out / "site" / "index.html").read_text(encoding="utf-8"), "linked from the navigation"
+    assert '<a href="variants.html"' in (out / "site" / "index.html").read_text(encoding="utf-8"), (
+        "linked from the navigation"
+    )
     for v in edition.variant_forms:
         assert f'<td lang="lzh">{v.text}</td><td lang="lzh">{v.form}</td><td>{v.count}</td>' in html
     assert 'href="witness-V.html" class="sig">V</a>' in html
@@ -320,11 +375,22 @@ def test_the_other_setting_puts_variant_forms_at_each_place(builds):
     grouped = doc.xpath("//t:rdgGrp[@type='lemma']/t:rdg[@type='orthographic'][contains(@wit, '#wV')]", namespaces=NS)
     assert len(grouped) > 300
     script_only = doc.xpath("//t:rdg[contains(@wit, '#wJ')]", namespaces=NS)
-    assert {r.get("type") for r in script_only} == {"orthographic"} and len(script_only) < 100, "script differences are never entries"
+    assert {r.get("type") for r in script_only} == {"orthographic"} and len(script_only) < 100, (
+        "script differences are never entries"
+    )
     assert doc.xpath("//t:back/t:div[@type='variant-forms']/t:table/t:row", namespaces=NS), "the 异体字表 too"
     notes = pdf_text(out / "edition.pdf")
-    said_once = {(r.xpath("string(ancestor::t:div[@type='section']/@n)", namespaces=NS), r.xpath("string(../t:lem)", namespaces=NS), "".join(r.itertext())) for r in grouped}
+    said_once = {
+        (
+            r.xpath("string(ancestor::t:div[@type='section']/@n)", namespaces=NS),
+            r.xpath("string(../t:lem)", namespaces=NS),
+            "".join(r.itertext()),
+        )
+        for r in grouped
+    }
     assert len(re.findall(r"〔\d+〕", notes)) >= len(said_once), "each variant form a note, once a section (下同)"
     html = (out / "site" / "index.html").read_text(encoding="utf-8")
     minor = re.findall(r'<button type="button" class="app kind-orthographic[^>]*data-tags="([^"]*)"', html)
-    assert len(minor) > 300 and all("minor" in tags.split() and "orthographic" in tags.split() for tags in minor), "the filter hides them"
+    assert len(minor) > 300 and all("minor" in tags.split() and "orthographic" in tags.split() for tags in minor), (
+        "the filter hides them"
+    )

@@ -49,7 +49,9 @@ def flat(text: str) -> str:
 
 def skipped(work: Path, folder: str) -> int:
     """The chapter's title page and contents, which the volume leaves out."""
-    return json.loads((work / "chapters" / folder / "pdf" / "lines.json").read_text(encoding="utf-8"))["pages_before"]["fanli"]
+    return json.loads((work / "chapters" / folder / "pdf" / "lines.json").read_text(encoding="utf-8"))["pages_before"][
+        "fanli"
+    ]
 
 
 def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
@@ -62,15 +64,22 @@ def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
     at = page_one
     for chapter in chapters:
         assert flat(volume_pages[at]) == f"{chapter.heading}{at - page_one + 1}", "the part's title page"
-        own = pages(work / "chapters" / chapter.folder / "edition.pdf")[skipped(work, chapter.folder):]
+        own = pages(work / "chapters" / chapter.folder / "edition.pdf")[skipped(work, chapter.folder) :]
         for offset, text in enumerate(own, 1):
             number = at + offset - page_one + 1
-            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (chapter.heading, offset)  # the chapter's own number is cut off from view, not from the text
+            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (
+                chapter.heading,
+                offset,
+            )  # the chapter's own number is cut off from view, not from the text
         at += 1 + len(own)
     index_pages = len(volume_pages) - at
     assert flat(volume_pages[at]).startswith("今古文索引")
     assert index_pages >= 1
-    counted = page_one + sum(1 + len(pages(work / "chapters" / c.folder / "edition.pdf")) - skipped(work, c.folder) for c in chapters) + index_pages
+    counted = (
+        page_one
+        + sum(1 + len(pages(work / "chapters" / c.folder / "edition.pdf")) - skipped(work, c.folder) for c in chapters)
+        + index_pages
+    )
     assert len(volume_pages) == counted
 
 
@@ -79,14 +88,20 @@ def test_title_page_contents_fanli_and_conspectus(work, volume):
     凡例, text, index and appendices), each with the page of the volume it starts on."""
     volume_pages = pages(volume)
     page_one = first_part(volume_pages, read_work(work).chapters)
-    assert "儀禮" in volume_pages[0] and "Yili (Ceremonies and Rites)" in volume_pages[0] and "凡二篇" in flat(volume_pages[0])
+    assert (
+        "儀禮" in volume_pages[0]
+        and "Yili (Ceremonies and Rites)" in volume_pages[0]
+        and "凡二篇" in flat(volume_pages[0])
+    )
     fanli = next(i for i, text in enumerate(volume_pages) if flat(text).startswith("凡例一、本書"))
     contents = flat("".join(volume_pages[1:fanli]))
     assert contents.startswith("目录") and "士相見禮第三1" in contents
     for heading in ("覲禮第十", "儀禮·士相見禮", "儀禮·覲禮"):
         page = int(re.search(rf"{heading}\.*(\d+)", contents).group(1))
         assert re.sub(r"^第.章", "", flat(volume_pages[page_one + page - 1])).startswith(heading), heading
-    assert len(re.findall(r"今古文索引Indexofthe今文/古文notes\.*\d+", contents)) == 3, "each chapter's and the volume's"
+    assert len(re.findall(r"今古文索引Indexofthe今文/古文notes\.*\d+", contents)) == 3, (
+        "each chapter's and the volume's"
+    )
     text = flat("".join(volume_pages[fanli:page_one]))
     assert "本書以四部叢刊本（SBCK）為底本，凡二篇：士相見禮第三、覲禮第十" in text
     assert "四庫本通校全書" in text
@@ -110,7 +125,9 @@ def test_the_index_gives_each_reading_where_the_chapter_apparatus_has_it(work, v
             rows[chapter].append(ROW.match(line).groups())
     for c in chapters:
         doc = etree.parse(str(work / "chapters" / c.folder / "edition.xml"))
-        readings = doc.xpath("//t:body//t:rdg[@type='jinguwen'][not(ancestor::t:note[@type='commentary'])]", namespaces={"t": TEI_NS})
+        readings = doc.xpath(
+            "//t:body//t:rdg[@type='jinguwen'][not(ancestor::t:note[@type='commentary'])]", namespaces={"t": TEI_NS}
+        )
         assert len(rows[c.heading]) == len(readings) > 0, c.heading
         chapter_text = flat("".join(pages(work / "chapters" / c.folder / "edition.pdf")))
         for number, page, line, citation, lemma in rows[c.heading]:
@@ -159,4 +176,6 @@ def test_a_volume_whose_latex_is_unchanged_is_only_assembled_again(work, tmp_pat
     monkeypatch.setattr(volume_module, "compile_pdf", typeset_again)
     build_volume(work, tmp_path / "again.pdf", tmp_path / "kept", kept)
     assert pages(tmp_path / "again.pdf") == pages(work / "edition.pdf")
-    assert (tmp_path / "kept" / "volume.tex").read_text(encoding="utf-8") == (kept / "volume.tex").read_text(encoding="utf-8")
+    assert (tmp_path / "kept" / "volume.tex").read_text(encoding="utf-8") == (kept / "volume.tex").read_text(
+        encoding="utf-8"
+    )

@@ -39,7 +39,9 @@ def whole(sources):
             path = ROOT / "sources" / siglum / f"{text}_{juan:03d}.txt"
             others = [read[("SBCK", juan)]] if ("SBCK", juan) in read else []
             meta = WitnessMeta(siglum, path.name, f"{siglum} 卷{juan}", "traditional", profile)
-            read[(siglum, juan)] = intake_witness(meta, path, profiles[profile], (), normalizer, Reference.of(others, normalizer))
+            read[(siglum, juan)] = intake_witness(
+                meta, path, profiles[profile], (), normalizer, Reference.of(others, normalizer)
+            )
     return read, time.perf_counter() - began
 
 
@@ -61,7 +63,9 @@ def test_every_character_of_the_35_files_is_in_one_layer(whole):
         assert "unassigned" not in counts and sum(counts.values()) == len(witness.raw.text), (siglum, juan)
         layers = report.layer_counts(witness)
         line_ends = sum(witness.raw.text.count(c) for c in "\r\n")
-        assert sum(c["characters"] for c in layers.values()) + line_ends == len(witness.raw.text), "the report counts every character"
+        assert sum(c["characters"] for c in layers.values()) + line_ends == len(witness.raw.text), (
+            "the report counts every character"
+        )
     assert seconds < 60, f"intake of the 35 files took {seconds:.1f} s"
 
 
@@ -71,7 +75,9 @@ def test_every_juan_has_classic_text_and_commentary(whole):
         if juan:
             counts = characters(witness)
             assert counts.get("classic", 0) > 500 and counts.get("commentary", 0) > 1000, (siglum, juan)
-            assert regex.fullmatch(r"[\p{Han}&;KR\d■□]+", witness.classic.source(witness.raw, 0, None)), "no marker, bracket or indentation in the text collated"
+            assert regex.fullmatch(r"[\p{Han}&;KR\d■□]+", witness.classic.source(witness.raw, 0, None)), (
+                "no marker, bracket or indentation in the text collated"
+            )
 
 
 def test_only_sangfu_has_a_tradition(whole):
@@ -103,9 +109,17 @@ def test_the_wyg_juanshou_is_front_matter(whole):
     witness = whole[0][("WYG", 0)]
     counts = characters(witness)
     assert counts.get("classic", 0) == 0 and counts.get("commentary", 0) == 0
-    assert counts["preface"] > 1000 and counts["contents"] > 500 and counts["subcommentary"] > 5000 and counts["kaozheng"] > 500
+    assert (
+        counts["preface"] > 1000
+        and counts["contents"] > 500
+        and counts["subcommentary"] > 5000
+        and counts["kaozheng"] > 500
+    )
     labels = [s.text(witness.raw) for s in witness.segments_of("label")]
-    assert labels[:2] == ["\u3000儀禮疏序\u3000\u3000\u3000\u3000\u3000\u3000禮類二(儀禮之屬/)", "\u3000唐朝散大夫行太學博士𢎞文館學士臣賈公彦撰"]
+    assert labels[:2] == [
+        "\u3000儀禮疏序\u3000\u3000\u3000\u3000\u3000\u3000禮類二(儀禮之屬/)",
+        "\u3000唐朝散大夫行太學博士𢎞文館學士臣賈公彦撰",
+    ]
     titles = [t for t in labels if regex.fullmatch(r"\p{Han}+第[一二三四五六七八九十]+(?:○\p{Han}+)?", t)]
     assert len(titles) == 17 and titles[10] == "喪服第十一○子夏𫝊"
     contents = [s.text(witness.raw) for s in witness.segments_of("contents")]
@@ -118,19 +132,32 @@ def test_every_wyg_juan_ends_with_its_kaozheng(whole):
         witness = read[("WYG", juan)]
         kaozheng = witness.segments_of("kaozheng")
         assert kaozheng and all(s.start > c.end for c in witness.segments_of("classic") for s in kaozheng[:1]), juan
-        heading = next(s for s in witness.segments if s.layer == "label" and s.end <= kaozheng[0].start and s.text(witness.raw).endswith("考證"))
+        heading = next(
+            s
+            for s in witness.segments
+            if s.layer == "label" and s.end <= kaozheng[0].start and s.text(witness.raw).endswith("考證")
+        )
         assert heading.rule == "kaozheng:kaozheng"
 
 
 SBCK_SANGFU_8_36 = [
-    ('classic', '䘮服斬衰裳苴絰杖絞帶冠繩纓菅屨者'),
-    ('commentary', '者者明爲下出也凢服上曰衰下曰裳麻在首在要皆曰絰絰之言實也明孝子有忠實之心故爲制此服焉首絰象緇布冠之缺項要絰象大帶又有絞帶象革帶齊衰以下用布'),
-    ('tradition', '傳曰斬者何不緝也苴絰者麻之有蕡者也苴絰大搹左夲在下去五分一以爲帶齊衰之絰斬衰之帶也去五分一以爲帶大功之絰齊衰之帶也去五分一以爲帶小功之絰大功之帶也去五分一以爲帶緦麻之絰小功之帶也去五分一以爲帶苴杖竹也削杖桐也杖各分其心皆下本杖者何爵也無爵而杖者何擔主也非主而杖者何輔病也童子何以不杖不能病也婦人何以不杖亦不能病也絞帶者繩帶也冠纓纓條屬右縫冠六升外畢鍜而勿&KR0069;衰三升菅屨者菅菲也外納居倚廬寢苫枕塊哭晝夜無時歠粥朝一溢米夕一溢米寢不&KR0003;絰帶旣虞翦屏柱楣寢有席食䟽食水飲朝一哭夕一哭而巳旣練舎外寢始食菜果飯素食哭無時'),
-    ('commentary', '盈手曰搹搹扼也中人之扼圍九寸以五分一爲殺者象五服之數也爵謂天子諸侯&KR0056;大夫士也無爵謂庻人也擔猶假也無爵者假之以杖尊其爲主也非主謂衆子也屬猶著也通屈一條繩爲武垂下爲纓著之冠也布八十縷爲升升字當爲登登成也今之禮皆以登爲升俗誤巳行久矣雜記曰䘮冠條屬以別吉凶三年之練冠亦條屬右縫小功以下左縫外畢者冠前後屈而出縫於武也二十兩曰溢爲米一升二十四分升之一楣謂之梁柱楣所謂梁闇䟽猶麤也舎外寢於中門之外屋下壘墼爲之不𡍼墍所謂堊室也素猶故也謂復平生時食也斬衰不書受月者天子諸侯卿大夫士虞卒哭異數'),
-    ('classic', '父'),
-    ('tradition', '傳曰爲父何以斬衰也父至尊也'),
-    ('classic', '諸侯爲天子'),
-    ('tradition', '傳'),
+    ("classic", "䘮服斬衰裳苴絰杖絞帶冠繩纓菅屨者"),
+    (
+        "commentary",
+        "者者明爲下出也凢服上曰衰下曰裳麻在首在要皆曰絰絰之言實也明孝子有忠實之心故爲制此服焉首絰象緇布冠之缺項要絰象大帶又有絞帶象革帶齊衰以下用布",
+    ),
+    (
+        "tradition",
+        "傳曰斬者何不緝也苴絰者麻之有蕡者也苴絰大搹左夲在下去五分一以爲帶齊衰之絰斬衰之帶也去五分一以爲帶大功之絰齊衰之帶也去五分一以爲帶小功之絰大功之帶也去五分一以爲帶緦麻之絰小功之帶也去五分一以爲帶苴杖竹也削杖桐也杖各分其心皆下本杖者何爵也無爵而杖者何擔主也非主而杖者何輔病也童子何以不杖不能病也婦人何以不杖亦不能病也絞帶者繩帶也冠纓纓條屬右縫冠六升外畢鍜而勿&KR0069;衰三升菅屨者菅菲也外納居倚廬寢苫枕塊哭晝夜無時歠粥朝一溢米夕一溢米寢不&KR0003;絰帶旣虞翦屏柱楣寢有席食䟽食水飲朝一哭夕一哭而巳旣練舎外寢始食菜果飯素食哭無時",
+    ),
+    (
+        "commentary",
+        "盈手曰搹搹扼也中人之扼圍九寸以五分一爲殺者象五服之數也爵謂天子諸侯&KR0056;大夫士也無爵謂庻人也擔猶假也無爵者假之以杖尊其爲主也非主謂衆子也屬猶著也通屈一條繩爲武垂下爲纓著之冠也布八十縷爲升升字當爲登登成也今之禮皆以登爲升俗誤巳行久矣雜記曰䘮冠條屬以別吉凶三年之練冠亦條屬右縫小功以下左縫外畢者冠前後屈而出縫於武也二十兩曰溢爲米一升二十四分升之一楣謂之梁柱楣所謂梁闇䟽猶麤也舎外寢於中門之外屋下壘墼爲之不𡍼墍所謂堊室也素猶故也謂復平生時食也斬衰不書受月者天子諸侯卿大夫士虞卒哭異數",
+    ),
+    ("classic", "父"),
+    ("tradition", "傳曰爲父何以斬衰也父至尊也"),
+    ("classic", "諸侯爲天子"),
+    ("tradition", "傳"),
 ]
 
 
@@ -150,7 +177,9 @@ def test_the_tradition_in_the_transcriptions(whole, sources):
         assert segs and "".join(segs[0].itertext()).startswith("傳曰斬者何")
     front = tei.witness_document(sources, whole[0][("WYG", 0)])
     assert validate.problems(front) == []
-    assert front.xpath("//t:body//t:seg[@type='contents']", namespaces=NS) and front.xpath("//t:body//t:seg[@type='preface']", namespaces=NS)
+    assert front.xpath("//t:body//t:seg[@type='contents']", namespaces=NS) and front.xpath(
+        "//t:body//t:seg[@type='preface']", namespaces=NS
+    )
 
 
 def test_the_report_counts_each_layer_of_each_witness(whole, sources):
@@ -177,7 +206,9 @@ def test_the_tradition_in_the_edition_and_its_views(tmp_path):
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         (root / name).write_bytes((ROOT / "sources" / name).read_bytes())
-    (root / "edition.toml").write_text('[edition]\ntitle = "喪服"\nbase = "S"\ncomparison_script = "simplified"\n', encoding="utf-8")
+    (root / "edition.toml").write_text(
+        '[edition]\ntitle = "喪服"\nbase = "S"\ncomparison_script = "simplified"\n', encoding="utf-8"
+    )
     (root / "s.txt").write_text(SANGFU_SAMPLE, encoding="utf-8")
     (root / "t.txt").write_text(SANGFU_SAMPLE.replace("斬衰", "斬縗"), encoding="utf-8")
     stanza = '[[witness]]\nsiglum = "{}"\nfile = "{}"\ntitle = "sample"\nscript = "traditional"\nprofile = "mandoku-notes"\n\n'
@@ -195,5 +226,5 @@ def test_the_tradition_in_the_edition_and_its_views(tmp_path):
     section = edition.sections[0]
     assert [i.unit for i in section.items if isinstance(i, render.LayerMark)] == units
     assert pdf.paragraph(section, pdf.Notes(edition)).count(r"\chuan{}") == 3
-    mark = site.environment().from_string('{% for i in items if i is layer_mark %}{{ i.unit }} {% endfor %}')
+    mark = site.environment().from_string("{% for i in items if i is layer_mark %}{{ i.unit }} {% endfor %}")
     assert mark.render(items=section.items).split() == units, "the site's templates tell the marks"

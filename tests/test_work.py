@@ -36,7 +36,10 @@ def test_the_work_has_seventeen_chapters_with_sbck_as_base_and_wyg_throughout(wo
         sources = work.sources(chapter)
         sigla = [m.siglum for m in sources.witnesses]
         assert sources.config.base == "SBCK" and {"SBCK", "WYG"} <= set(sigla)
-        assert sources.path(next(m for m in sources.witnesses if m.siglum == "SBCK")).name == f"KR1d0026_{chapter.number:03d}.txt"
+        assert (
+            sources.path(next(m for m in sources.witnesses if m.siglum == "SBCK")).name
+            == f"KR1d0026_{chapter.number:03d}.txt"
+        )
         assert sources.config.title == f"儀禮·{chapter.title}"
     xiangshe = work.sources(work.chapter("鄉射禮"))
     assert [m.siglum for m in xiangshe.witnesses] == ["000", "001", "002", "003", "004", "SBCK", "WYG"]
@@ -88,10 +91,26 @@ def test_a_file_of_no_chapter_is_refused_unless_its_chapter_is_named(tmp_path):
     root = copied_work(tmp_path)
     other = tmp_path / "other.txt"
     other.write_text("天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽\n" * 3, encoding="utf-8")
-    result = CliRunner().invoke(main, ["add-witness", str(other), "--siglum", "Q", "--profile", "plain", "--sources", str(root)])
+    result = CliRunner().invoke(
+        main, ["add-witness", str(other), "--siglum", "Q", "--profile", "plain", "--sources", str(root)]
+    )
     assert result.exit_code == 1 and "other.txt: it belongs to no chapter of the work" in result.output
     assert "Traceback" not in result.output and not (root / "chapters" / "01-士冠禮").exists()
-    named = CliRunner().invoke(main, ["add-witness", str(other), "--siglum", "Q", "--profile", "plain", "--chapter", "士冠禮", "--sources", str(root)])
+    named = CliRunner().invoke(
+        main,
+        [
+            "add-witness",
+            str(other),
+            "--siglum",
+            "Q",
+            "--profile",
+            "plain",
+            "--chapter",
+            "士冠禮",
+            "--sources",
+            str(root),
+        ],
+    )
     assert named.exit_code == 0, named.output
     assert (root / "chapters" / "01-士冠禮" / "other.txt").is_file()
 
@@ -106,7 +125,11 @@ def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sa
     assert sorted(built) == ["03-士相見禮", "10-覲禮"]
     for folder in ("03-士相見禮", "10-覲禮"):
         chapter = out / "chapters" / folder
-        assert (chapter / "edition.xml").is_file() and (chapter / "edition.pdf").is_file() and (chapter / "site" / "index.html").is_file()
+        assert (
+            (chapter / "edition.xml").is_file()
+            and (chapter / "edition.pdf").is_file()
+            and (chapter / "site" / "index.html").is_file()
+        )
         figures = json.loads((chapter / "reports" / "build.json").read_text(encoding="utf-8"))
         assert figures["layers"]["SBCK"]["classic"] > 500 and figures["typesetting"] > 0 and figures["collation"] > 0
     manifest = json.loads((out / "work.json").read_text(encoding="utf-8"))
@@ -116,13 +139,30 @@ def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sa
     texts = document.findall("t:text/t:group/t:text", TEI)
     assert [(t.get("n"), t.get(XML_ID)) for t in texts] == [("3", "ch03"), ("10", "ch10")]
     assert len(document.findall("t:teiHeader", TEI)) == 1
-    assert sorted(w.get(XML_ID) for w in document.findall("t:teiHeader//t:listWit/t:witness", TEI)) == ["guwen", "jinwen", "wSBCK", "wWYG"]
+    assert sorted(w.get(XML_ID) for w in document.findall("t:teiHeader//t:listWit/t:witness", TEI)) == [
+        "guwen",
+        "jinwen",
+        "wSBCK",
+        "wWYG",
+    ]
     ids = [e.get(XML_ID) for e in document.iter() if isinstance(e.tag, str) and e.get(XML_ID)]
     assert len(ids) == len(set(ids))
-    chapter_ids = {e.get(XML_ID) for e in etree.parse(str(out / "chapters" / "10-覲禮" / "edition.xml")).iter() if isinstance(e.tag, str) and e.get(XML_ID)}
+    chapter_ids = {
+        e.get(XML_ID)
+        for e in etree.parse(str(out / "chapters" / "10-覲禮" / "edition.xml")).iter()
+        if isinstance(e.tag, str) and e.get(XML_ID)
+    }
     sections = [i for i in chapter_ids if i.startswith("c") and "." in i]
     assert sections and all(f"ch10-{i}" in ids for i in sections)
-    pointers = {v[1:] for e in texts[1].iter() if isinstance(e.tag, str) for k, value in e.attrib.items() if k != XML_ID for v in value.split() if v.startswith("#")}
+    pointers = {
+        v[1:]
+        for e in texts[1].iter()
+        if isinstance(e.tag, str)
+        for k, value in e.attrib.items()
+        if k != XML_ID
+        for v in value.split()
+        if v.startswith("#")
+    }
     assert pointers and pointers <= set(ids)
 
 
@@ -146,7 +186,9 @@ def test_one_chapter_alone_with_progress_per_chapter(sample, capfd):
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "chapter.toml").write_text('[chapter]\ntitle = "儀禮·士相見禮（校本）"\n', encoding="utf-8")
     (sources / "chapters" / "10-覲禮").mkdir(parents=True, exist_ok=True)
-    (sources / "chapters" / "10-覲禮" / "chapter.toml").write_text('[chapter]\ntitle = "儀禮·覲禮（校本）"\n', encoding="utf-8")
+    (sources / "chapters" / "10-覲禮" / "chapter.toml").write_text(
+        '[chapter]\ntitle = "儀禮·覲禮（校本）"\n', encoding="utf-8"
+    )
     assert build_work(sources, out, lambda message: print(message, file=sys.stderr), only="士相見禮") == ["03-士相見禮"]
     shown = capfd.readouterr().err
     assert "[士相見禮] intake SBCK" in shown and "[覲禮]" not in shown and "build 1 chapter(s)" in shown
@@ -154,12 +196,25 @@ def test_one_chapter_alone_with_progress_per_chapter(sample, capfd):
     manifest = json.loads((out / ".edition-manifest.json").read_text(encoding="utf-8"))
     assert manifest["inputs"] is None  # one chapter alone is no complete build: make builds again
     assert "士相見禮（校本）" in (out / "chapters" / "03-士相見禮" / "edition.xml").read_text(encoding="utf-8")
-    assert "覲禮（校本）" not in (out / "chapters" / "10-覲禮" / "edition.xml").read_text(encoding="utf-8")  # stale, left as it was
+    assert "覲禮（校本）" not in (out / "chapters" / "10-覲禮" / "edition.xml").read_text(
+        encoding="utf-8"
+    )  # stale, left as it was
 
 
 def test_a_chapter_the_work_lacks_is_one_line_from_the_command_line(sample):
     sources, out, _ = sample
-    command = [sys.executable, "-c", "from edition.cli import main; main()", "build", "--sources", str(sources), "--out", str(out), "--chapter", "燕禮"]
+    command = [
+        sys.executable,
+        "-c",
+        "from edition.cli import main; main()",
+        "build",
+        "--sources",
+        str(sources),
+        "--out",
+        str(out),
+        "--chapter",
+        "燕禮",
+    ]
     environment = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     missing = subprocess.run(command, capture_output=True, text=True, env=environment)
     assert missing.returncode == 1 and missing.stderr.strip().endswith("no chapter '燕禮' (chapters: 士相見禮, 覲禮)")
@@ -180,6 +235,9 @@ def test_a_schematron_failure_names_the_witness_and_the_place_not_ids(sample):
     with pytest.raises(EditionError) as error:
         validate.check(document, path)
     message = str(error.value)
-    assert "10-覲禮/edition.xml: not valid against edition.sch: witness SBCK (四部叢刊本) is attested exactly once" in message
+    assert (
+        "10-覲禮/edition.xml: not valid against edition.sch: witness SBCK (四部叢刊本) is attested exactly once"
+        in message
+    )
     assert f"SBCK 「{lemma}」" in message and "(at 1." in message
     assert "wSBCK" not in message and "local-name()" not in message and "\n" not in message

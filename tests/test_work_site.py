@@ -46,9 +46,13 @@ def test_pages_are_self_contained(work_site):
 def test_chapter_sites_are_copied_with_a_way_back(work_build, work_site):
     for folder in FOLDERS:
         copied = work_site / folder
-        assert (copied / "search-data.js").read_bytes() == (work_build / "chapters" / folder / "site" / "search-data.js").read_bytes()
+        assert (copied / "search-data.js").read_bytes() == (
+            work_build / "chapters" / folder / "site" / "search-data.js"
+        ).read_bytes()
         for page in copied.glob("*.html"):
-            assert 'href="../index.html"' in page.read_text(encoding="utf-8"), f"{page.name} has no link to the contents"
+            assert 'href="../index.html"' in page.read_text(encoding="utf-8"), (
+                f"{page.name} has no link to the contents"
+            )
     single = (work_build / "chapters" / FOLDERS[0] / "site" / "index.html").read_text(encoding="utf-8")
     assert "../index.html" not in single, "a chapter's own build does not know of the work"
 
@@ -70,9 +74,13 @@ def test_coverage_and_heat_map_span_each_chapter(work_build, work_site):
     heatmap = (work_site / "heatmap.html").read_text(encoding="utf-8")
     coverage = (work_site / "coverage.html").read_text(encoding="utf-8")
     for folder in FOLDERS:
-        collation = json.loads((work_build / "chapters" / folder / "reports" / "collation.json").read_text(encoding="utf-8"))
+        collation = json.loads(
+            (work_build / "chapters" / folder / "reports" / "collation.json").read_text(encoding="utf-8")
+        )
         length = max(r["to"] for w in collation["witnesses"] for r in w["extant"])
-        cells = re.findall(rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+): (\d+) entries">', heatmap)
+        cells = re.findall(
+            rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+): (\d+) entries">', heatmap
+        )
         assert [int(first) for first, _, _ in cells] == list(range(1, length + 1, 100)) and int(cells[-1][1]) == length
         units = {w["siglum"]: w for w in collation["witnesses"]}
         for siglum in ("SBCK", "WYG"):
@@ -125,7 +133,9 @@ def test_jinguwen_filters(page, work_site):
     page.goto(url(work_site, "jinguwen.html"))
     rows = page.locator("tr.jinguwen-row")
     total = rows.count()
-    visible = lambda: page.evaluate("Array.from(document.querySelectorAll('tr.jinguwen-row')).filter(r => !r.hidden).map(r => r.dataset)")
+    visible = lambda: page.evaluate(
+        "Array.from(document.querySelectorAll('tr.jinguwen-row')).filter(r => !r.hidden).map(r => r.dataset)"
+    )
     assert total > 0 and len(visible()) == total
     page.select_option("select[name=tradition]", "guwen")
     guwen = visible()
@@ -151,5 +161,9 @@ def test_accessibility(page, work_site, name):
     page.goto(url(work_site, name, "?q=" + quote("禮") if name == "search.html" else ""))
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
-    serious = [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    serious = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert not serious, serious

@@ -93,7 +93,9 @@ class Apparatus:
     section_titles: dict[int, tuple[str, str]]
     make_unit: Callable[[int, int, range], Unit]
     variant_forms: list[VariantForm]
-    own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (its characters, "script" or "orthographic")
+    own_forms: dict[
+        str, dict[int, tuple[str, str]]
+    ]  # siglum -> base token -> (its characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
     same_errors: list = field(default_factory=list)  # the other places of each emendation's words (same_error.Repeat)
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
@@ -179,7 +181,9 @@ def misread(witness: Witness, alignment) -> str:
     line = witness.raw.line_of
     starts, ends = witness.classic.starts, witness.classic.ends
     spans = [(line(starts[op.w0]), line(ends[op.w1 - 1] - 1)) for op in stretches]
-    named = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans[:LINES_NAMED]) + (", …" if len(spans) > LINES_NAMED else "")
+    named = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans[:LINES_NAMED]) + (
+        ", …" if len(spans) > LINES_NAMED else ""
+    )
     return (
         f"a layout problem, not a scrambled text: it aligns in long runs with {len(stretches)} stretches of "
         f"{STRETCH} or more characters between them that the base lacks (commentary read as classic text?), "
@@ -249,14 +253,25 @@ def collate(
         siglum = w.meta.siglum
         if siglum == base_siglum:
             continue
-        alignment = align(base_text, w.classic.text, breaks=w.lacuna_breaks, base_clauses=base_clauses, witness_clauses=clause_boundaries(w), base_lacunae=base.lacuna_breaks, excerpt=w.abridged)
+        alignment = align(
+            base_text,
+            w.classic.text,
+            breaks=w.lacuna_breaks,
+            base_clauses=base_clauses,
+            witness_clauses=clause_boundaries(w),
+            base_lacunae=base.lacuna_breaks,
+            excerpt=w.abridged,
+        )
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
         elif siglum in include:
             included, reason = True, "included by an editorial decision"
         elif quality < min_quality:
-            included, reason = False, f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): {misread(w, alignment)}"
+            included, reason = (
+                False,
+                f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): {misread(w, alignment)}",
+            )
         else:
             included, reason = True, f"{quality:.0%} of its characters align in order"
         statuses[siglum] = WitnessStatus(siglum, quality, included, reason, alignment.extant, alignment)
@@ -271,7 +286,18 @@ def collate(
         for move in clauses(wmap.alignment.moves, ends):
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
             differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
-            transposition = Transposition(len(transpositions), siglum, move.b0, move.b1, move.at, move.w0, move.w1, reading_text(wmap.witness, tokens)[0], differences, move.ops)
+            transposition = Transposition(
+                len(transpositions),
+                siglum,
+                move.b0,
+                move.b1,
+                move.at,
+                move.w0,
+                move.w1,
+                reading_text(wmap.witness, tokens)[0],
+                differences,
+                move.ops,
+            )
             wmap.add_move(transposition.id, move.b0, move.b1)
             transpositions.append(transposition)
     cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)} | {2 * g for g in seams}
@@ -311,7 +337,12 @@ def collate(
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
     # a witness's markers inside a clause it reads elsewhere go with that clause's unit there
-    moved_markers = {(token, siglum): markers[token].pop(siglum) for token in list(markers) for siglum in list(markers[token]) if token in maps[siglum].moved_away}
+    moved_markers = {
+        (token, siglum): markers[token].pop(siglum)
+        for token in list(markers)
+        for siglum in list(markers[token])
+        if token in maps[siglum].moved_away
+    }
     for token in markers:
         if markers[token]:
             marks.append((2 * token + 1, 2 * token + 1))
@@ -324,9 +355,13 @@ def collate(
         return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography, attestation)
 
     moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms)
-    variant_forms = [VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()]
+    variant_forms = [
+        VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()
+    ]
     variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
-    apparatus = Apparatus(base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms, moved)
+    apparatus = Apparatus(
+        base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms, moved
+    )
     apparatus.number()
     return apparatus
 
@@ -383,7 +418,15 @@ class FormComparison:
         return out
 
 
-def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusions, markers, orthography: Orthography, attestation: Attestation) -> list[Unit]:
+def build_units(
+    spans,
+    base: Witness,
+    maps: dict[str, WitnessMap],
+    base_intrusions,
+    markers,
+    orthography: Orthography,
+    attestation: Attestation,
+) -> list[Unit]:
     units = []
     for a, b in spans:
         t0, t1 = a // 2, (b + 1) // 2
@@ -392,7 +435,15 @@ def build_units(spans, base: Witness, maps: dict[str, WitnessMap], base_intrusio
     return units
 
 
-def moved_units(transpositions: list[Transposition], base: Witness, maps: dict[str, WitnessMap], units: list[Unit], moved_markers, orthography: Orthography, forms: FormComparison) -> list[Unit]:
+def moved_units(
+    transpositions: list[Transposition],
+    base: Witness,
+    maps: dict[str, WitnessMap],
+    units: list[Unit],
+    moved_markers,
+    orthography: Orthography,
+    forms: FormComparison,
+) -> list[Unit]:
     """Each transposition's two units: the clause's place in the base (shared by the witnesses
     that move the same clause), with the witness's reading empty, and the place where the witness
     reads it, with its text and the differences of that text from the base's."""
@@ -419,11 +470,26 @@ def moved_units(transpositions: list[Transposition], base: Witness, maps: dict[s
         out.append(t.arrival)
     for unit in out:
         if unit.t0 < unit.t1:
-            unit.lemma.sigla = [base_siglum, *(s for s, m in maps.items() if not any(r for r in unit.readings if s in r.sigla) and any(m.reads_in_place(i) for i in range(unit.t0, unit.t1)))]
+            unit.lemma.sigla = [
+                base_siglum,
+                *(
+                    s
+                    for s, m in maps.items()
+                    if not any(r for r in unit.readings if s in r.sigla)
+                    and any(m.reads_in_place(i) for i in range(unit.t0, unit.t1))
+                ),
+            ]
     return out
 
 
-def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: list[Unit], orthography: Orthography, forms: FormComparison) -> list[tuple[int, int, Unit]]:
+def differences_in(
+    t: Transposition,
+    wmap: WitnessMap,
+    base: Witness,
+    units: list[Unit],
+    orthography: Orthography,
+    forms: FormComparison,
+) -> list[tuple[int, int, Unit]]:
     """Where a moved clause, as the witness reads it, differs from the edited text of the clause
     (the base's, or the lemma of a unit inside it that emends the base): (its first token, after
     its last, relative to the clause, and the unit of the difference)."""
@@ -441,7 +507,18 @@ def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: lis
         w0, w1 = witness_position(t.ops, b0, t.w0), witness_position(t.ops, b1, t.w1)
         emending = next((u for u in emended if (u.t0, u.t1) == (b0, b1)), None)
         edited = emending.lemma if emending else None
-        lemma = Reading(list(edited.sigla), edited.tokens, edited.display, edited.norm, forms=edited.forms, simplified=edited.simplified) if edited else Reading.of(base, base.classic.tokens[b0:b1])
+        lemma = (
+            Reading(
+                list(edited.sigla),
+                edited.tokens,
+                edited.display,
+                edited.norm,
+                forms=edited.forms,
+                simplified=edited.simplified,
+            )
+            if edited
+            else Reading.of(base, base.classic.tokens[b0:b1])
+        )
         readings = [Reading.of(wmap.witness, tokens[w0:w1])]
         if edited:  # where the edition emends the base, the base's reading too, which the witness may refute
             readings.append(Reading.of(base, base.classic.tokens[b0:b1]))
@@ -453,7 +530,15 @@ def differences_in(t: Transposition, wmap: WitnessMap, base: Witness, units: lis
                 reading.type, reading.subtype = classify(reading, lemma)
                 others.append(reading)
         if others:
-            out.append((w0 - t.w0, w1 - t.w0, Unit(0, b0, b1, lemma, others, emended=emending is not None, basis=emending.basis if emending else "")))
+            out.append(
+                (
+                    w0 - t.w0,
+                    w1 - t.w0,
+                    Unit(
+                        0, b0, b1, lemma, others, emended=emending is not None, basis=emending.basis if emending else ""
+                    ),
+                )
+            )
     return out
 
 
@@ -468,7 +553,17 @@ def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusions, markers, orthography: Orthography, attestation: Attestation) -> Unit:
+def make_unit(
+    t0: int,
+    t1: int,
+    gaps: range,
+    base: Witness,
+    maps,
+    base_intrusions,
+    markers,
+    orthography: Orthography,
+    attestation: Attestation,
+) -> Unit:
     base_siglum = base.meta.siglum
     base_tokens = base.classic.tokens[t0:t1]
     base_text = base.classic_between(base_tokens[0].start, base_tokens[-1].end) if base_tokens else ""
@@ -502,18 +597,35 @@ def make_unit(t0: int, t1: int, gaps: range, base: Witness, maps, base_intrusion
     if intrusion:
         gap = next(g for g in gaps if g in base_intrusions)
         before, after = base_tokens[: gap - t0], base_tokens[gap - t0 :]
-        base_reading.display = base_reading.source = reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
+        base_reading.display = base_reading.source = (
+            reading_text(base, before)[0] + intrusion + reading_text(base, after)[0]
+        )
         base_reading.intrusion = True
     evidence = attestation.of(t0, t1, {r.norm for r in readings.values() if not r.moves})
     lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography, evidence)
     lemma.sigla += partial_agreement
-    return Unit(0, t0, t1, lemma, others, emended, candidate, dict(unit_markers), evidence=evidence, basis=COLLATION if emended else "")
+    return Unit(
+        0,
+        t0,
+        t1,
+        lemma,
+        others,
+        emended,
+        candidate,
+        dict(unit_markers),
+        evidence=evidence,
+        basis=COLLATION if emended else "",
+    )
 
 
 def alone(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
     """No other witness extant in place (even with a lost character) and no quotation of the
     commentary reads as the base."""
-    return not base_reading.intrusion and not evidence.get(base_reading.norm) and not any(wildcard_equal(v.norm, base_reading.norm) for v in voters)
+    return (
+        not base_reading.intrusion
+        and not evidence.get(base_reading.norm)
+        and not any(wildcard_equal(v.norm, base_reading.norm) for v in voters)
+    )
 
 
 def emendation(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> list[Reading]:
@@ -543,7 +655,14 @@ def for_the_editor(base_reading: Reading, voters: list[Reading], evidence: dict[
     return alone(base_reading, voters, evidence) and otherwise or any(norm != base_reading.norm for norm in evidence)
 
 
-def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str, base_source: str, orthography: Orthography, evidence: dict[str, list]) -> tuple[Reading, list[Reading], bool, bool]:
+def choose_lemma(
+    readings: dict[str, Reading],
+    base_siglum: str,
+    base_text: str,
+    base_source: str,
+    orthography: Orthography,
+    evidence: dict[str, list],
+) -> tuple[Reading, list[Reading], bool, bool]:
     """The lemma, the other readings typed against it, whether the base was emended (`emendation`)
     and whether the place is a candidate for the editor (`for_the_editor`)."""
     base_reading = readings[base_siglum]
@@ -551,10 +670,22 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
     emending = emendation(base_reading, voters, evidence)
     emended = bool(emending)
     if emended:  # printed as a witness that writes it in characters, in the base's script if one does
-        model = min(emending, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified))
+        model = min(
+            emending, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified)
+        )
     else:
-        model = Reading([base_siglum], base_reading.tokens, base_text, base_reading.norm, source=base_source, forms=base_reading.forms, simplified=base_reading.simplified)
-    lemma = Reading([], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified)
+        model = Reading(
+            [base_siglum],
+            base_reading.tokens,
+            base_text,
+            base_reading.norm,
+            source=base_source,
+            forms=base_reading.forms,
+            simplified=base_reading.simplified,
+        )
+    lemma = Reading(
+        [], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified
+    )
     others = []
     for siglum, reading in readings.items():
         if not reading.moves and not reading.intrusion and orthography.same(reading, lemma):
@@ -563,4 +694,9 @@ def choose_lemma(readings: dict[str, Reading], base_siglum: str, base_text: str,
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
     lemma.sigla.sort(key=lambda s: s != model.sigla[0])  # the lemma's tokens are its first witness's
-    return lemma, merge_same(others, orthography), emended, not emended and for_the_editor(base_reading, voters, evidence)
+    return (
+        lemma,
+        merge_same(others, orthography),
+        emended,
+        not emended and for_the_editor(base_reading, voters, evidence),
+    )

@@ -81,11 +81,20 @@ def glosses(base: Witness) -> list[Gloss]:
     return out
 
 
-def collate_commentary(witnesses: list[Witness], base_siglum: str, orthography: Orthography, min_quality: float, include: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> Commentary | None:
+def collate_commentary(
+    witnesses: list[Witness],
+    base_siglum: str,
+    orthography: Orthography,
+    min_quality: float,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> Commentary | None:
     """The 注 of the witnesses that carry it collated against the base's; None if the base has none."""
     views = [w.layer_view(LAYER) for w in witnesses if w.segments_of(LAYER)]
     if not any(v.meta.siglum == base_siglum for v in views):
         return None
     notes = glosses(next(v for v in views if v.meta.siglum == base_siglum))
-    apparatus = collate(views, base_siglum, orthography, min_quality, include, exclude, seams=tuple(g.t1 for g in notes[:-1]))
+    apparatus = collate(
+        views, base_siglum, orthography, min_quality, include, exclude, seams=tuple(g.t1 for g in notes[:-1])
+    )
     return Commentary(apparatus, notes)

@@ -66,7 +66,11 @@ def load(path: Path) -> Decisions:
     for number, table in enumerate(doc.get("decision", []), 1):
         line = lines.line(("decision", number - 1))
         if table["resp"] not in decisions.editors:
-            raise EditionError(path, f"decision {number}: resp {table['resp']!r} is not in [editors]", lines.line(("decision", number - 1, "resp")))
+            raise EditionError(
+                path,
+                f"decision {number}: resp {table['resp']!r} is not in [editors]",
+                lines.line(("decision", number - 1, "resp")),
+            )
         decisions.items.append(Decision(number, line, table["kind"], dict(table)))
     return decisions
 
@@ -93,7 +97,10 @@ class Placer:
             if section is None:
                 return f"section {decision.section!r} no longer exists"
             start, end = section.t0, section.t1
-        hits = [m.start() for m in regex.finditer(regex.escape(before + inside + after), self.text[start:end], overlapped=True)]
+        hits = [
+            m.start()
+            for m in regex.finditer(regex.escape(before + inside + after), self.text[start:end], overlapped=True)
+        ]
         if not hits:
             return f"context {decision.context!r} is no longer in the base text"
         if len(hits) > 1:
@@ -129,7 +136,11 @@ def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
             decision.stale = move_jinguwen(apparatus, decision, t0, t1)
             continue
         # a note, or an emendation not on the witnesses, may stand where they agree: it makes an entry of its own
-        unit = apparatus.unit_over(t0, t1) if decision.kind == "note" or conjectural(decision) else unit_at(apparatus, t0, t1)
+        unit = (
+            apparatus.unit_over(t0, t1)
+            if decision.kind == "note" or conjectural(decision)
+            else unit_at(apparatus, t0, t1)
+        )
         if unit is None:
             decision.stale = "the bracketed characters are no longer one entry of the apparatus"
             continue
@@ -217,8 +228,23 @@ def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) ->
                 target = apparatus.unit_over(t0, t1)
                 tokens = apparatus.base.classic.tokens
                 raw = apparatus.base.raw
-                reading = "".join(t.source(raw) for t in tokens[target.t0 : t0]) + reported.core + "".join(t.source(raw) for t in tokens[t1 : target.t1])
-                target.reported.append(Reported(reported.tradition, reported.kind, reading, reported.notes, "high", reported.core, (t0, t1), reported.core_norm))
+                reading = (
+                    "".join(t.source(raw) for t in tokens[target.t0 : t0])
+                    + reported.core
+                    + "".join(t.source(raw) for t in tokens[t1 : target.t1])
+                )
+                target.reported.append(
+                    Reported(
+                        reported.tradition,
+                        reported.kind,
+                        reading,
+                        reported.notes,
+                        "high",
+                        reported.core,
+                        (t0, t1),
+                        reported.core_norm,
+                    )
+                )
                 decision.applied_to = f"app-{target.index + 1}"
                 return ""
     return f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
@@ -244,14 +270,24 @@ def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp
         "reason": reason,
         "resp": resp,
     }
-    return "[[decision]]\n" + "".join(f"{key} = {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items())
+    return "[[decision]]\n" + "".join(
+        f"{key} = {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items()
+    )
 
 
 def report(decisions: Decisions) -> dict:
     return {
         "editors": decisions.editors,
         "decisions": [
-            {"number": d.number, "line": d.line, "kind": d.kind, **({"basis": basis(d)} if d.kind == "lemma" else {}), **d.fields, "applied_to": d.applied_to, "stale": d.stale}
+            {
+                "number": d.number,
+                "line": d.line,
+                "kind": d.kind,
+                **({"basis": basis(d)} if d.kind == "lemma" else {}),
+                **d.fields,
+                "applied_to": d.applied_to,
+                "stale": d.stale,
+            }
             for d in decisions.items
         ],
     }
@@ -262,5 +298,7 @@ def markdown(summary: dict) -> str:
     for d in summary["decisions"]:
         where = f"applied to {d['applied_to']}" if d["applied_to"] else f"STALE: {d['stale']}"
         basis = f", {d['basis']}" + (f" from {d['source']}" if "source" in d else "") if "basis" in d else ""
-        lines.append(f"- {d['number']} ({d['kind']}{basis}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}")
+        lines.append(
+            f"- {d['number']} ({d['kind']}{basis}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}"
+        )
     return "\n".join(lines) + "\n"

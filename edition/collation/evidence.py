@@ -68,7 +68,10 @@ class Quoting:
 @cache
 def quoting() -> Quoting:
     doc, _ = read_toml(QUOTATIONS, "quotations")  # the schema checks that each pattern compiles and has a group `quote`
-    found = (Pattern(t["name"], t["layer"], regex.compile(t["pattern"], regex.VERSION0), t["before"], t["after"]) for t in doc["quotation"])
+    found = (
+        Pattern(t["name"], t["layer"], regex.compile(t["pattern"], regex.VERSION0), t["before"], t["after"])
+        for t in doc["quotation"]
+    )
     return Quoting(doc["shortest"], doc["inside"], tuple(found))
 
 
@@ -132,8 +135,19 @@ def pieces(witness: Witness, start: int, end: int, shortest: int) -> list[tuple[
 def quotation(witness: Witness, pattern: Pattern, p0: int, p1: int, near: int) -> Quotation:
     stream, raw = witness.stream, witness.raw
     start, end = stream.starts[p0], stream.ends[p1 - 1]
-    return Quotation(witness.meta.siglum, pattern.layer, pattern.name, stream.source(raw, p0, p1), stream.text[p0:p1],
-                     start, end, raw.line_of(start), near, pattern.before, pattern.after)
+    return Quotation(
+        witness.meta.siglum,
+        pattern.layer,
+        pattern.name,
+        stream.source(raw, p0, p1),
+        stream.text[p0:p1],
+        start,
+        end,
+        raw.line_of(start),
+        near,
+        pattern.before,
+        pattern.after,
+    )
 
 
 @dataclass

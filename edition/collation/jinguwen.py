@@ -158,7 +158,9 @@ def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] 
     m = regex.match(rf"改((?:{ATOM}){{1,4}}?){WEI}", rest)
     if m:
         return substitution(m.group(1), rest, m.end(), "one")
-    m = regex.match(rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?(?:{WEI}|作)", rest)
+    m = regex.match(
+        rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?(?:{WEI}|作)", rest
+    )
     if m:
         return substitution(m.group(1) or m.group(2), rest, m.end(), "all" if m.group(3) else "one")
     m = regex.match(rf"((?:{ATOM}){{3,12}}?)皆(?:{WEI}|作)", rest)
@@ -271,7 +273,14 @@ def find_notes(witness: Witness) -> list[Note]:
     for commentary, starts in commentaries(witness):
         for offset, text in sentences(commentary):
             start = raw_offset(starts, offset)
-            note = Note(witness.meta.siglum, witness.raw.line_of(start), start, text, commentary, end=raw_offset(starts, offset + len(text) - 1) + 1)
+            note = Note(
+                witness.meta.siglum,
+                witness.raw.line_of(start),
+                start,
+                text,
+                commentary,
+                end=raw_offset(starts, offset + len(text) - 1) + 1,
+            )
             note.parsed, note.problem = parse(text)
             if not note.parsed and not note.problem:
                 note.problem = "nothing parsed"
@@ -325,7 +334,10 @@ class Anchoring:
         siglum = witness.meta.siglum
         if siglum not in self.note_cuts:
             commentary = witness.segments_of("commentary")
-            self.note_cuts[siglum] = ([s.start for s in commentary], [bisect_left(witness.classic.starts, s.start) for s in commentary])
+            self.note_cuts[siglum] = (
+                [s.start for s in commentary],
+                [bisect_left(witness.classic.starts, s.start) for s in commentary],
+            )
         note_starts, cuts = self.note_cuts[siglum]
         below = bisect_left(cuts, end, 0, bisect_left(note_starts, start))  # cuts never decrease
         if not below:
@@ -346,9 +358,14 @@ class Anchoring:
     def anchor(self, note: Note, parsed: Parsed, witness: Witness) -> list[Anchor]:
         if parsed.kind == "phrase":
             return [self.anchor_phrase(note, parsed, witness, self.clauses(witness, note.start))]
-        return [Anchor(note, parsed, *found) for found in self.locate(witness, note.start, parsed.lemma, parsed.scope == "all")]
+        return [
+            Anchor(note, parsed, *found)
+            for found in self.locate(witness, note.start, parsed.lemma, parsed.scope == "all")
+        ]
 
-    def locate(self, witness: Witness, start: int, lemma_text: str, every: bool = False) -> list[tuple[int, int, str, str]]:
+    def locate(
+        self, witness: Witness, start: int, lemma_text: str, every: bool = False
+    ) -> list[tuple[int, int, str, str]]:
         """(t0, t1, confidence, reason) of the base tokens of `lemma_text`: in the witness's clause
         that a note at raw offset `start` follows (or the clause before), mapped onto the base;
         failing that, in the base text around that place. With `every`, each occurrence."""
@@ -357,7 +374,10 @@ class Anchoring:
         text = witness.classic.text
         for number, (w0, w1) in enumerate(clauses):
             found = [m.start() for m in regex.compile(regex.escape(lemma)).finditer(text, w0, w1, overlapped=True)]
-            mapped = [(self.to_base(witness.meta.siglum, p), self.to_base(witness.meta.siglum, p + len(lemma) - 1)) for p in found]
+            mapped = [
+                (self.to_base(witness.meta.siglum, p), self.to_base(witness.meta.siglum, p + len(lemma) - 1))
+                for p in found
+            ]
             mapped = [(a, b + 1) for a, b in mapped if a is not None and b is not None and b >= a]
             if mapped:
                 confidence = "high" if len(mapped) == 1 and number == 0 else "medium"
@@ -384,10 +404,17 @@ class Anchoring:
                 continue
             clauses = self.clauses(witness, note.start)
             window = self.base_window(witness, clauses[1][0], clauses[0][1])
-            if window and self.norm(parsed.words_reading_like_base) in self.base_text[max(0, window[0] - WINDOW) : window[1]]:
+            if (
+                window
+                and self.norm(parsed.words_reading_like_base) in self.base_text[max(0, window[0] - WINDOW) : window[1]]
+            ):
                 rest = [p for p in note.parsed[index:] if p.tradition == parsed.tradition]
-                phrase = Parsed(parsed.tradition, "phrase", "", "".join(p.words for p in rest), words="".join(p.words for p in rest))
-                return note.parsed[:index] + [phrase] + [p for p in note.parsed[index:] if p.tradition != parsed.tradition]
+                phrase = Parsed(
+                    parsed.tradition, "phrase", "", "".join(p.words for p in rest), words="".join(p.words for p in rest)
+                )
+                return (
+                    note.parsed[:index] + [phrase] + [p for p in note.parsed[index:] if p.tradition != parsed.tradition]
+                )
         return note.parsed
 
     def reordered(self, phrase: str, b0: int, b1: int) -> int | None:
@@ -421,7 +448,9 @@ class Anchoring:
         opcodes = Levenshtein.opcodes(local, phrase)
         matched = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
         if not matched or best.score < 50:
-            return Anchor(note, parsed, 0, 0, "none", f"phrase {parsed.reading} matches nothing in the clause it follows")
+            return Anchor(
+                note, parsed, 0, 0, "none", f"phrase {parsed.reading} matches nothing in the clause it follows"
+            )
         trimmed = local[: matched[0][0]] + local[matched[-1][1] :]
         if any(op.tag in ("insert", "delete") for op in opcodes) or any(c in phrase for c in trimmed):
             start, end = start + matched[0][0], start + matched[-1][1]
@@ -477,13 +506,31 @@ def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
         unit = apparatus.unit_over(anchor.t0, anchor.t1)
         reading = tradition_reading(apparatus, unit, anchor)
         span = (anchor.t0, anchor.t1)
-        same = next((r for r in unit.reported if (r.tradition, r.span, r.core_norm) == (anchor.parsed.tradition, span, anchor.reading_norm)), None)
+        same = next(
+            (
+                r
+                for r in unit.reported
+                if (r.tradition, r.span, r.core_norm) == (anchor.parsed.tradition, span, anchor.reading_norm)
+            ),
+            None,
+        )
         if same:
             if anchor.note not in same.notes:
                 same.notes.append(anchor.note)
             continue
         kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-        unit.reported.append(Reported(anchor.parsed.tradition, kind, reading, [anchor.note], anchor.confidence, anchor.parsed.reading, span, anchor.reading_norm))
+        unit.reported.append(
+            Reported(
+                anchor.parsed.tradition,
+                kind,
+                reading,
+                [anchor.note],
+                anchor.confidence,
+                anchor.parsed.reading,
+                span,
+                anchor.reading_norm,
+            )
+        )
 
 
 def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:
@@ -521,7 +568,11 @@ def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], secti
                             "base_from": a.t0 + 1,
                             "base_to": a.t1,
                             "section": section_at(a.t0),
-                            "context": text[max(0, a.t0 - 6) : a.t0] + "[" + text[a.t0 : a.t1] + "]" + text[a.t1 : a.t1 + 6],
+                            "context": text[max(0, a.t0 - 6) : a.t0]
+                            + "["
+                            + text[a.t0 : a.t1]
+                            + "]"
+                            + text[a.t1 : a.t1 + 6],
                             "confidence": a.confidence,
                             "reason": a.reason,
                         }
@@ -556,7 +607,14 @@ def disagreements(apparatus: Apparatus) -> list[dict]:
                     {
                         "app": f"app-{unit.index + 1}",
                         "reading": reading,
-                        "reports": [{"tradition": r.tradition, "witnesses": sorted({n.siglum for n in r.notes}), "notes": [n.text for n in r.notes]} for r in reports],
+                        "reports": [
+                            {
+                                "tradition": r.tradition,
+                                "witnesses": sorted({n.siglum for n in r.notes}),
+                                "notes": [n.text for n in r.notes],
+                            }
+                            for r in reports
+                        ],
                     }
                 )
     return out
@@ -576,29 +634,50 @@ def left_out(apparatus: Apparatus, anchors: list[Anchor]) -> list[dict]:
             if not any(a <= anchor.t0 < b for a, b in status.extant):
                 continue
             has = any(a.note.siglum == siglum and a.t0 == anchor.t0 for a in anchors)
-            item = {"witness": siglum, "note": anchor.note.text, "carried_by": anchor.note.siglum, "base_from": anchor.t0 + 1}
+            item = {
+                "witness": siglum,
+                "note": anchor.note.text,
+                "carried_by": anchor.note.siglum,
+                "base_from": anchor.t0 + 1,
+            }
             if not has and not any(o["witness"] == siglum and o["note"] == item["note"] for o in out):
                 out.append(item)
     return out
 
 
 def markdown(summary: dict) -> str:
-    lines = ["# 今文/古文 notes", "", "Every note of Zheng Xuan on the 今文 and 古文 traditions found in the 注 of the witnesses.", ""]
+    lines = [
+        "# 今文/古文 notes",
+        "",
+        "Every note of Zheng Xuan on the 今文 and 古文 traditions found in the 注 of the witnesses.",
+        "",
+    ]
     lines += ["| witness | line | note | reading | anchored on | confidence |", "|---|---:|---|---|---|---|"]
     for row in summary["notes"]:
         if not row["readings"]:
-            lines.append(f"| {row['witness']} | {row['line']} | {row['note']} | not parsed: {row['problem']} | – | none |")
+            lines.append(
+                f"| {row['witness']} | {row['line']} | {row['note']} | not parsed: {row['problem']} | – | none |"
+            )
         for reading in row["readings"]:
             tradition = "今文" if reading["tradition"] == "jinwen" else "古文"
-            said = f"{tradition} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (" (皆)" if reading["scope"] == "all" else "")
+            said = f"{tradition} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (
+                " (皆)" if reading["scope"] == "all" else ""
+            )
             for anchor in reading["anchors"] or [{"context": "–", "confidence": "none", "reason": "not anchored"}]:
                 where = anchor["context"] if anchor["confidence"] != "none" else f"not anchored: {anchor['reason']}"
-                lines.append(f"| {row['witness']} | {row['line']} | {row['note']} | {said} | {where} | {anchor['confidence']} |")
+                lines.append(
+                    f"| {row['witness']} | {row['line']} | {row['note']} | {said} | {where} | {anchor['confidence']} |"
+                )
     lines += ["", f"## Disagreements between witnesses ({len(summary['disagreements'])})", ""]
     for d in summary["disagreements"]:
-        parts = "; ".join(f"{'今文' if r['tradition'] == 'jinwen' else '古文'} in {', '.join(r['witnesses'])} ({' / '.join(r['notes'])})" for r in d["reports"])
+        parts = "; ".join(
+            f"{'今文' if r['tradition'] == 'jinwen' else '古文'} in {', '.join(r['witnesses'])} ({' / '.join(r['notes'])})"
+            for r in d["reports"]
+        )
         lines.append(f"- {d['app']}: reading 「{d['reading']}」 is {parts}")
     lines += ["", f"## Notes a witness leaves out ({len(summary['left_out'])})", ""]
     for item in summary["left_out"]:
-        lines.append(f"- {item['witness']} has no note where {item['carried_by']} reads 「{item['note']}」 (base {item['base_from']})")
+        lines.append(
+            f"- {item['witness']} has no note where {item['carried_by']} reads 「{item['note']}」 (base {item['base_from']})"
+        )
     return "\n".join(lines) + "\n"

@@ -42,7 +42,9 @@ def marks_by_gap(witness: Witness) -> dict[int, str]:
     marks: dict[int, list[str]] = {}
     for segment in witness.compared_segments:
         for match in MARK.finditer(witness.raw.text, segment.start, segment.end):
-            marks.setdefault(bisect_left(starts, match.start()), []).append(FULL_WIDTH.get(match.group(), match.group()))
+            marks.setdefault(bisect_left(starts, match.start()), []).append(
+                FULL_WIDTH.get(match.group(), match.group())
+            )
     return {gap: "".join(found) for gap, found in marks.items()}
 
 
@@ -61,5 +63,7 @@ def carried(apparatus: Apparatus, siglum: str) -> dict[int, str]:
     for gap, marks in marks_by_gap(apparatus.witnesses[siglum]).items():
         if gap in to_base and 0 < to_base[gap]:
             before = out.get(to_base[gap], "")
-            out[to_base[gap]] = before if before.endswith(marks) else before + marks  # two gaps of the witness at one of the base's: a mark once
+            out[to_base[gap]] = (
+                before if before.endswith(marks) else before + marks
+            )  # two gaps of the witness at one of the base's: a mark once
     return out

@@ -27,7 +27,9 @@ class Reading:
     error: object = None  # the editorial decision that calls this reading an error of its witness
     forms: tuple[str, ...] = ()  # each token as the witness writes it
     simplified: bool = False  # its witness writes simplified script
-    inner: list = field(default_factory=list)  # of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token
+    inner: list = field(
+        default_factory=list
+    )  # of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token
 
     def __post_init__(self):
         self.source = self.source or self.display
@@ -36,7 +38,15 @@ class Reading:
     def of(cls, witness: Witness, tokens: list[Token], **fields) -> "Reading":
         display, norm = reading_text(witness, tokens)
         forms = tuple(t.source(witness.raw) for t in tokens)
-        return cls([witness.meta.siglum], tokens, display, norm, forms=forms, simplified=witness.meta.writes_simplified, **fields)
+        return cls(
+            [witness.meta.siglum],
+            tokens,
+            display,
+            norm,
+            forms=forms,
+            simplified=witness.meta.writes_simplified,
+            **fields,
+        )
 
 
 def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
@@ -73,7 +83,12 @@ class Orthography:
         if reading.norm != other.norm or len(reading.forms) != len(other.forms):
             return False
         pairs = zip(reading.forms, reading.tokens, other.forms, other.tokens)
-        return all(a == b or ta.kind == tb.kind == "char" and not self.recorded(self.difference(a, reading.simplified, b, other.simplified)) for a, ta, b, tb in pairs)
+        return all(
+            a == b
+            or ta.kind == tb.kind == "char"
+            and not self.recorded(self.difference(a, reading.simplified, b, other.simplified))
+            for a, ta, b, tb in pairs
+        )
 
     def sources(self, a: str, b: str) -> tuple[str, ...]:
         """Where the fold that makes two characters one comes from."""
@@ -114,7 +129,14 @@ def merge_same(readings: list[Reading], orthography: Orthography) -> list[Readin
     out: list[Reading] = []
     for reading in readings:
         same = next(
-            (r for r in out if r.type == reading.type and r.moves == reading.moves and r.moved_away == reading.moved_away and orthography.same(r, reading)),
+            (
+                r
+                for r in out
+                if r.type == reading.type
+                and r.moves == reading.moves
+                and r.moved_away == reading.moved_away
+                and orthography.same(r, reading)
+            ),
             None,
         )
         if same:

@@ -59,7 +59,9 @@ def repeat(apparatus: Apparatus, origin: Unit, t0: int, t1: int) -> Repeat:
     if unit is not None and unit.lemma.norm == right:
         return Repeat(origin, t0, t1, unit, False, "emended so already")
     if unit is not None and (unit.decided is not None or unit.emended):
-        return Repeat(origin, t0, t1, unit, False, "decided otherwise here" if unit.decided else "emended otherwise here")
+        return Repeat(
+            origin, t0, t1, unit, False, "decided otherwise here" if unit.decided else "emended otherwise here"
+        )
     reading = next((r for r in unit.readings if r.norm == right and not r.moves), None) if unit else None
     if reading is None:
         return Repeat(origin, t0, t1, unit, False, f"no witness reads {origin.lemma.display} here")

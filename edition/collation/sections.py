@@ -54,7 +54,14 @@ def divisions(base: "Witness", heads: tuple[str, ...]) -> list[Division]:
     passage_starts = {s.start for s in base.compared_segments}
     out = []
     for head in heads:
-        at = next((i for i, t in enumerate(tokens) if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head), None)
+        at = next(
+            (
+                i
+                for i, t in enumerate(tokens)
+                if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head
+            ),
+            None,
+        )
         if at is not None:
             out.append(Division(head, at, at + len(head)))
     return sorted(out, key=lambda d: d.t0)
@@ -64,7 +71,9 @@ def set_headings_apart(apparatus, found: list[Division]) -> None:
     """A heading is no text of the collation: no unit inside it, and punctuation carried to its end
     stands before it."""
     for division in found:
-        apparatus.units = [u for u in apparatus.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)]
+        apparatus.units = [
+            u for u in apparatus.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
+        ]
         for gap in range(division.t0 + 1, division.t1 + 1):
             mark = apparatus.punctuation.pop(gap, "")
             if mark and division.t0 not in apparatus.punctuation:
@@ -81,9 +90,17 @@ def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMa
             if segment.attrs.get("section") != "closes":
                 continue
             try:
-                match = Budget(TITLE_TIME_LIMIT).run(lambda timeout: regex.fullmatch(segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=timeout))
+                match = Budget(TITLE_TIME_LIMIT).run(
+                    lambda timeout: regex.fullmatch(
+                        segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=timeout
+                    )
+                )
             except TimeoutError:
-                raise EditionError(witness.raw.path, f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)", segment.line) from None
+                raise EditionError(
+                    witness.raw.path,
+                    f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)",
+                    segment.line,
+                ) from None
             if not match:
                 continue
             position = bisect_left(starts, segment.start)
@@ -92,7 +109,9 @@ def label_boundaries(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMa
     return found
 
 
-def section_cuts(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"], statuses: dict[str, "WitnessStatus"], n: int):
+def section_cuts(
+    witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"], statuses: dict[str, "WitnessStatus"], n: int
+):
     """The base gaps where sections end, and the titles of those a label closes."""
     closes = label_boundaries(witnesses, maps)
     cuts = set(closes) | {0, n}
@@ -103,7 +122,13 @@ def section_cuts(witnesses: dict[str, "Witness"], maps: dict[str, "WitnessMap"],
     return sorted(c for c in cuts if 0 <= c <= n), closes
 
 
-def sections(base: "Witness", units: list["Unit"], cuts: list[int], closes: dict[int, tuple[str, str]], found: list[Division] = ()) -> list[Section]:
+def sections(
+    base: "Witness",
+    units: list["Unit"],
+    cuts: list[int],
+    closes: dict[int, tuple[str, str]],
+    found: list[Division] = (),
+) -> list[Section]:
     """The sections of the base between the cuts, each titled by the label that closes it or by
     its first words; a division's heading is a cut on either side and in no section."""
     cuts = snap_to_units([*cuts, *(g for d in found for g in (d.t0, d.t1))], units)

@@ -109,7 +109,13 @@ def load(normalizer: Normalizer, path: Path = DATA) -> Patterns:
         return "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
 
     patterns = tuple(
-        Pattern(p["name"], p["layer"], frozenset(p["passage"]), regex.compile(p["separator"]), regex.compile(fold(p["pattern"])))
+        Pattern(
+            p["name"],
+            p["layer"],
+            frozenset(p["passage"]),
+            regex.compile(p["separator"]),
+            regex.compile(fold(p["pattern"])),
+        )
         for p in doc["pattern"]
     )
     return Patterns(patterns, {fold(e["words"]): fold(e["before"]) for e in doc.get("end", ())}, doc["max_tokens"])
@@ -130,10 +136,20 @@ def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], li
         t0, reach = (wmap.gap_of(f.position), wmap.gap_of(f.reach)) if wmap else (f.position, f.reach)
         named = next((p.step for p in placed if same_title(p.title_norm, f.title_norm)), None)
         if named is not None and named.t0 != t0:
-            unplaced.append(unplaced_of(f, f"{named.source} begins the same step at base token {named.t0}, this at {t0}; {named.source} agrees better with the base"))
+            unplaced.append(
+                unplaced_of(
+                    f,
+                    f"{named.source} begins the same step at base token {named.t0}, this at {t0}; {named.source} agrees better with the base",
+                )
+            )
             continue
         if f.end is None:
-            unplaced.append(unplaced_of(f, f"{f.last} is not in {f.source}'s classic text within {patterns.max_tokens} characters of the step's start"))
+            unplaced.append(
+                unplaced_of(
+                    f,
+                    f"{f.last} is not in {f.source}'s classic text within {patterns.max_tokens} characters of the step's start",
+                )
+            )
             continue
         t1 = wmap.gap_of(f.end) if wmap else f.end
         same = next((p for p in placed if (p.step.t0, p.step.t1) == (t0, t1)), None)
@@ -178,11 +194,16 @@ def unplaced_of(formula: Formula, reason: str) -> Unplaced:
 
 def witness_formulas(witness: Witness, patterns: Patterns) -> list[Formula]:
     """The formulas of a witness in its order, each with its end: where its last words end."""
-    found = sorted((f for p in patterns.patterns for f in formulas_of(witness, p)), key=lambda f: (f.position is None, f.position or 0))
+    found = sorted(
+        (f for p in patterns.patterns for f in formulas_of(witness, p)),
+        key=lambda f: (f.position is None, f.position or 0),
+    )
     classic = witness.classic.text
     out = []
     for k, f in enumerate(found):
-        following = next((g.position for g in found[k + 1 :] if g.position is not None and g.position > (f.position or 0)), None)
+        following = next(
+            (g.position for g in found[k + 1 :] if g.position is not None and g.position > (f.position or 0)), None
+        )
         out.append(f if f.position is None else replace(f, end=end_of(classic, f, following, patterns)))
     return out
 
@@ -197,7 +218,12 @@ def end_of(classic: str, formula: Formula, following: int | None, patterns: Patt
         found = classic.find(before, start, limit)
         return found if found >= 0 else None
     words = formula.last_norm
-    if following is not None and following <= limit and classic.startswith(words, following - len(words)) and following - len(words) >= start:
+    if (
+        following is not None
+        and following <= limit
+        and classic.startswith(words, following - len(words))
+        and following - len(words) >= start
+    ):
         return following
     found = classic.find(words, start, limit)
     return found + len(words) if found >= 0 else None
@@ -211,12 +237,18 @@ def formulas_of(witness: Witness, pattern: Pattern) -> list[Formula]:
         i1 = bisect_left(stream.starts, witness.segments[last].end)
         for m in pattern.pattern.finditer(stream.text, i0, i1):
             position, reach = passage_start(witness, first, pattern)
-            out.append(Formula(
-                witness.meta.siglum, witness.raw.line_of(stream.starts[m.start()]),
-                own(witness, stream, pattern.layer, *m.span("title")), m.group("title"),
-                own(witness, stream, pattern.layer, *m.span("last")), m.group("last"),
-                position, reach,
-            ))
+            out.append(
+                Formula(
+                    witness.meta.siglum,
+                    witness.raw.line_of(stream.starts[m.start()]),
+                    own(witness, stream, pattern.layer, *m.span("title")),
+                    m.group("title"),
+                    own(witness, stream, pattern.layer, *m.span("last")),
+                    m.group("last"),
+                    position,
+                    reach,
+                )
+            )
     return out
 
 

@@ -126,11 +126,26 @@ class TextualNotes:
         self.names = {self.fold(name): p.id for p in persons.values() for name in (p.name, *p.aliases)}
         person = "(?:" + "|".join(regex.escape(n) for n in sorted(self.names, key=len, reverse=True)) + ")"
         macros = {**doc["macros"], "PERSON": person}
-        self.layers = {d["name"]: Layer(d["name"], self.person(d["author"]), d["placement"], d.get("entries") == "lines") for d in doc["layer"]}
+        self.layers = {
+            d["name"]: Layer(d["name"], self.person(d["author"]), d["placement"], d.get("entries") == "lines")
+            for d in doc["layer"]
+        }
         self.voices = [self.compile(v["pattern"], macros) for v in doc["voice"]]
-        self.formulas = [Formula(f["name"], f["kind"], self.compile(f["pattern"], macros), frozenset(f["layers"]) if "layers" in f else None) for f in doc["formula"]]
+        self.formulas = [
+            Formula(
+                f["name"],
+                f["kind"],
+                self.compile(f["pattern"], macros),
+                frozenset(f["layers"]) if "layers" in f else None,
+            )
+            for f in doc["formula"]
+        ]
         bounds = doc["boundaries"]
-        self.clause, self.sentence, self.quote_limit = regex.compile(bounds["clause"]), regex.compile(bounds["sentence"]), bounds["quote_limit"]
+        self.clause, self.sentence, self.quote_limit = (
+            regex.compile(bounds["clause"]),
+            regex.compile(bounds["sentence"]),
+            bounds["quote_limit"],
+        )
 
     def fold(self, text: str) -> str:
         return "".join(self.normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
@@ -173,7 +188,9 @@ class Reader:
             own = self.layer_at[k]
             if own not in (layer.name, *TRANSPARENT):
                 return "passage"
-            if (own == layer.name or (own == "format" and not self.is_break[k] and not run_on)) and self.data.clause.match(text[k]):
+            if (
+                own == layer.name or (own == "format" and not self.is_break[k] and not run_on)
+            ) and self.data.clause.match(text[k]):
                 found = "sentence" if self.data.sentence.match(text[k]) else found or "clause"
         return found
 
@@ -205,16 +222,32 @@ class Reader:
         layer, text, stream = passage.layer, passage.text, passage.stream
         if layer.placement == "heading":
             passage.heading_end = text.find(BOUNDARY) + 1 if BOUNDARY in text else 0
-        default = self.resp_at(stream.starts[passage.tokens[0]]) or layer.author or self.data.person(self.witness.meta.author)
-        marks = sorted(((m.start(), m.end(), self.data.person("".join(m.captures("name")))) for v in self.data.voices for m in v.finditer(text, passage.heading_end)), key=lambda m: m[0])
+        default = (
+            self.resp_at(stream.starts[passage.tokens[0]]) or layer.author or self.data.person(self.witness.meta.author)
+        )
+        marks = sorted(
+            (
+                (m.start(), m.end(), self.data.person("".join(m.captures("name"))))
+                for v in self.data.voices
+                for m in v.finditer(text, passage.heading_end)
+            ),
+            key=lambda m: m[0],
+        )
         marks = [m for m in marks if m[2]]
-        starts = [(passage.heading_end, passage.heading_end, default)] + [m for i, m in enumerate(marks) if not i or m[0] >= marks[i - 1][1]]
-        voices = [(a, b, author, starts[i + 1][0] if i + 1 < len(starts) else len(text)) for i, (a, b, author) in enumerate(starts)]
+        starts = [(passage.heading_end, passage.heading_end, default)] + [
+            m for i, m in enumerate(marks) if not i or m[0] >= marks[i - 1][1]
+        ]
+        voices = [
+            (a, b, author, starts[i + 1][0] if i + 1 < len(starts) else len(text))
+            for i, (a, b, author) in enumerate(starts)
+        ]
         voices = [v for v in voices if text[v[1] : v[3]].strip(BOUNDARY)]  # a voice of words, not a name alone
         notes = []
         for number, (begin, words_from, author, end) in enumerate(voices):
             found = self.formulas(passage, words_from, end, excluded)
-            quote_from = 0 if number == 0 and layer.placement == "heading" else begin  # the heading goes with the first words
+            quote_from = (
+                0 if number == 0 and layer.placement == "heading" else begin
+            )  # the heading goes with the first words
             notes.append((self.quote(passage, quote_from, end, found), author, [f for f, _ in found]))
         if not any(found for _, _, found in notes):
             return []
@@ -222,7 +255,18 @@ class Reader:
         for (a, b), author, found in notes:
             start, end = stream.starts[passage.tokens[a]], stream.ends[passage.tokens[b - 1]]
             words = self.witness.layer_between(layer.name, start, end)
-            out.append(TextualNote(self.witness.meta.siglum, layer.name, self.witness.raw.line_of(start), start, end, words, author, found))
+            out.append(
+                TextualNote(
+                    self.witness.meta.siglum,
+                    layer.name,
+                    self.witness.raw.line_of(start),
+                    start,
+                    end,
+                    words,
+                    author,
+                    found,
+                )
+            )
         return out
 
     def formulas(self, passage: Passage, begin: int, end: int, excluded) -> list[tuple[Found, tuple[int, int]]]:
@@ -241,10 +285,18 @@ class Reader:
 
     def found(self, formula: Formula, passage: Passage, begin: int, m) -> Found:
         def span(name: str) -> tuple[int, int] | None:
-            return (begin + m.start(name), begin + m.end(name)) if name in m.groupdict() and m.group(name) is not None else None
+            return (
+                (begin + m.start(name), begin + m.end(name))
+                if name in m.groupdict() and m.group(name) is not None
+                else None
+            )
 
         def chars(s: tuple[int, int] | None) -> list[str]:
-            return [passage.stream.source(self.witness.raw, p, p + 1) for p in passage.tokens[s[0] : s[1]] if p >= 0] if s else []
+            return (
+                [passage.stream.source(self.witness.raw, p, p + 1) for p in passage.tokens[s[0] : s[1]] if p >= 0]
+                if s
+                else []
+            )
 
         def own(s: tuple[int, int] | None) -> str:
             return "".join(chars(s))
@@ -255,8 +307,15 @@ class Reader:
             reading = (reading[0], min(reading[0] + lemma[1] - lemma[0], stop if stop >= 0 else len(passage.text)))
         named = lemma or span("place")
         return Found(
-            formula.name, formula.kind, own(lemma), own(span("place")), own(reading), own(span("source")),
-            chars(named), passage.text[named[0] : named[1]] if named else "", passage.text[reading[0] : reading[1]] if reading else "",
+            formula.name,
+            formula.kind,
+            own(lemma),
+            own(span("place")),
+            own(reading),
+            own(span("source")),
+            chars(named),
+            passage.text[named[0] : named[1]] if named else "",
+            passage.text[reading[0] : reading[1]] if reading else "",
         )
 
     def quote(self, passage: Passage, begin: int, end: int, found: list) -> tuple[int, int]:
@@ -288,7 +347,14 @@ def find(witness: Witness, data: TextualNotes) -> tuple[list[Passage], list[dict
                 found.append(passage)
             elif layer.placement == "heading":
                 start, end = passage.stream.starts[passage.tokens[0]], passage.stream.ends[passage.tokens[-1]]
-                unrecognised.append({"witness": witness.meta.siglum, "layer": layer.name, "line": witness.raw.line_of(start), "words": witness.layer_between(layer.name, start, end)})
+                unrecognised.append(
+                    {
+                        "witness": witness.meta.siglum,
+                        "layer": layer.name,
+                        "line": witness.raw.line_of(start),
+                        "words": witness.layer_between(layer.name, start, end),
+                    }
+                )
     return found, unrecognised
 
 
@@ -350,7 +416,9 @@ class Placing:
         witness = passage.witness
         siglum = witness.meta.siglum
         heading = passage.text[: max(0, passage.heading_end - 1)]
-        own = "".join(passage.stream.source(witness.raw, p, p + 1) for p in passage.tokens[: max(0, passage.heading_end - 1)])
+        own = "".join(
+            passage.stream.source(witness.raw, p, p + 1) for p in passage.tokens[: max(0, passage.heading_end - 1)]
+        )
         text = witness.classic.text
         after = self.after.get((siglum, passage.layer.name), 0)
         for length in range(len(heading), MIN_HEADING - 1, -1):
@@ -365,18 +433,30 @@ class Placing:
         if named is not None and not on_commentary:
             for first in range(len(named.named_norm)):
                 inside = heading[:length].find(named.named_norm[first:])
-                span = self.base_span(siglum, at + inside, at + inside + len(named.named_norm) - first) if inside >= 0 else None
+                span = (
+                    self.base_span(siglum, at + inside, at + inside + len(named.named_norm) - first)
+                    if inside >= 0
+                    else None
+                )
                 if span is not None:
                     named.trim(first)
                     return span, "high", "", own
         span = self.last_before(witness, at + length, at)
         if span is None:
             return None, "none", f"the place 「{own}」 has no counterpart in the base (lost there?)", own
-        why = "the note is on the commentary its heading quotes" if on_commentary else "the note names no characters of its place" if named is None else f"{''.join(named.named)} is not in its place"
+        why = (
+            "the note is on the commentary its heading quotes"
+            if on_commentary
+            else "the note names no characters of its place"
+            if named is None
+            else f"{''.join(named.named)} is not in its place"
+        )
         return span, "medium", f"{why}: placed on the last character of the place", own
 
 
-def collect(apparatus: Apparatus, persons: dict, normalizer: Normalizer, data_path: Path = DATA) -> tuple[list[Passage], list[dict]]:
+def collect(
+    apparatus: Apparatus, persons: dict, normalizer: Normalizer, data_path: Path = DATA
+) -> tuple[list[Passage], list[dict]]:
     """Every witness's 校语, placed; and the entries in which no formula is recognised."""
     data = TextualNotes(persons, normalizer, data_path)
     placing = Placing(apparatus, normalizer)
@@ -420,10 +500,26 @@ def report(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dic
                     "author_name": persons[note.author].name if note.author in persons else "",
                     "words": note.words,
                     "heading": note.heading,
-                    "formulas": [{"formula": f.formula, "kind": f.kind, "lemma": f.lemma, "place": f.place, "reading": f.reading, "source": f.source} for f in note.found],
+                    "formulas": [
+                        {
+                            "formula": f.formula,
+                            "kind": f.kind,
+                            "lemma": f.lemma,
+                            "place": f.place,
+                            "reading": f.reading,
+                            "source": f.source,
+                        }
+                        for f in note.found
+                    ],
                     "base_from": note.t0 + 1 if note.confidence != "none" else None,
                     "base_to": note.t1 if note.confidence != "none" else None,
-                    "context": text[max(0, note.t0 - 6) : note.t0] + "[" + text[note.t0 : note.t1] + "]" + text[note.t1 : note.t1 + 6] if note.confidence != "none" else "",
+                    "context": text[max(0, note.t0 - 6) : note.t0]
+                    + "["
+                    + text[note.t0 : note.t1]
+                    + "]"
+                    + text[note.t1 : note.t1 + 6]
+                    if note.confidence != "none"
+                    else "",
                     "confidence": note.confidence,
                     "reason": note.reason,
                     "app": app_of.get(id(note), ""),
@@ -437,13 +533,33 @@ def report(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dic
 
 
 def markdown(summary: dict) -> str:
-    lines = ["# 校语", "", "The witnesses' notes that discuss a reading, with their authors and the apparatus entry they go with.", ""]
-    lines += ["| witness | line | author | words | formulas | placed on | confidence | app |", "|---|---:|---|---|---|---|---|---|"]
+    lines = [
+        "# 校语",
+        "",
+        "The witnesses' notes that discuss a reading, with their authors and the apparatus entry they go with.",
+        "",
+    ]
+    lines += [
+        "| witness | line | author | words | formulas | placed on | confidence | app |",
+        "|---|---:|---|---|---|---|---|---|",
+    ]
     for row in summary["notes"]:
-        formulas = "; ".join(f"{f['formula']}: {f['lemma'] or f['place'] or '…'} → {f['reading'] or '…'}" for f in row["formulas"]) or "–"
+        formulas = (
+            "; ".join(
+                f"{f['formula']}: {f['lemma'] or f['place'] or '…'} → {f['reading'] or '…'}" for f in row["formulas"]
+            )
+            or "–"
+        )
         where = row["context"] or f"not placed: {row['reason']}"
-        lines.append(f"| {row['witness']} | {row['line']} | {row['author_name'] or '?'} | {row['words']} | {formulas} | {where} | {row['confidence']} | {row['app'] or '–'} |")
-    lines += ["", f"## Entries of the 考證 with no formula recognised ({len(summary['unrecognised'])})", "",
-              "They discuss the meaning rather than a reading, or say it in words the formulas do not know.", ""]
+        lines.append(
+            f"| {row['witness']} | {row['line']} | {row['author_name'] or '?'} | {row['words']} | {formulas} | {where} | {row['confidence']} | {row['app'] or '–'} |"
+        )
+    lines += [
+        "",
+        f"## Entries of the 考證 with no formula recognised ({len(summary['unrecognised'])})",
+        "",
+        "They discuss the meaning rather than a reading, or say it in words the formulas do not know.",
+        "",
+    ]
     lines += [f"- {u['witness']} line {u['line']}: {u['words']}" for u in summary["unrecognised"]]
     return "\n".join(lines) + "\n"

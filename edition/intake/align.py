@@ -107,7 +107,9 @@ def cut_op(op: Op, b: int, w: int) -> tuple[Op, ...]:
     return Op(op.tag, op.b0, b, op.w0, w), Op(op.tag, b, op.b1, w, op.w1)
 
 
-def unique_kgrams(text: str, k: int, skip: frozenset[int] = frozenset(), among: dict[str, int] | None = None) -> dict[str, int]:
+def unique_kgrams(
+    text: str, k: int, skip: frozenset[int] = frozenset(), among: dict[str, int] | None = None
+) -> dict[str, int]:
     """The k-grams that stand once in `text`, by position, but for those with a wildcard; none
     starting at a position in `skip` is counted, and with `among` only those in it (the text may
     be huge: what is kept is bounded by `among`)."""
@@ -220,7 +222,9 @@ def align(
     if not chain:
         return Alignment(len(base), len(witness), [])
     moved = off_chain_blocks([points[i] for i in rest_idx], chain, k, min_move)
-    moved = merge_blocks(extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses)
+    moved = merge_blocks(
+        extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses
+    )
     lacunae: list[tuple[int, int]] = []
     ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae, excerpt)
     placed = place_insertions(ops, base, witness, moved, min_placed, base_lacunae)
@@ -231,7 +235,9 @@ def align(
         Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
         for w0, w1, b0, b1 in sorted(moved)
     ]
-    return Alignment(len(base), len(witness), ops, moves, extant_ranges(ops, moves, 0 if excerpt else lacuna_length, lacunae))
+    return Alignment(
+        len(base), len(witness), ops, moves, extant_ranges(ops, moves, 0 if excerpt else lacuna_length, lacunae)
+    )
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):
@@ -261,7 +267,14 @@ def merge_blocks(blocks, slack: int = 2, base_clauses=frozenset(), witness_claus
                 out[-1] = (lw0, max(lw1, w1), lb0, max(lb1, b1))
                 continue
             if w0 < lw1:
-                boundary = next((q for q in range(w0, lw1) if q in witness_clauses or lb1 - (lw1 - q) in base_clauses or b0 + (q - w0) in base_clauses), lw1)
+                boundary = next(
+                    (
+                        q
+                        for q in range(w0, lw1)
+                        if q in witness_clauses or lb1 - (lw1 - q) in base_clauses or b0 + (q - w0) in base_clauses
+                    ),
+                    lw1,
+                )
                 out[-1] = (lw0, boundary, lb0, lb1 - (lw1 - boundary))
                 b0 += boundary - w0
                 w0 = boundary
@@ -302,7 +315,9 @@ def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_
         if inside:
             ops += lacuna_ops(base, witness, previous[3], current[2], previous[1], current[0], inside, moved, lacunae)
         else:
-            ops += gap_ops(base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length, excerpt)
+            ops += gap_ops(
+                base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length, excerpt
+            )
         ops.append(Op("equal", current[2], current[3], current[0], current[1]))
         previous = current
     ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved)
@@ -325,7 +340,9 @@ def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: 
         if not any(used[i : i + min_length]):
             index.setdefault(base[i : i + min_length], []).append(i)
     placed = []
-    pending = [(op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length and op.b0 not in base_lacunae]
+    pending = [
+        (op.w0, op.w1) for op in ops if op.tag == "insert" and op.w1 - op.w0 >= min_length and op.b0 not in base_lacunae
+    ]
     while pending:
         w0, w1 = pending.pop()
         block = best_free_run(base, witness, w0, w1, index, used, min_length)
@@ -367,7 +384,9 @@ def without_blocks(op: Op, blocks) -> list[Op]:
     return [op]
 
 
-def extend_moves(moved, base: str, witness: str, base_clauses=frozenset(), witness_clauses=frozenset(), confirm: int = 3):
+def extend_moves(
+    moved, base: str, witness: str, base_clauses=frozenset(), witness_clauses=frozenset(), confirm: int = 3
+):
     """Grow each moved block over matching neighbours, across single substitutions that the next
     `confirm` characters confirm, but never into another block's anchored core nor across a
     clause boundary of either text."""
@@ -382,9 +401,23 @@ def extend_moves(moved, base: str, witness: str, base_clauses=frozenset(), witne
 
     out = []
     for w0, w1, b0, b1 in moved:
-        while w0 > 0 and b0 > 0 and w0 - 1 not in cores and w0 not in witness_clauses and b0 not in base_clauses and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1)):
+        while (
+            w0 > 0
+            and b0 > 0
+            and w0 - 1 not in cores
+            and w0 not in witness_clauses
+            and b0 not in base_clauses
+            and (witness[w0 - 1] == base[b0 - 1] or agree(w0 - 2, b0 - 2, -1))
+        ):
             w0, b0 = w0 - 1, b0 - 1
-        while w1 < len(witness) and b1 < len(base) and w1 not in cores and w1 not in witness_clauses and b1 not in base_clauses and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1)):
+        while (
+            w1 < len(witness)
+            and b1 < len(base)
+            and w1 not in cores
+            and w1 not in witness_clauses
+            and b1 not in base_clauses
+            and (witness[w1] == base[b1] or agree(w1 + 1, b1 + 1, 1))
+        ):
             w1, b1 = w1 + 1, b1 + 1
         out.append((w0, w1, b0, b1))
     return out
@@ -441,6 +474,7 @@ def lacuna_ops(base, witness, b0, b1, w0, w1, breaks, moved, lacunae) -> list[Op
 
 def remap(op: Op, offsets: list[int], fallback: int) -> Op:
     """Map positions in the concatenated gap text back to witness positions."""
+
     def at(i: int) -> int:
         if i < len(offsets):
             return offsets[i]
@@ -495,7 +529,9 @@ def base_gap_at(ops: list[Op], w: int) -> int:
     return ops[-1].b1 if ops else 0
 
 
-def extant_ranges(ops: list[Op], moves: list[Move], lacuna_length: int, lacunae: set[tuple[int, int]]) -> list[tuple[int, int]]:
+def extant_ranges(
+    ops: list[Op], moves: list[Move], lacuna_length: int, lacunae: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """Base ranges where the witness has text, in place or elsewhere (the blocks it moves); long
     deletions, and the base at its lacunae of unknown extent, are lacunae, not omissions; a short
     stretch between two extant ones that is no lacuna is an omission, and extant."""

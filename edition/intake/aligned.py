@@ -59,7 +59,9 @@ class Reference:
     @classmethod
     def of(cls, witnesses, normalizer: "Normalizer") -> "Reference":
         """The text collated of each witness, with its layers."""
-        return cls(tuple(w.classic.text for w in witnesses), normalizer, tuple(bytes(w.classic.codes) for w in witnesses))
+        return cls(
+            tuple(w.classic.text for w in witnesses), normalizer, tuple(bytes(w.classic.codes) for w in witnesses)
+        )
 
     def codes(self, number: int, layer: str) -> bytes:
         """The layers of text `number`'s characters: all `layer` where none are given."""
@@ -116,7 +118,14 @@ def weighted(reference: str, text: str, sure: list[bool]) -> list[tuple[str, int
     previous = (-1, -1)
     for number, (tag, i, j) in enumerate(pairs):
         k = previous[1] + 1
-        if tag == "equal" and not sure[j] and i == previous[0] + 1 and k < j and not sure[k] and text[k] == reference[i]:
+        if (
+            tag == "equal"
+            and not sure[j]
+            and i == previous[0] + 1
+            and k < j
+            and not sure[k]
+            and text[k] == reference[i]
+        ):
             pairs[number] = (tag, i, k)
         previous = pairs[number][1:]
     return pairs
@@ -143,11 +152,18 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
 
     def at_edge(run) -> bool:
         first, last = run[0][2], run[-1][2]
-        return first == 0 or stretch[first - 1] != stretch[first] or last + 1 == len(stretch) or stretch[last + 1] != stretch[last]
+        return (
+            first == 0
+            or stretch[first - 1] != stretch[first]
+            or last + 1 == len(stretch)
+            or stretch[last + 1] != stretch[last]
+        )
 
     def trimmed(run):
         """A run keeps substitutions at its end only where they reach the stretch's edge."""
-        while run[-1][0] == "replace" and not (run[-1][2] + 1 == len(stretch) or stretch[run[-1][2] + 1] != stretch[run[-1][2]]):
+        while run[-1][0] == "replace" and not (
+            run[-1][2] + 1 == len(stretch) or stretch[run[-1][2] + 1] != stretch[run[-1][2]]
+        ):
             run = run[:-1]
         while run[0][0] == "replace" and not (run[0][2] == 0 or stretch[run[0][2] - 1] != stretch[run[0][2]]):
             run = run[1:]
@@ -155,8 +171,16 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
 
     runs = [trimmed(run) for run in runs]
     chosen = [run for run in runs if equal(run) >= min_run]
-    classic = {-1, window} | {i for tag, i, j in pairs if tag == "equal" and sure[j]} | {i for run in chosen for _, i, _ in run}
-    chosen += [run for run in runs if 2 <= equal(run) < min_run and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)]
+    classic = (
+        {-1, window}
+        | {i for tag, i, j in pairs if tag == "equal" and sure[j]}
+        | {i for run in chosen for _, i, _ in run}
+    )
+    chosen += [
+        run
+        for run in runs
+        if 2 <= equal(run) < min_run and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)
+    ]
     spans: dict[int, tuple[int, int]] = {}
     for run in chosen:
         number, a, b = stretch[run[0][2]], run[0][2], run[-1][2] + 1
@@ -185,7 +209,9 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
     firms = []
     for reference_text, reference_codes in zip(reference.texts, layers):
         limit.left_from(0)
-        in_order, firm, unread = limit.timed(lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run))
+        in_order, firm, unread = limit.timed(
+            lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run)
+        )
         if in_order >= min(len(reference_text), sum(sure)) / 2:
             firms.append((in_order, reference_text, reference_codes, firm, unread))
     firms.sort(key=lambda found: -found[0])
@@ -200,7 +226,12 @@ def apply(layering: "Layering", rule: "Rule", limit: "TimeLimit", reference: Ref
             r1 = firm[right] if right is not None else min(len(reference_text), firm[left] + 1 + 2 * (w1 - w0))
             r0 = firm[left] + 1 if left is not None else max(0, r1 - 2 * (w1 - w0))
             # Sure text that this reference has nothing for here (its own lost leaf): it cannot judge.
-            lacking = max((len(run) for run in "".join("s" if k in unread else " " for k in range(w0, w1)).split()), default=0) >= min_run
+            lacking = (
+                max(
+                    (len(run) for run in "".join("s" if k in unread else " " for k in range(w0, w1)).split()), default=0
+                )
+                >= min_run
+            )
             if not inside or lacking or (r1 - r0) * (w1 - w0) > MAX_CELLS:
                 continue
             placed |= inside

@@ -69,15 +69,22 @@ def kanripo_entry(code: str, form: str, normalized: str) -> GaijiEntry:
     form, normalized = form.strip(), normalized.strip()
     mapping = next((c for c in (form, normalized.removesuffix("?")) if one_character(c)), "")
     given = ", ".join(f"{name} {value}" for name, value in (("form", form), ("normalized", normalized)) if value)
-    description = f"Kanripo entity {code}" + (f": {given}" if given else ": neither a form nor a normalized character in the table")
-    recorded = tuple((name, value) for name, value in (("kanripo-form", form), ("kanripo-normalized", normalized)) if value)
+    description = f"Kanripo entity {code}" + (
+        f": {given}" if given else ": neither a form nor a normalized character in the table"
+    )
+    recorded = tuple(
+        (name, value) for name, value in (("kanripo-form", form), ("kanripo-normalized", normalized)) if value
+    )
     return GaijiEntry(f"&{code};", mapping, "entity", description, KANRIPO, "", code, recorded)
 
 
 @cache
 def kanripo_table() -> dict[str, GaijiEntry]:
     path = Path(str(resources.files("edition.intake") / "data" / "kanripo-gaiji.tsv"))
-    return {f"&{row['code']};": kanripo_entry(row["code"], row["form"], row["normalized"]) for _, row in read_tsv(path, ("code", "form", "normalized"))}
+    return {
+        f"&{row['code']};": kanripo_entry(row["code"], row["form"], row["normalized"])
+        for _, row in read_tsv(path, ("code", "form", "normalized"))
+    }
 
 
 class GaijiTable:
@@ -94,7 +101,9 @@ class GaijiTable:
             form = decode_form(row["form"])
             if row["kind"] not in KINDS:
                 raise EditionError(path, f"unknown gaiji kind {row['kind']!r}", line)
-            entries.append(GaijiEntry(form, row["mapping"], row["kind"], row["description"], row["evidence"], row["witnesses"]))
+            entries.append(
+                GaijiEntry(form, row["mapping"], row["kind"], row["description"], row["evidence"], row["witnesses"])
+            )
         return cls(entries)
 
     def entry(self, form: str) -> GaijiEntry:

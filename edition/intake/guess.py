@@ -66,9 +66,21 @@ class Guess:
     def lines(self, profile_given: bool = False) -> list[str]:
         """What was guessed, for the user; with `profile_given`, only what the profile was not."""
         found = [f"found {f.feature}: {f.words}" + (f" ({f.count}×)" if f.count else "") for f in self.found]
-        written = f", composed of {', '.join(f.feature for f in self.found)}; written to sources/profiles/{self.profile}.toml for review" if self.composed else ""
-        layout = [] if profile_given else [*found, f"guessed layout profile: {self.profile}{written}", f"how sure: {self.fit}"]
-        return [f"guessed encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends", f"guessed script: {self.script}", *layout]
+        written = (
+            f", composed of {', '.join(f.feature for f in self.found)}; written to sources/profiles/{self.profile}.toml for review"
+            if self.composed
+            else ""
+        )
+        layout = (
+            []
+            if profile_given
+            else [*found, f"guessed layout profile: {self.profile}{written}", f"how sure: {self.fit}"]
+        )
+        return [
+            f"guessed encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends",
+            f"guessed script: {self.script}",
+            *layout,
+        ]
 
 
 @cache
@@ -80,18 +92,38 @@ def detectors() -> tuple[Detector, ...]:
         doc, _ = read_toml(built_in("features") / f"{name}.toml", "feature")
         detect = doc.get("detect")
         if detect is None:
-            raise EditionError(built_in("features") / f"{name}.toml", "a feature that data/composition.toml composes needs a [detect] table")
+            raise EditionError(
+                built_in("features") / f"{name}.toml",
+                "a feature that data/composition.toml composes needs a [detect] table",
+            )
         flags = sum(getattr(regex, f.upper()) for f in detect.get("flags", ""))
         pattern = regex.compile(detect["pattern"], flags) if "pattern" in detect else None
-        out.append(Detector(name, detect["words"], pattern, detect.get("min", 1), tuple(detect.get("with", ())), tuple(detect.get("unless", ()))))
+        out.append(
+            Detector(
+                name,
+                detect["words"],
+                pattern,
+                detect.get("min", 1),
+                tuple(detect.get("with", ())),
+                tuple(detect.get("unless", ())),
+            )
+        )
     return tuple(out)
 
 
 def features_found(text: str) -> list[Found]:
     counts: dict[str, Found] = {}
     for detector in detectors():
-        count = len(Budget(DETECT_TIME_LIMIT).run(lambda timeout: detector.pattern.findall(text, timeout=timeout))) if detector.pattern else 0
-        if (detector.pattern and count < detector.min) or any(w not in counts for w in detector.goes_with) or any(u in counts for u in detector.unless):
+        count = (
+            len(Budget(DETECT_TIME_LIMIT).run(lambda timeout: detector.pattern.findall(text, timeout=timeout)))
+            if detector.pattern
+            else 0
+        )
+        if (
+            (detector.pattern and count < detector.min)
+            or any(w not in counts for w in detector.goes_with)
+            or any(u in counts for u in detector.unless)
+        ):
             continue
         counts[detector.feature] = Found(detector.feature, detector.words, count)
     return list(counts.values())
@@ -114,7 +146,13 @@ def built_in_equivalent(found: list[Found], text: str) -> str | None:
         if None in steps or [s for s in steps if s in names] != names:
             continue
         extras = [detecting.get(s) for s in steps if s not in names]
-        if all(d is not None and d.pattern is not None and len(Budget(DETECT_TIME_LIMIT).run(lambda timeout, d=d: d.pattern.findall(text, timeout=timeout))) < d.min for d in extras):
+        if all(
+            d is not None
+            and d.pattern is not None
+            and len(Budget(DETECT_TIME_LIMIT).run(lambda timeout, d=d: d.pattern.findall(text, timeout=timeout)))
+            < d.min
+            for d in extras
+        ):
             return path.stem
     return None
 
@@ -141,7 +179,9 @@ def script_of(text: str) -> str:
     return "mixed"
 
 
-def fit(raw: RawText, profile: Profile, base: Witness | None, normalizer: Normalizer | None, unchecked: str = "") -> tuple[float, str]:
+def fit(
+    raw: RawText, profile: Profile, base: Witness | None, normalizer: Normalizer | None, unchecked: str = ""
+) -> tuple[float, str]:
     """How well the profile reads the file, and that in words: the characters of the classic text
     it finds that align in order with the base's, times their share of that text (so that neither
     commentary read as classic text nor classic text read as commentary scores well); nothing
@@ -157,14 +197,27 @@ def fit(raw: RawText, profile: Profile, base: Witness | None, normalizer: Normal
     quality = alignment.quality
     stretches = layout_problem(alignment)
     verdict = (
-        "sure" if quality >= SURE else "likely" if quality >= LIKELY
-        else "unsure: scrambled or unrelated" if stretches is None
+        "sure"
+        if quality >= SURE
+        else "likely"
+        if quality >= LIKELY
+        else "unsure: scrambled or unrelated"
+        if stretches is None
         else f"unsure: a layout problem, {len(stretches)} long stretches the base lacks between runs that align (commentary read as classic text?)"
     )
-    return (alignment.in_order * quality if quality >= LIKELY else 0.0), f"{quality:.0%} of the classic text it finds aligns in order with the base {base.meta.siglum}'s: {verdict}"
+    return (
+        alignment.in_order * quality if quality >= LIKELY else 0.0
+    ), f"{quality:.0%} of the classic text it finds aligns in order with the base {base.meta.siglum}'s: {verdict}"
 
 
-def guess(path: Path, siglum: str, profiles: dict[str, Profile], base: Witness | None = None, normalizer: Normalizer | None = None, unchecked: str = "") -> Guess:
+def guess(
+    path: Path,
+    siglum: str,
+    profiles: dict[str, Profile],
+    base: Witness | None = None,
+    normalizer: Normalizer | None = None,
+    unchecked: str = "",
+) -> Guess:
     """How the file at `path` is laid out; `profiles`: the built-in and the edition's own, to be
     weighed against the composed one when there is a base to check them by; `unchecked`: why there
     is none."""
@@ -176,12 +229,21 @@ def guess(path: Path, siglum: str, profiles: dict[str, Profile], base: Witness |
     name = built_in_equivalent(found, text)
     composed = None if name else composition(found, siglum)
     raw = read_raw(path, encoding)
-    candidate = load_profile(name) if name else Profile(siglum, "", compose(tomllib.loads(composed), TomlLines(composed), path, ()))
+    candidate = (
+        load_profile(name)
+        if name
+        else Profile(siglum, "", compose(tomllib.loads(composed), TomlLines(composed), path, ()))
+    )
     score, words = fit(raw, candidate, base, normalizer, unchecked)
     for other, profile in profiles.items():
         if base is None or other == name or profile.aligns:
             continue  # a profile that decides by the base's text cannot be weighed by it
         other_score, other_words = fit(raw, profile, base, normalizer)
         if other_score > score * (1 + BETTER):
-            name, composed, score, words = other, None, other_score, f"{other_words} (it reads the file better than the features found)"
+            name, composed, score, words = (
+                other,
+                None,
+                other_score,
+                f"{other_words} (it reads the file better than the features found)",
+            )
     return Guess(encoding, bom, newline, script_of(text), found, name or siglum, composed, words)

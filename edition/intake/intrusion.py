@@ -70,7 +70,11 @@ def insertion_start(chars: str, end: int, after: str, model: BigramModel, max_le
         if best_gain is None or gain > best_gain:
             best_gain, best_start = gain, start
     start = best_start
-    while end - start > 1 and local.bigrams[(chars[start - 1], chars[start])] and not local.bigrams[(chars[start], chars[start + 1])]:
+    while (
+        end - start > 1
+        and local.bigrams[(chars[start - 1], chars[start])]
+        and not local.bigrams[(chars[start], chars[start + 1])]
+    ):
         start += 1
     return start
 

@@ -71,7 +71,9 @@ class Layering:
         self.shift = 1 if raw.has_bom else 0
         self.view = raw.text[self.shift :].replace("\r", "\n")
 
-    def spans(self, within: tuple[str, ...], start: int = 0, end: int | None = None, line_ends: bool = False) -> list[tuple[int, int]]:
+    def spans(
+        self, within: tuple[str, ...], start: int = 0, end: int | None = None, line_ends: bool = False
+    ) -> list[tuple[int, int]]:
         """Maximal runs of characters (between start and end) currently in one of the `within`
         layers; with `line_ends`, line terminators that no rule has claimed count as in them."""
         if not within:
@@ -79,7 +81,9 @@ class Layering:
         runs = runs_of(frozenset(within), line_ends)
         return [m.span() for m in runs.finditer(self.codes, start, len(self.codes) if end is None else end)]
 
-    def assign(self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None, join: bool = False) -> None:
+    def assign(
+        self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None, join: bool = False
+    ) -> None:
         """`join`: the characters belong to the previous application (a match claimed in pieces)."""
         if not join:
             self.claims.append((layer, rule.name, attrs if attrs is not None else rule.attrs))

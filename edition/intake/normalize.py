@@ -33,7 +33,17 @@ from .variants import VariantForms
 OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
 GAP = regex.compile(r"▯+|\uFFFD+")
 DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
-TEXT_LAYERS = ("classic", "tradition", "commentary", "subcommentary", "phonetic", "scholia", "kaozheng", "preface", "contents")
+TEXT_LAYERS = (
+    "classic",
+    "tradition",
+    "commentary",
+    "subcommentary",
+    "phonetic",
+    "scholia",
+    "kaozheng",
+    "preface",
+    "contents",
+)
 KINDS = ("char", "gap", "gaiji")
 HOW = ("", "variant", "opencc")
 UNMAPPED = "\ufffc"
@@ -60,8 +70,18 @@ class Stream:
     as ▯, unmapped gaiji as U+FFFC), raw offsets starts[i]:ends[i], KINDS[kinds[i]], the layer
     of CODES codes[i], HOW[folds[i]], and for a gaiji its (entry, character) entries[gaiji[i]]."""
 
-    def __init__(self, layers: tuple[str, ...], text: str, starts: array, ends: array, kinds: bytearray,
-                 codes: bytearray, folds: bytearray, gaiji: array, entries: list[tuple[GaijiEntry, str]]):
+    def __init__(
+        self,
+        layers: tuple[str, ...],
+        text: str,
+        starts: array,
+        ends: array,
+        kinds: bytearray,
+        codes: bytearray,
+        folds: bytearray,
+        gaiji: array,
+        entries: list[tuple[GaijiEntry, str]],
+    ):
         self.layers = layers
         self.text = text
         self.starts, self.ends = starts, ends
@@ -133,7 +153,9 @@ class Normalizer:
         # str.translate tables, filled as characters come: a character's comparison form (None:
         # dropped), and its mark: 0 dropped, else 1 + the HOW of its folding.
         self.comparison = TranslationTable(lambda char: None if DROPPED.match(char) else self.fold(char)[0])
-        self.marks = TranslationTable(lambda char: "\x00" if DROPPED.match(char) else chr(1 + HOW.index(self.fold(char)[1])))
+        self.marks = TranslationTable(
+            lambda char: "\x00" if DROPPED.match(char) else chr(1 + HOW.index(self.fold(char)[1]))
+        )
 
     def _fold(self, char: str) -> tuple[str, str]:
         """(comparison form, how): how is '', 'variant' or 'opencc'."""

@@ -136,7 +136,9 @@ def views(layering: Layering, rule: Rule):
         yield text, 0, len(text), offsets.__getitem__
 
 
-def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] = (), reference: aligned.Reference | None = None) -> list[Segment]:
+def split_layers(
+    raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] = (), reference: aligned.Reference | None = None
+) -> list[Segment]:
     """Apply a witness's own rules (repairs), then its profile; fail if anything is left over.
     `reference`: the other witnesses' classic text, for rules of kind `alignment`."""
     layering = Layering(raw)
@@ -145,7 +147,9 @@ def split_layers(raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] =
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
         if rule.kind == "alignment":
-            aligned.apply(layering, rule, TimeLimit(rule, raw, sum(map(len, reference.texts)) if reference else 0), reference)
+            aligned.apply(
+                layering, rule, TimeLimit(rule, raw, sum(map(len, reference.texts)) if reference else 0), reference
+            )
             continue
         apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
         apply(layering, rule, TimeLimit(rule, raw))

@@ -94,7 +94,7 @@ def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
         if encoding.replace("-", "").lower() == "utf8":
             guess = guess_encoding(data)
             hint = (
-                f"; it looks like {guess}: set encoding = \"{guess.lower()}\" in its metadata"
+                f'; it looks like {guess}: set encoding = "{guess.lower()}" in its metadata'
                 if guess and guess.lower() not in ("utf_8", "ascii")
                 else ""
             )

@@ -30,9 +30,7 @@ def markers() -> tuple[tuple[str, float], ...]:
     path = resources.files("edition.intake") / "data" / "register.tsv"
     with path.open(encoding="utf-8") as handle:
         rows = csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t")
-        return tuple(
-            (row["marker"], float(row["weight"]) * (1 if row["register"] == "modern" else -1)) for row in rows
-        )
+        return tuple((row["marker"], float(row["weight"]) * (1 if row["register"] == "modern" else -1)) for row in rows)
 
 
 def score(text: str) -> float:

@@ -72,4 +72,6 @@ class Rule:
         params = {k: v for k, v in table.items() if k not in known}
         within = tuple(table.get("within", [UNASSIGNED]))
         attrs = dict(table.get("attrs", {}))
-        return cls(name, kind, within, table.get("layer"), tuple(table.get("across", ())), pattern, attrs, params, origin)
+        return cls(
+            name, kind, within, table.get("layer"), tuple(table.get("across", ())), pattern, attrs, params, origin
+        )

@@ -81,7 +81,9 @@ class Fold:
 def unihan() -> dict[str, dict[str, tuple[str, ...]]]:
     """Field -> character -> the characters Unihan relates it to by that field."""
     if not UNIHAN.is_file():
-        raise EditionError(UNIHAN, "Unihan's variant table is missing: install the Debian package unicode-data (`make` does)")
+        raise EditionError(
+            UNIHAN, "Unihan's variant table is missing: install the Debian package unicode-data (`make` does)"
+        )
     fields: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
     with bz2.open(UNIHAN, "rt", encoding="utf-8") as handle:
         for line in handle:
@@ -148,7 +150,11 @@ def canonical(char: str) -> tuple[str, str] | None:
 
 def japanese(char: str) -> tuple[str, str] | None:
     converted = KYUJITAI.convert(char)
-    return (converted, JAPANESE) if len(converted) == 1 and converted != char and not script_pair(char, converted) else None
+    return (
+        (converted, JAPANESE)
+        if len(converted) == 1 and converted != char and not script_pair(char, converted)
+        else None
+    )
 
 
 def unihan_table(field: str):
@@ -164,7 +170,15 @@ def tables() -> tuple:
     """The tables after the curated one, in order: each a function giving a character's standard
     form there and the source to name, or None."""
     normalized, gaiji = kanripo_tables()
-    return (canonical, normalized.get, gaiji.get, unihan_table("kZVariant"), japanese, unihan_table("kSemanticVariant"), unihan_table("kSpecializedSemanticVariant"))
+    return (
+        canonical,
+        normalized.get,
+        gaiji.get,
+        unihan_table("kZVariant"),
+        japanese,
+        unihan_table("kSemanticVariant"),
+        unihan_table("kSpecializedSemanticVariant"),
+    )
 
 
 class VariantForms:
@@ -182,7 +196,11 @@ class VariantForms:
         """The one fold `char` has: the curated table's, else the first table's if no standard
         repertoire has `char`; with every table that folds it the same way."""
         if char not in self.folds:
-            hits = [hit for table in tables() if (hit := table(char))] if char in self.curated or standardness(char) == 0 else []
+            hits = (
+                [hit for table in tables() if (hit := table(char))]
+                if char in self.curated or standardness(char) == 0
+                else []
+            )
             if char in self.curated:
                 standard, source = self.curated[char]
                 hits.insert(0, (standard, f"{source} (variants.tsv)"))
@@ -245,6 +263,8 @@ def kanripo_substitutions(editions: list[tuple[str, str, str]]) -> list[tuple[st
     rows = []
     for variant, targets in replaced.items():
         if len(targets) == 1 and not kept[variant]:
-            (standard, count), = targets.items()
-            rows.append((variant, standard, count, "Kanripo normalized text: " + ", ".join(sorted(seen_in[variant, standard]))))
+            ((standard, count),) = targets.items()
+            rows.append(
+                (variant, standard, count, "Kanripo normalized text: " + ", ".join(sorted(seen_in[variant, standard])))
+            )
     return sorted(rows, key=lambda row: (-row[2], row[0]))

@@ -53,10 +53,16 @@ def load_witness_metadata(path: Path) -> tuple[list[WitnessMeta], TomlLines]:
     for number, stanza in enumerate(doc["witness"], 1):
         siglum = stanza["siglum"]
         if siglum in seen:
-            raise EditionError(path, f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})", lines.line(("witness", number - 1)))
+            raise EditionError(
+                path,
+                f"duplicate siglum {siglum!r} (also in stanza {seen[siglum]})",
+                lines.line(("witness", number - 1)),
+            )
         seen[siglum] = number
         fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged")}
-        witnesses.append(WitnessMeta(**fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ()))))
+        witnesses.append(
+            WitnessMeta(**fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ())))
+        )
     return witnesses, lines
 
 
@@ -171,7 +177,14 @@ def elements(segments: list[Segment]) -> list[list[Segment]]:
     return out
 
 
-def intake_witness(meta: WitnessMeta, path: Path, profile: Profile, repairs: tuple[Rule, ...], normalizer: Normalizer, reference: Reference | None = None) -> Witness:
+def intake_witness(
+    meta: WitnessMeta,
+    path: Path,
+    profile: Profile,
+    repairs: tuple[Rule, ...],
+    normalizer: Normalizer,
+    reference: Reference | None = None,
+) -> Witness:
     """Read a witness file, split it into layers by its profile and its own repairs, and normalize
     it; `reference`: the classic text of the witnesses read before, for rules of kind `alignment`."""
     raw = read_raw(path, meta.encoding)

@@ -20,7 +20,10 @@ SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
 SERIES_C = ("orthographic", "gaiji")
 SERIES = "ABCD"
 COMMENTARY_SERIES = "D"
-QUOTING = ("lacunaStart", "lacunaEnd")  # where a witness that quotes the 注 in part stops and takes up quoting: no entry
+QUOTING = (
+    "lacunaStart",
+    "lacunaEnd",
+)  # where a witness that quotes the 注 in part stops and takes up quoting: no entry
 TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
 CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -50,7 +53,9 @@ def chinese_number(number: int) -> str:
     if not 0 < number < 100:
         return str(number)
     tens, units = divmod(number, 10)
-    return (("" if tens == 1 else CHINESE_DIGITS[tens]) + "十" if tens else "") + (CHINESE_DIGITS[units] if units else "")
+    return (("" if tens == 1 else CHINESE_DIGITS[tens]) + "十" if tens else "") + (
+        CHINESE_DIGITS[units] if units else ""
+    )
 
 
 @dataclass(frozen=True)
@@ -122,14 +127,18 @@ class Conventions:
         if self.templates["recurs"]:
             first: dict[tuple, Clause] = {}
             first_app: dict[tuple, App] = {}
-            for entry in (e for e in entries.values() if e.app.in_text):  # a moved clause's differences are said with it
+            for entry in (
+                e for e in entries.values() if e.app.in_text
+            ):  # a moved clause's differences are said with it
                 for clause in entry.clauses:
                     if not clause.key:
                         continue
                     key = (entry.app.section, bool(entry.app.gloss), *clause.key)
                     if key in first:
                         first[key].recurs, clause.recurred = True, True
-                        clause.parts = self.phrase("recurred", where=Part("where", self.where([first_app[key]]), first_app[key].id))
+                        clause.parts = self.phrase(
+                            "recurred", where=Part("where", self.where([first_app[key]]), first_app[key].id)
+                        )
                     else:
                         first[key], first_app[key] = clause, entry.app
             for clause in first.values():
@@ -158,13 +167,19 @@ class Conventions:
         if app.emended and base_reading is not None:
             supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
             values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
-            kind = "emendation" if supporting and app.basis in ("", "對校") else EMENDATION_BY_BASIS.get(app.basis, "emendation_by_editor")
+            kind = (
+                "emendation"
+                if supporting and app.basis in ("", "對校")
+                else EMENDATION_BY_BASIS.get(app.basis, "emendation_by_editor")
+            )
             if kind == "emendation" and not base_reading.text:
                 kind = "supplied"  # the base has lost the text
             phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
             if app.same_as:
                 other = next((a for a in edition.apps if a.id == app.same_as), None)
-                phrased += self.phrase("same_error", where=Part("where", self.where([other]) if other else "?", app.same_as))
+                phrased += self.phrase(
+                    "same_error", where=Part("where", self.where([other]) if other else "?", app.same_as)
+                )
             out.append(Clause(kind, "substantive", "A", phrased))
         for r in app.readings:
             if r is base_reading or r.type == "fragment":
@@ -174,22 +189,51 @@ class Conventions:
                 out += self.jinguwen(edition, app, r, lemma)
                 continue
             kind = reading_kind(app, r)
-            values = {"lemma": lemma, "reading": cited(r.text), "sigla": sigla, "before": app.before, "after": app.after}
+            values = {
+                "lemma": lemma,
+                "reading": cited(r.text),
+                "sigla": sigla,
+                "before": app.before,
+                "after": app.after,
+            }
             if kind in ("moved_away", "moved_in"):
                 values["where"] = Part("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
             if kind == "inversion":
                 values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
             series = "C" if r.type in SERIES_C else "A"
-            parts = self.phrase(kind, **values) + [part for inner in r.inner for part in self.within_moved(edition, inner)]
+            parts = self.phrase(kind, **values) + [
+                part for inner in r.inner for part in self.within_moved(edition, inner)
+            ]
             out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
         for name, wit in app.markers:
             if app.gloss and name in QUOTING and "commentary" in edition.witnesses[wit].abridged:
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
         for wit, layer, words in app.evidence:
-            out.append(Clause("evidence", "substantive", "A", self.phrase("evidence", sigla=names(wit.split()), layer=self.templates["layers"].get(layer, layer), words=words)))
+            out.append(
+                Clause(
+                    "evidence",
+                    "substantive",
+                    "A",
+                    self.phrase(
+                        "evidence",
+                        sigla=names(wit.split()),
+                        layer=self.templates["layers"].get(layer, layer),
+                        words=words,
+                    ),
+                )
+            )
         for author, quoted in app.textual:
-            out.append(Clause("textual", "textual", "A", self.phrase("textual", author=edition.persons.get(author, author), quotes=self.quotes(edition, quoted))))
+            out.append(
+                Clause(
+                    "textual",
+                    "textual",
+                    "A",
+                    self.phrase(
+                        "textual", author=edition.persons.get(author, author), quotes=self.quotes(edition, quoted)
+                    ),
+                )
+            )
         for text in app.editorial:
             out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=Part("note", text))))
         return out
@@ -204,7 +248,16 @@ class Conventions:
         """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
         kind = "jinguwen_omission" if not r.text else "jinguwen"
         quotes = self.quotes(edition, r.quotes)
-        return [Clause(kind, "jinguwen", "B", self.phrase(kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes))]
+        return [
+            Clause(
+                kind,
+                "jinguwen",
+                "B",
+                self.phrase(
+                    kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes
+                ),
+            )
+        ]
 
     def quotes(self, edition: Edition, quoted: list[tuple[str, str]]) -> list[Part]:
         """Words quoted from witnesses, each wording once with the witnesses that have it."""
@@ -218,7 +271,9 @@ class Conventions:
             parts += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
         return parts
 
-    def sentence(self, clauses: list[Clause], app: App, recurred: bool = False) -> list[tuple[Clause | None, list[Part]]]:
+    def sentence(
+        self, clauses: list[Clause], app: App, recurred: bool = False
+    ) -> list[tuple[Clause | None, list[Part]]]:
         """The clauses of one series as one entry, piece by piece (a clause, or None for the
         lemma head, the joiners and the full stop); the clauses that recur from above (同上) only
         with `recurred` (print leaves them out)."""
@@ -254,7 +309,16 @@ class Conventions:
 
 
 EMENDATION_BY_BASIS = {"本校": "emendation_by_rule", "他校": "emendation_by_source", "理校": "emendation_by_editor"}
-ROLES = {"lemma": "lemma", "reading": "reading", "base": "reading", "sigla": "sigla", "base_sigla": "sigla", "words": "words", "first": "lemma", "second": "lemma"}
+ROLES = {
+    "lemma": "lemma",
+    "reading": "reading",
+    "base": "reading",
+    "sigla": "sigla",
+    "base_sigla": "sigla",
+    "words": "words",
+    "first": "lemma",
+    "second": "lemma",
+}
 
 
 def reading_kind(app: App, r) -> str:

@@ -47,13 +47,20 @@ def files_under(folder: Path) -> list[str]:
     found = []
     for root, folders, files in os.walk(folder):
         here = Path(root)
-        found += [(here / name).relative_to(folder).as_posix() for name in files + [f for f in folders if (here / f).is_symlink()]]
+        found += [
+            (here / name).relative_to(folder).as_posix()
+            for name in files + [f for f in folders if (here / f).is_symlink()]
+        ]
     return sorted(found)
 
 
 def listing(root: Path, paths: list[str] | None = None) -> list[str]:
     """`sha256sum` lines of the files under `root` (or of `paths` in it), sorted."""
-    found = paths if paths is not None else [p for p in files_under(root) if "__pycache__" not in Path(p).parts and not (root / p).is_symlink()]
+    found = (
+        paths
+        if paths is not None
+        else [p for p in files_under(root) if "__pycache__" not in Path(p).parts and not (root / p).is_symlink()]
+    )
     return [f"{sha256(root / p)}  ./{p}\n" for p in sorted(found)]
 
 
@@ -96,7 +103,7 @@ class Staging:
     def under(self, folder: str) -> "Staging":
         """The staging of one product folder (a chapter's build), its previous files included."""
         prefix = f"{folder}/"
-        previous = {p[len(prefix):]: h for p, h in self.previous.items() if p.startswith(prefix)}
+        previous = {p[len(prefix) :]: h for p, h in self.previous.items() if p.startswith(prefix)}
         return Staging(self.out / folder, self.inside(folder), previous)
 
     def write(self, relative: str, data: bytes | str) -> Path:
@@ -218,7 +225,11 @@ def sweep(target: Path) -> None:
             try:
                 remove(sibling)
             except OSError as error:  # its name is no new build's, so it stands in no one's way
-                warn(EditionError(error.filename or sibling, f"{error.strerror}: a previous build's leftover could not be removed"))
+                warn(
+                    EditionError(
+                        error.filename or sibling, f"{error.strerror}: a previous build's leftover could not be removed"
+                    )
+                )
 
 
 def made_before(target: Path, out: Path, force: bool) -> dict[str, str]:
@@ -232,7 +243,9 @@ def made_before(target: Path, out: Path, force: bool) -> dict[str, str]:
     foreign = [p for p in present if p not in made]
     if foreign and not force:
         listed = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-        raise EditionError(out, f"holds files no build made ({listed}): choose another --out, or --force to delete them")
+        raise EditionError(
+            out, f"holds files no build made ({listed}): choose another --out, or --force to delete them"
+        )
     return {p: made[p] for p in present if p in made}
 
 
@@ -287,4 +300,9 @@ def remove_previous(root: Path) -> None:
     try:
         remove(root)
     except OSError as error:
-        warn(EditionError(error.filename or root, f"{error.strerror}: the new build is in place, but the previous one could not be removed (the next build removes it)"))
+        warn(
+            EditionError(
+                error.filename or root,
+                f"{error.strerror}: the new build is in place, but the previous one could not be removed (the next build removes it)",
+            )
+        )

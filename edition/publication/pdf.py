@@ -90,8 +90,13 @@ class Notes:
         self.entries = self.conventions.entries(edition)
 
     def series(self, app: App, name: str) -> str:
-        parts = [part for _, pieces in self.conventions.sentence(self.entries[app.id].series(name), app) for part in pieces]
-        return "".join(rf"\textit{{{escape(p.text)}}}" if p.role == "note" and self.edition.style == "latin" else escape(p.text) for p in parts)
+        parts = [
+            part for _, pieces in self.conventions.sentence(self.entries[app.id].series(name), app) for part in pieces
+        ]
+        return "".join(
+            rf"\textit{{{escape(p.text)}}}" if p.role == "note" and self.edition.style == "latin" else escape(p.text)
+            for p in parts
+        )
 
     def edtext(self, app: App) -> str:
         notes = []
@@ -146,7 +151,9 @@ def paragraph(section, notes: Notes) -> str:
 
 def counts(edition: Edition) -> dict[str, int]:
     notes = Notes(edition)
-    return {series: sum(1 for app in edition.all_apps if app.in_text and notes.series(app, series)) for series in SERIES}
+    return {
+        series: sum(1 for app in edition.all_apps if app.in_text and notes.series(app, series)) for series in SERIES
+    }
 
 
 def latex(edition: Edition) -> str:
@@ -154,17 +161,21 @@ def latex(edition: Edition) -> str:
     conventions = notes.conventions
     types = Counter(r.type for app in edition.apps for r in app.readings)
     jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
-    return environment().get_template("edition.tex.j2").render(
-        edition=edition,
-        notes=notes,
-        paragraph=paragraph,
-        types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
-        emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
-        label=conventions.label,
-        jinguwen=jinguwen,
-        tradition_labels=TRADITION_NAMES,
-        counts={series: conventions.words(number) for series, number in counts(edition).items()},
-        manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
+    return (
+        environment()
+        .get_template("edition.tex.j2")
+        .render(
+            edition=edition,
+            notes=notes,
+            paragraph=paragraph,
+            types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
+            emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
+            label=conventions.label,
+            jinguwen=jinguwen,
+            tradition_labels=TRADITION_NAMES,
+            counts={series: conventions.words(number) for series, number in counts(edition).items()},
+            manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
+        )
     )
 
 
@@ -177,10 +188,16 @@ def compile_pdf(tex: str, workdir: Path) -> Path:
     (workdir / "edition.tex").write_text(tex, encoding="utf-8")
     state = None
     for _ in range(MAX_RUNS):
-        result = run_child(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"], workdir)
+        result = run_child(
+            ["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "edition.tex"],
+            workdir,
+        )
         if result.returncode != 0:
             log = read_log(workdir)
-            error = next((line for line in log.splitlines() if FILE_LINE_ERROR.match(line) or line.startswith("!")), result.stdout[-300:])
+            error = next(
+                (line for line in log.splitlines() if FILE_LINE_ERROR.match(line) or line.startswith("!")),
+                result.stdout[-300:],
+            )
             failed(workdir, f"XeLaTeX failed: {' '.join(error.split())}")
         state, previous = auxiliary_state(workdir), state
         if state == previous:

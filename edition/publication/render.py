@@ -74,11 +74,15 @@ class App:
     lemma: Reading
     readings: list[Reading]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
-    textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # the witnesses' 校语: (author's id, [(witness id, words)])
+    textual: list[tuple[str, list[tuple[str, str]]]] = field(
+        default_factory=list
+    )  # the witnesses' 校语: (author's id, [(witness id, words)])
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     basis_source: str = ""  # the text a 他校 emendation follows
     same_as: str = ""  # the id of the entry whose emendation this one repeats (the same error)
-    evidence: list[tuple[str, str, str]] = field(default_factory=list)  # quotations of the text in the commentary: (witness, layer, words)
+    evidence: list[tuple[str, str, str]] = field(
+        default_factory=list
+    )  # quotations of the text in the commentary: (witness, layer, words)
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
@@ -276,7 +280,13 @@ def own_children(node, path: str):
 def reading(node, gaiji) -> Reading:
     wit = node.get("wit", "").split()
     return Reading(
-        node.get(XML_ID, ""), wit, text_of(node, gaiji), node.get("type", ""), node.get("subtype", ""), node.get("resp", ""), node.get("cert", ""),
+        node.get(XML_ID, ""),
+        wit,
+        text_of(node, gaiji),
+        node.get("type", ""),
+        node.get("subtype", ""),
+        node.get("resp", ""),
+        node.get("cert", ""),
         corresp=[ref.lstrip("#") for ref in node.get("corresp", "").split()],
     )
 
@@ -334,16 +344,38 @@ def read_app(node, found: Found, within: App | None = None, gloss: str = "") -> 
             target.quotes = [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.xpath("t:note[@type='editorial'][not(@subtype)]", namespaces=NS)]
     textual = [
-        (n.get("resp", "").lstrip("#"), [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in n.iterfind("t:quote", NS)])
+        (
+            n.get("resp", "").lstrip("#"),
+            [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in n.iterfind("t:quote", NS)],
+        )
         for n in node.iterfind("t:note[@type='textual']", NS)
     ]
-    markers = [(etree.QName(m).localname, m.get("wit", "").lstrip("#")) for name in MARKERS for m in own_children(node, f".//t:{name}")]
+    markers = [
+        (etree.QName(m).localname, m.get("wit", "").lstrip("#"))
+        for name in MARKERS
+        for m in own_children(node, f".//t:{name}")
+    ]
     markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
-    app = App(node.get(XML_ID, ""), int(node.get(XML_ID).rsplit("-", 1)[1]), reading(lem, gaiji), readings, editorial, textual=textual, markers=markers, within=within, gloss=gloss)
+    app = App(
+        node.get(XML_ID, ""),
+        int(node.get(XML_ID).rsplit("-", 1)[1]),
+        reading(lem, gaiji),
+        readings,
+        editorial,
+        textual=textual,
+        markers=markers,
+        within=within,
+        gloss=gloss,
+    )
     app.basis = lem.get("cause", "")
     app.basis_source = node.findtext("t:note[@subtype='source']/t:bibl", default="", namespaces=NS)
-    app.same_as = next((n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), "")
-    app.evidence = [(d.get("wit", ""), d.get("subtype", ""), d.findtext("t:q", default="", namespaces=NS)) for d in node.iterfind("t:witDetail[@type='evidence']", NS)]
+    app.same_as = next(
+        (n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), ""
+    )
+    app.evidence = [
+        (d.get("wit", ""), d.get("subtype", ""), d.findtext("t:q", default="", namespaces=NS))
+        for d in node.iterfind("t:witDetail[@type='evidence']", NS)
+    ]
     apps.append(app)
     app.parts = [lem.text] if lem.text else []
     for child in lem:
@@ -401,14 +433,18 @@ def read(path: Path) -> Edition:
         name = char.find("t:localProp[@name='name']", NS)
         not_text = char.find("t:localProp[@name='kind'][@value='not-text']", NS) is not None
         gaiji[char.get(XML_ID)] = None if not_text else (mapping, name.get("value") if name is not None else "")
-    nodes = doc.xpath("//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
+    nodes = doc.xpath(
+        "//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS
+    )
     witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections = []
     found = Found(gaiji)
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
-        section = Section(div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number)
+        section = Section(
+            div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number
+        )
         division = div.getparent()
         if division.get("type") == "division" and div.getprevious() is division.find("t:head", NS):
             section.opens = "".join(division.find("t:head", NS).itertext())
@@ -437,12 +473,19 @@ def read(path: Path) -> Edition:
     application = doc.find(".//t:appInfo/t:application", NS)
     edition.tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     edition.title = doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS)
-    edition.persons = {p.get(XML_ID): p.findtext("t:persName", default="", namespaces=NS) for p in doc.iterfind(".//t:listPerson/t:person", NS)}
+    edition.persons = {
+        p.get(XML_ID): p.findtext("t:persName", default="", namespaces=NS)
+        for p in doc.iterfind(".//t:listPerson/t:person", NS)
+    }
     table = doc.find(".//t:back/t:div[@type='variant-forms']", NS)
     if table is not None:
-        edition.variant_forms = [variant_form(row) for row in table.iterfind(".//t:row", NS) if row.get("role") != "label"]
+        edition.variant_forms = [
+            variant_form(row) for row in table.iterfind(".//t:row", NS) if row.get("role") != "label"
+        ]
         edition.variant_forms_note = table.findtext("t:p", default="", namespaces=NS)
-    edition.variant_forms_at_each_place = bool(doc.xpath("//t:editorialDecl/t:normalization[@xml:id='decl-variant_forms'][@method='markup']", namespaces=NS))
+    edition.variant_forms_at_each_place = bool(
+        doc.xpath("//t:editorialDecl/t:normalization[@xml:id='decl-variant_forms'][@method='markup']", namespaces=NS)
+    )
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:
         edition.style = fanli.get("subtype", edition.style)

@@ -16,7 +16,9 @@ CONTEXT = 6
 
 def context(witness: Witness, start: int, end: int) -> str:
     text = witness.raw.text
-    return (text[max(0, start - CONTEXT) : start] + "[" + text[start:end] + "]" + text[end : end + CONTEXT]).replace("\n", "⏎")
+    return (text[max(0, start - CONTEXT) : start] + "[" + text[start:end] + "]" + text[end : end + CONTEXT]).replace(
+        "\n", "⏎"
+    )
 
 
 def visible(witness: Witness, segment) -> int:
@@ -42,7 +44,10 @@ def rule_counts(witness: Witness) -> list[dict]:
     the rules first claimed something."""
     counts: dict[tuple[str, str], dict] = {}
     for segment in witness.segments:
-        entry = counts.setdefault((segment.rule, segment.layer), {"rule": segment.rule, "layer": segment.layer, "segments": 0, "characters": 0})
+        entry = counts.setdefault(
+            (segment.rule, segment.layer),
+            {"rule": segment.rule, "layer": segment.layer, "segments": 0, "characters": 0},
+        )
         entry["segments"] += 1
         entry["characters"] += visible(witness, segment)
     return [c for c in counts.values() if c["characters"]]
@@ -126,7 +131,12 @@ def witness_report(witness: Witness, variants: VariantForms) -> dict:
         "gaiji": gaiji,
         "intrusions": intrusions,
         "not_text": [
-            {"codepoint": f"U+{ord(c):04X}", "description": describe_not_text(c), "count": len(lines), "lines": sorted(set(lines))}
+            {
+                "codepoint": f"U+{ord(c):04X}",
+                "description": describe_not_text(c),
+                "count": len(lines),
+                "lines": sorted(set(lines)),
+            }
             for c, lines in sorted(not_text.items())
         ],
         "conversions": conversions,
@@ -159,34 +169,61 @@ def summary_markdown(report: dict) -> str:
         if w["extent"]["declared"]:
             lines.append(f"- Declared extent: {w['extent']['declared']}")
         lines += ["", "| layer | segments | characters |", "|---|---:|---:|"]
-        lines += [f"| {name} | {c['segments']} | {c['characters']} |" for name, c in w["layers"].items() if c["characters"]]
-        lines += ["", "How its characters were split, rule by rule (feature:rule):", "", "| rule | layer | segments | characters |", "|---|---|---:|---:|"]
+        lines += [
+            f"| {name} | {c['segments']} | {c['characters']} |" for name, c in w["layers"].items() if c["characters"]
+        ]
+        lines += [
+            "",
+            "How its characters were split, rule by rule (feature:rule):",
+            "",
+            "| rule | layer | segments | characters |",
+            "|---|---|---:|---:|",
+        ]
         lines += [f"| {c['rule']} | {c['layer']} | {c['segments']} | {c['characters']} |" for c in w["split"]]
         lines.append("")
         lost = [g for g in w["lacunae"] if g["reason"] == "lost"]
-        lines.append(f"- Lacunae (▯): {len(lost)}" + (f", e.g. {', '.join(g['context'] for g in lost[:3])}" if lost else ""))
+        lines.append(
+            f"- Lacunae (▯): {len(lost)}" + (f", e.g. {', '.join(g['context'] for g in lost[:3])}" if lost else "")
+        )
         remarked = [g for g in w["lacunae"] if g["reason"] != "lost"]
         if remarked:
-            lines.append("- Lacunae of unknown extent: " + "; ".join(f"line {g['line']} ({g['reason']})" for g in remarked))
+            lines.append(
+                "- Lacunae of unknown extent: " + "; ".join(f"line {g['line']} ({g['reason']})" for g in remarked)
+            )
         lines.append(
             f"- Gaiji: {sum(g['count'] for g in w['gaiji'])}"
             + "".join(f"; {g['id']} ×{g['count']} → {g['mapping'] or 'unmapped'} ({g['kind']})" for g in w["gaiji"])
         )
         unresolved = [g for g in w["gaiji"] if not g["mapping"]]
         if unresolved:
-            lines.append("- Unresolved stand-ins, kept as `g` and compared as unknown: " + "; ".join(f"{g['form']} ({g['description']}; lines {', '.join(map(str, g['lines'][:5]))})" for g in unresolved))
+            lines.append(
+                "- Unresolved stand-ins, kept as `g` and compared as unknown: "
+                + "; ".join(
+                    f"{g['form']} ({g['description']}; lines {', '.join(map(str, g['lines'][:5]))})" for g in unresolved
+                )
+            )
         if w["not_text"]:
-            lines.append("- Characters that are no text, kept as `g` in the transcription: " + "; ".join(f"{c['description']} ×{c['count']} (lines {', '.join(map(str, c['lines'][:5]))})" for c in w["not_text"]))
+            lines.append(
+                "- Characters that are no text, kept as `g` in the transcription: "
+                + "; ".join(
+                    f"{c['description']} ×{c['count']} (lines {', '.join(map(str, c['lines'][:5]))})"
+                    for c in w["not_text"]
+                )
+            )
         lines.append(f"- Intrusions: {len(w['intrusions'])}")
         lines += [f"  - line {i['line']}: 「{i['text'].strip()}」 in {i['context']}" for i in w["intrusions"]]
         for how, label in (("variant", "variant characters folded"), ("opencc", "OpenCC conversions")):
             pairs = w["conversions"][how]
             total = sum(p["count"] for p in pairs)
-            shown = ", ".join(f"{p['from']}→{p['to']} ×{p['count']}" + (f" ({p['folded_by']})" if "folded_by" in p else "") for p in pairs[:12])
-            lines.append(f"- {label.capitalize()}: {total}" + (f" ({shown}{', …' if len(pairs) > 12 else ''})" if pairs else ""))
+            shown = ", ".join(
+                f"{p['from']}→{p['to']} ×{p['count']}" + (f" ({p['folded_by']})" if "folded_by" in p else "")
+                for p in pairs[:12]
+            )
+            lines.append(
+                f"- {label.capitalize()}: {total}" + (f" ({shown}{', …' if len(pairs) > 12 else ''})" if pairs else "")
+            )
         lines.append("")
     return "\n".join(lines)
-
 
 
 def collation_report(apparatus, sections, seconds: float, editors: dict[str, str]) -> dict:
@@ -214,13 +251,20 @@ def collation_report(apparatus, sections, seconds: float, editors: dict[str, str
                 "quality": status.quality,
                 "reason": status.reason,
                 "extant": [
-                    {"from": a + 1, "to": b, "incipit": base_text(a, min(b, a + 8)), "explicit": base_text(max(a, b - 8), b)}
+                    {
+                        "from": a + 1,
+                        "to": b,
+                        "incipit": base_text(a, min(b, a + 8)),
+                        "explicit": base_text(max(a, b - 8), b),
+                    }
                     for a, b in status.extant
                     if b > a
                 ],
                 "readings": by_type.get(siglum, {}),
                 # where it reads the base's text in other characters: base position, its characters, "script" or "orthographic"
-                "own_forms": [[i + 1, form, kind] for i, (form, kind) in sorted(apparatus.own_forms.get(siglum, {}).items())],
+                "own_forms": [
+                    [i + 1, form, kind] for i, (form, kind) in sorted(apparatus.own_forms.get(siglum, {}).items())
+                ],
             }
         )
     transpositions = [
@@ -237,6 +281,7 @@ def collation_report(apparatus, sections, seconds: float, editors: dict[str, str
         }
         for t in apparatus.transpositions
     ]
+
     def context(t0: int, t1: int) -> str:
         return base_text(max(0, t0 - 6), t0) + "[" + base_text(t0, t1) + "]" + base_text(t1, t1 + 6)
 
@@ -248,16 +293,28 @@ def collation_report(apparatus, sections, seconds: float, editors: dict[str, str
         }
 
     emendations = [
-        place(u) | {"lemma": u.lemma.display, "witnesses": u.lemma.sigla, "basis": u.basis, "evidence": quotations(u, u.lemma),
-                    "same_as": f"app-{u.same_as.index + 1}" if u.same_as else None}
+        place(u)
+        | {
+            "lemma": u.lemma.display,
+            "witnesses": u.lemma.sigla,
+            "basis": u.basis,
+            "evidence": quotations(u, u.lemma),
+            "same_as": f"app-{u.same_as.index + 1}" if u.same_as else None,
+        }
         for u in apparatus.units
         if u.emended
     ]
     candidates = [candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided]
     same_errors = [
-        {"emendation": f"app-{r.origin.index + 1}", "base_words": base_text(r.t0, r.t1), "emended_to": r.origin.lemma.display,
-         "context": context(r.t0, r.t1),
-         "app": f"app-{r.unit.index + 1}" if r.unit else None, "treated_alike": r.applied, "why_not": r.why}
+        {
+            "emendation": f"app-{r.origin.index + 1}",
+            "base_words": base_text(r.t0, r.t1),
+            "emended_to": r.origin.lemma.display,
+            "context": context(r.t0, r.t1),
+            "app": f"app-{r.unit.index + 1}" if r.unit else None,
+            "treated_alike": r.applied,
+            "why_not": r.why,
+        }
         for r in apparatus.same_errors
     ]
     return {
@@ -265,8 +322,12 @@ def collation_report(apparatus, sections, seconds: float, editors: dict[str, str
         "base": base.meta.siglum,
         "seconds": round(seconds, 3),
         "units": len(apparatus.all_units()),
-        "textual_notes": sum(len(u.textual_notes) for u in apparatus.all_units()),  # the witnesses' 校语 in the apparatus
-        "sections": [{"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source} for s in sections],
+        "textual_notes": sum(
+            len(u.textual_notes) for u in apparatus.all_units()
+        ),  # the witnesses' 校语 in the apparatus
+        "sections": [
+            {"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source} for s in sections
+        ],
         "witnesses": witnesses,
         "transpositions": transpositions,
         "emendations": emendations,
@@ -278,7 +339,14 @@ def collation_report(apparatus, sections, seconds: float, editors: dict[str, str
 def quotations(unit, reading) -> list[dict]:
     """The commentary's quotations that attest a reading of the unit."""
     return [
-        {"witness": q.siglum, "layer": q.layer, "found_by": q.rule, "quote": q.text, "line": q.line, "offsets": [q.start, q.end]}
+        {
+            "witness": q.siglum,
+            "layer": q.layer,
+            "found_by": q.rule,
+            "quote": q.text,
+            "line": q.line,
+            "offsets": [q.start, q.end],
+        }
         for q in unit.evidence.get(reading.norm, ())
     ]
 
@@ -290,7 +358,12 @@ def candidate(apparatus, unit, where: dict, editors: dict) -> dict:
     readings = [r for r in unit.all_readings if not r.moves]
     others = [r for r in readings if base not in r.sigla and r.type in (None, "substantive")]
     best = max(others, key=lambda r: (bool(unit.evidence.get(r.norm)), len(r.sigla)), default=None)
-    entry = where | {"readings": [{"reading": r.display, "witnesses": r.sigla, "type": r.type or "lemma", "evidence": quotations(unit, r)} for r in readings]}
+    entry = where | {
+        "readings": [
+            {"reading": r.display, "witnesses": r.sigla, "type": r.type or "lemma", "evidence": quotations(unit, r)}
+            for r in readings
+        ]
+    }
     if best is not None:
         attested = "; ".join(map(quoted, quotations(unit, best)))
         reason = f"read by {', '.join(best.sigla)}" + (f"; {attested}" if attested else "")
@@ -299,41 +372,76 @@ def candidate(apparatus, unit, where: dict, editors: dict) -> dict:
 
 
 def collation_markdown(report: dict) -> str:
-    lines = ["# Collation", "", f"Generated by {report['tool']}. Base text: {report['base']}. "
-             f"{report['units']} variation units in {len(report['sections'])} sections, collated in {report['seconds']} s; "
-             f"{report['textual_notes']} of the witnesses' 校语 with their entries (reports/textual_notes.md).", ""]
-    lines += ["| witness | in apparatus | quality | readings by type | other script, other forms | reason |", "|---|---|---:|---|---:|---|"]
+    lines = [
+        "# Collation",
+        "",
+        f"Generated by {report['tool']}. Base text: {report['base']}. "
+        f"{report['units']} variation units in {len(report['sections'])} sections, collated in {report['seconds']} s; "
+        f"{report['textual_notes']} of the witnesses' 校语 with their entries (reports/textual_notes.md).",
+        "",
+    ]
+    lines += [
+        "| witness | in apparatus | quality | readings by type | other script, other forms | reason |",
+        "|---|---|---:|---|---:|---|",
+    ]
     for w in report["witnesses"]:
         readings = ", ".join(f"{k} {v}" for k, v in sorted(w["readings"].items()))
         forms = Counter(kind for _, _, kind in w["own_forms"])
-        lines.append(f"| {w['siglum']} | {'yes' if w['included'] else 'no'} | {w['quality']:.3f} | {readings or '–'} | {forms['script']}, {forms['orthographic']} | {w['reason']} |")
+        lines.append(
+            f"| {w['siglum']} | {'yes' if w['included'] else 'no'} | {w['quality']:.3f} | {readings or '–'} | {forms['script']}, {forms['orthographic']} | {w['reason']} |"
+        )
     lines += ["", "## Extent against the base", ""]
     for w in report["witnesses"]:
         spans = "; ".join(f"{e['from']}–{e['to']} (「{e['incipit']}…{e['explicit']}」)" for e in w["extant"])
         lines.append(f"- {w['siglum']}: {spans or 'nowhere'}")
     lines += ["", f"## Transpositions ({len(report['transpositions'])})", ""]
     for t in report["transpositions"]:
-        lines.append(f"- {t['siglum']} reads 「{t['text']}」 (base {t['base_from']}–{t['base_to']}) after 「…{t['placed_after']}」"
-                     + (f", with {t['differences']} character(s) different" if t["differences"] else ""))
-    lines += ["", f"## Automatic emendations ({len(report['emendations'])})", "",
-              "The base stands alone (no other witness and no quotation of the commentary reads as it), and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, and more than any other; "
-              "or the base has the words of an emendation elsewhere, and a witness reads the emendation here too (本校).", ""]
+        lines.append(
+            f"- {t['siglum']} reads 「{t['text']}」 (base {t['base_from']}–{t['base_to']}) after 「…{t['placed_after']}」"
+            + (f", with {t['differences']} character(s) different" if t["differences"] else "")
+        )
+    lines += [
+        "",
+        f"## Automatic emendations ({len(report['emendations'])})",
+        "",
+        "The base stands alone (no other witness and no quotation of the commentary reads as it), and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, and more than any other; "
+        "or the base has the words of an emendation elsewhere, and a witness reads the emendation here too (本校).",
+        "",
+    ]
     for e in report["emendations"]:
-        lines.append(f"- {e['app']} ({e['basis']}): {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
-                     + evidence_words(e["evidence"]) + (f"; the same error as {e['same_as']}" if e["same_as"] else ""))
-    lines += ["", f"## Candidates for emendation ({len(report['candidates'])})", "",
-              "The base may be wrong, but the rule of automatic emendation does not apply: the base stands alone and the others disagree or are one, or the commentary quotes another reading. "
-              "The editor decides in decisions.toml: paste the decision and correct it, or give the base's reading to keep it.", ""]
+        lines.append(
+            f"- {e['app']} ({e['basis']}): {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
+            + evidence_words(e["evidence"])
+            + (f"; the same error as {e['same_as']}" if e["same_as"] else "")
+        )
+    lines += [
+        "",
+        f"## Candidates for emendation ({len(report['candidates'])})",
+        "",
+        "The base may be wrong, but the rule of automatic emendation does not apply: the base stands alone and the others disagree or are one, or the commentary quotes another reading. "
+        "The editor decides in decisions.toml: paste the decision and correct it, or give the base's reading to keep it.",
+        "",
+    ]
     for c in report["candidates"]:
-        readings = "; ".join(f"「{r['reading'] or '∅'}」 {', '.join(r['witnesses']) or 'no witness'}" + evidence_words(r["evidence"]) for r in c["readings"])
+        readings = "; ".join(
+            f"「{r['reading'] or '∅'}」 {', '.join(r['witnesses']) or 'no witness'}" + evidence_words(r["evidence"])
+            for r in c["readings"]
+        )
         lines.append(f"- {c['app']}: {c['context']}: {readings}")
         if "decision" in c:
             lines += ["", "  ```toml", *(f"  {line}" for line in c["decision"].splitlines()), "  ```", ""]
-    lines += ["", f"## The same words elsewhere ({len(report['same_errors'])})", "",
-              "Where the base has the words of an emendation again, with the same neighbours: emended alike where a witness reads the emendation, listed here either way.", ""]
+    lines += [
+        "",
+        f"## The same words elsewhere ({len(report['same_errors'])})",
+        "",
+        "Where the base has the words of an emendation again, with the same neighbours: emended alike where a witness reads the emendation, listed here either way.",
+        "",
+    ]
     for r in report["same_errors"]:
         done = "emended alike" if r["treated_alike"] else f"not emended: {r['why_not']}"
-        lines.append(f"- {r['context']} ({r['app'] or 'no entry'}), as at {r['emendation']} 「{r['base_words']}」 → 「{r['emended_to']}」: {done}")
+        lines.append(
+            f"- {r['context']} ({r['app'] or 'no entry'}), as at {r['emendation']} 「{r['base_words']}」 → 「{r['emended_to']}」: {done}"
+        )
     return "\n".join(lines) + "\n"
 
 

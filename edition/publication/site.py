@@ -30,7 +30,10 @@ from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph, Section, re
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
-HANAMIN = (Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"), Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"))
+HANAMIN = (
+    Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"),
+    Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
+)
 HAN = regex.compile(r"[\p{Han}▯]")
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
@@ -107,11 +110,20 @@ class Site:
 
     def attested(self, tradition_id: str) -> list[int]:
         """Base positions of the entries where a hypothetical tradition has a reading."""
-        return [s.app_start for runs in self.segments.values() for s in runs if s.app and any("#" + tradition_id in r.wit for r in s.app.readings)]
+        return [
+            s.app_start
+            for runs in self.segments.values()
+            for s in runs
+            if s.app and any("#" + tradition_id in r.wit for r in s.app.readings)
+        ]
 
     def transposed(self, witness) -> list[tuple[int, int]]:
         """Base ranges the witness reads elsewhere (its transposed blocks), from the collation report."""
-        return [(t["base_from"], t["base_to"]) for t in self.reports["collation"]["transpositions"] if t["siglum"] == witness.siglum]
+        return [
+            (t["base_from"], t["base_to"])
+            for t in self.reports["collation"]["transpositions"]
+            if t["siglum"] == witness.siglum
+        ]
 
     def section_span(self, section: Section) -> tuple[int, int]:
         runs = self.segments[section.id]
@@ -121,7 +133,12 @@ class Site:
     def tags(self, app: App) -> str:
         """The classes the filters read: reading types, traditions, witnesses with a reading."""
         types = {r.type for r in app.readings} | ({"textual"} if app.textual else set())
-        tags = set(types) | {f"w-{self.edition.witnesses[w.lstrip('#')].siglum}" for r in app.readings for w in r.wit if w not in TRADITIONS}
+        tags = set(types) | {
+            f"w-{self.edition.witnesses[w.lstrip('#')].siglum}"
+            for r in app.readings
+            for w in r.wit
+            if w not in TRADITIONS
+        }
         tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in TRADITIONS}
         if types <= {"orthographic", "gaiji"}:
             tags.add("minor")
@@ -130,12 +147,20 @@ class Site:
         return " ".join(sorted(tags))
 
     def kind(self, app: App) -> str:
-        types = {r.type for r in app.readings} | ({"substantive"} if app.emended else set()) | ({"textual"} if app.textual else set())
+        types = (
+            {r.type for r in app.readings}
+            | ({"substantive"} if app.emended else set())
+            | ({"textual"} if app.textual else set())
+        )
         return next((k for k in KINDS if k in types), "orthographic")
 
     def sigla(self, wit: list[str]) -> str:
         """The witnesses' names (sigla where they have none), the traditions as 今文, 古文."""
-        return " ".join(TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].label for w in wit if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses)
+        return " ".join(
+            TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].label
+            for w in wit
+            if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses
+        )
 
     def pieces(self, segment: Segment, witness_id: str, order: str = "base") -> list[Piece]:
         """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
@@ -151,7 +176,9 @@ class Site:
                 pieces.append(moved_piece(app, own, order))
             elif app.nested:
                 pass  # a moved clause's place that the witness reads: its text and entries follow
-            elif wit in app.lemma.wit or own is not None and own.type == "fragment":  # a fragment begins or ends reading the lemma
+            elif (
+                wit in app.lemma.wit or own is not None and own.type == "fragment"
+            ):  # a fragment begins or ends reading the lemma
                 pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
                 pieces.append(Piece(own.text, own.type, app))
@@ -170,7 +197,9 @@ class Site:
 
     def commentary_entries(self, section: Section) -> list[App]:
         """The entries of the 注 in the section that say something."""
-        return [app for app in self.edition.commentary_apps if app.section == section.id and app.in_text and self.said(app)]
+        return [
+            app for app in self.edition.commentary_apps if app.section == section.id and app.in_text and self.said(app)
+        ]
 
     def substantive(self, section: Section) -> list[int]:
         """Where the section's entries with readings of series A (substantive, lacuna, intrusion,
@@ -182,6 +211,7 @@ class Site:
         count = len(self.substantive(section))
         first, last = self.section_span(section)
         return count, 100 * count / max(1, last - first + 1)
+
 
 def moved_by(app: App | None, wit: str) -> bool:
     """The app, or one that holds it, is a moved clause's place that the witness reads elsewhere."""
@@ -263,11 +293,19 @@ def read_elsewhere(edition: Edition, segments: dict[str, list[Segment]]) -> dict
                 continue
             for r in app.of_types(("transposition",)):
                 for wit in r.wit:
-                    out.setdefault(wit.lstrip("#"), []).append((segment.app_start + 1, segment.app_start + base_length(app, edition) + 1))
+                    out.setdefault(wit.lstrip("#"), []).append(
+                        (segment.app_start + 1, segment.app_start + base_length(app, edition) + 1)
+                    )
     return out
 
 
-def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, forms: dict[int, tuple[str, str]], away: list[tuple[int, int]] = ()) -> list[Piece]:
+def text_pieces(
+    text: str,
+    start: int,
+    ranges: list[tuple[int, int]] | None,
+    forms: dict[int, tuple[str, str]],
+    away: list[tuple[int, int]] = (),
+) -> list[Piece]:
     """Edited text as a witness reads it, split where the witness begins or ceases to be extant
     (None: extant throughout), in the witness's own forms of its characters, without what it
     reads elsewhere (`away`, from–before); punctuation goes with the character before it."""
@@ -279,7 +317,9 @@ def text_pieces(text: str, start: int, ranges: list[tuple[int, int]] | None, for
             position += 1
         if any(first <= max(position, 1) < last for first, last in away):
             continue
-        kind = "same" if ranges is None or any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
+        kind = (
+            "same" if ranges is None or any(first <= max(position, 1) <= last for first, last in ranges) else "absent"
+        )
         shown, how = forms.get(position, (char, "")) if han and kind == "same" else (char, "")
         if how == "orthographic":
             pieces.append(Piece(shown, "form", lemma=char))
@@ -305,7 +345,9 @@ class Folds:
                 if len(r.text) == len(app.lemma.text):
                     for a, b in zip(app.lemma.text, r.text):
                         self.join(a, b)
-        in_text = Counter(c for section in edition.sections for item in section.text_items if isinstance(item, str) for c in item)
+        in_text = Counter(
+            c for section in edition.sections for item in section.text_items if isinstance(item, str) for c in item
+        )
         for converter in (opencc.OpenCC("t2s"), opencc.OpenCC("s2t")):
             for char in {c for c in characters if HAN.match(c)}:
                 converted = converter.convert(char)
@@ -345,15 +387,31 @@ def search_entries(site: Site) -> list[dict]:
                 sentences.append((len(text), item.n, item.id))
             elif isinstance(item, (str, App)):
                 text += item if isinstance(item, str) else item.lemma.text
-        entries.append({"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}", "c": sentences})
+        entries.append(
+            {"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}", "c": sentences}
+        )
         apps = [segment.app for segment in site.segments[section.id] if segment.app]
         for app in apps + site.commentary_entries(section):
             link = "index.html?commentary=on#" if app.gloss else "index.html#"
             for r in app.readings:
                 words = "；".join(f"{quote}（{site.sigla(['#' + source])}）" for source, quote in r.quotes)
-                entries.append({"k": "reading", "t": r.text + (f"　{words}" if words else ""), "h": link + app.id, "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}"})
+                entries.append(
+                    {
+                        "k": "reading",
+                        "t": r.text + (f"　{words}" if words else ""),
+                        "h": link + app.id,
+                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}",
+                    }
+                )
         for gloss in section.glosses:
-            entries.append({"k": "note", "t": gloss.text, "h": f"index.html?commentary=on#{gloss.id}", "s": f"§{number} {gloss.citation} 注"})
+            entries.append(
+                {
+                    "k": "note",
+                    "t": gloss.text,
+                    "h": f"index.html?commentary=on#{gloss.id}",
+                    "s": f"§{number} {gloss.citation} 注",
+                }
+            )
     return entries
 
 
@@ -377,7 +435,9 @@ def environment() -> jinja2.Environment:
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
     env.tests["gloss"] = lambda item: isinstance(item, Gloss)
-    env.globals.update(TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour)
+    env.globals.update(
+        TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour
+    )
     return env
 
 
@@ -385,7 +445,9 @@ def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
     """The font cut down to the characters, as woff2; remembered under ~/.cache/edition/fonts/ (or
     $XDG_CACHE_HOME) by the font file and the characters, since cutting a CJK font takes seconds."""
     stat = source.stat()
-    key = hashlib.sha256(f"{source} {stat.st_size} {stat.st_mtime_ns} {number} {''.join(sorted(characters))}".encode()).hexdigest()
+    key = hashlib.sha256(
+        f"{source} {stat.st_size} {stat.st_mtime_ns} {number} {''.join(sorted(characters))}".encode()
+    ).hexdigest()
     known = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "edition" / "fonts" / f"{key}.woff2"
     if known.is_file():
         return known.read_bytes()
@@ -422,10 +484,16 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
     the rest. A character of the edition's `text` (all `characters` if not given) that none of
     them has fails the build, as it does for the PDF; others (a comparison form in the intake's
     tables, one the search only folds to) are left to the reader's fonts."""
-    noto_number = next(i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY)
+    noto_number = next(
+        i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY
+    )
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
-    for family, source, number in (("Edition Serif", NOTO, noto_number), ("Edition HanaMin A", HANAMIN[0], 0), ("Edition HanaMin B", HANAMIN[1], 0)):
+    for family, source, number in (
+        ("Edition Serif", NOTO, noto_number),
+        ("Edition HanaMin A", HANAMIN[0], 0),
+        ("Edition HanaMin B", HANAMIN[1], 0),
+    ):
         cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
         covered = {c for c in rest if ord(c) in cmap}
         if covered:
@@ -442,11 +510,15 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
     for (family, source, _, _), woff2 in zip(plan, data):
         name = f"{source.stem}-subset.woff2"
         (out / "fonts" / name).write_bytes(woff2)
-        css.append(f'@font-face {{ font-family: "{family}"; src: url("{name}") format("woff2"); font-display: block; }}')
+        css.append(
+            f'@font-face {{ font-family: "{family}"; src: url("{name}") format("woff2"); font-display: block; }}'
+        )
     (out / "fonts" / "fonts.css").write_text("\n".join(css) + "\n", encoding="utf-8")
 
 
-def write_shared_fonts(chapter_sites: list[Path], out: Path, shown: set[str] = frozenset(), previous: Path | None = None) -> None:
+def write_shared_fonts(
+    chapter_sites: list[Path], out: Path, shown: set[str] = frozenset(), previous: Path | None = None
+) -> None:
     """The fonts of a work's site, for what its chapters' sites and its own pages (`shown`) show;
     those of the `previous` site's fonts folder if they were made for the same characters."""
     shown, matched, text = set(shown), set(), set()
@@ -455,8 +527,22 @@ def write_shared_fonts(chapter_sites: list[Path], out: Path, shown: set[str] = f
         shown |= set(needed["shown"])
         matched |= set(needed["matched"])
         text |= set(needed["text"])
-    needed = json.dumps({"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown)), "text": "".join(sorted(text))}, ensure_ascii=False) + "\n"
-    if previous is not None and (previous / "characters.json").is_file() and (previous / "characters.json").read_text(encoding="utf-8") == needed:
+    needed = (
+        json.dumps(
+            {
+                "shown": "".join(sorted(shown)),
+                "matched": "".join(sorted(matched - shown)),
+                "text": "".join(sorted(text)),
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
+    if (
+        previous is not None
+        and (previous / "characters.json").is_file()
+        and (previous / "characters.json").read_text(encoding="utf-8") == needed
+    ):
         shutil.copytree(previous, out / "fonts", copy_function=os.link)
         return
     write_fonts(shown, out, matched, text)
@@ -465,7 +551,12 @@ def write_shared_fonts(chapter_sites: list[Path], out: Path, shown: set[str] = f
 
 def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[str, str, int]]:
     """The TEI, the PDF, the witnesses' TEI and the reports, copied under downloads/."""
-    sources = [edition_xml, build_dir / "edition.pdf", *sorted((build_dir / "witnesses").glob("*.xml")), *sorted((build_dir / "reports").glob("*"))]
+    sources = [
+        edition_xml,
+        build_dir / "edition.pdf",
+        *sorted((build_dir / "witnesses").glob("*.xml")),
+        *sorted((build_dir / "reports").glob("*")),
+    ]
     listed = []
     for path in (p for p in sources if p.is_file()):
         relative = Path("downloads") / path.relative_to(build_dir if path.is_relative_to(build_dir) else path.parent)
@@ -477,19 +568,34 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
 
 def text_characters(edition: Edition) -> set[str]:
     """The characters of the edition's text: the edited text, the readings, the 注, the variant forms."""
-    characters = {c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)}
-    characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {c for g in edition.glosses for c in g.text}
+    characters = {
+        c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)
+    }
+    characters |= {c for a in edition.all_apps for r in a.readings for c in r.text} | {
+        c for g in edition.glosses for c in g.text
+    }
     return characters | {c for v in edition.variant_forms for c in v.text + v.form}
 
 
 def load_site(edition_xml: Path, build_dir: Path) -> Site:
     """Everything the pages of the edition in `edition_xml` show, with the reports in `build_dir`."""
     edition = read(edition_xml)
-    reports = {name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8")) for name in ("witnesses", "collation", "jinguwen")}
+    reports = {
+        name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8"))
+        for name in ("witnesses", "collation", "jinguwen")
+    }
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
-    extant = {by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]] for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
+    extant = {
+        by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]]
+        for w in reports["collation"]["witnesses"]
+        if w["siglum"] in by_siglum
+    }
     characters = text_characters(edition)
-    own_forms = {by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]} for w in reports["collation"]["witnesses"] if w["siglum"] in by_siglum}
+    own_forms = {
+        by_siglum[w["siglum"]]: {at: (form, kind) for at, form, kind in w["own_forms"]}
+        for w in reports["collation"]["witnesses"]
+        if w["siglum"] in by_siglum
+    }
     segments = segments_of(edition)
     site = Site(edition, reports, segments, extant, read_elsewhere(edition, segments), own_forms)
     site.length = max((r["to"] for w in reports["collation"]["witnesses"] for r in w["extant"]), default=1)
@@ -506,7 +612,11 @@ def search_script(site: Site, base: str = "", label: str = "") -> str:
     that a page can load several from file:// (no fetch there); `base` goes before its links and
     `label` before its places (the chapter's folder and title, in the work's search)."""
     data = {"folds": site.folds.table, "entries": search_entries(site), "base": base, "label": label}
-    return "(window.EDITION_SEARCH = window.EDITION_SEARCH || []).push(" + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ");\n"
+    return (
+        "(window.EDITION_SEARCH = window.EDITION_SEARCH || []).push("
+        + json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        + ");\n"
+    )
 
 
 def copy_static(out: Path, names: tuple[str, ...]) -> None:
@@ -537,11 +647,19 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
         "search.html": ("search.html.j2", {}),
         "downloads.html": ("downloads.html.j2", {"downloads": downloads}),
     }
-    pages |= {f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w, "order": "base"}) for w in site.manuscripts}
-    pages |= {f"witness-{w.siglum}-own-order.html": ("witness.html.j2", {"witness": w, "order": "own"}) for w in site.manuscripts if site.transposed(w)}
+    pages |= {
+        f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w, "order": "base"}) for w in site.manuscripts
+    }
+    pages |= {
+        f"witness-{w.siglum}-own-order.html": ("witness.html.j2", {"witness": w, "order": "own"})
+        for w in site.manuscripts
+        if site.transposed(w)
+    }
     written = []
     for name, (template, context) in pages.items():
-        html = env.get_template(template).render(site=site, edition=edition, page=name, fonts="../fonts" if shared_fonts else "fonts", **context)
+        html = env.get_template(template).render(
+            site=site, edition=edition, page=name, fonts="../fonts" if shared_fonts else "fonts", **context
+        )
         (out / name).write_text(html, encoding="utf-8")
         written.append(html)
     script = search_script(site)
@@ -550,7 +668,11 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
     matched = {c for pair in site.folds.table.items() for text in pair for c in text}
     if shared_fonts:
         (out / "fonts").mkdir(exist_ok=True)
-        needed = {"shown": "".join(sorted(shown)), "matched": "".join(sorted(matched - shown)), "text": "".join(sorted(text_characters(edition)))}
+        needed = {
+            "shown": "".join(sorted(shown)),
+            "matched": "".join(sorted(matched - shown)),
+            "text": "".join(sorted(text_characters(edition))),
+        }
         (out / "fonts" / "characters.json").write_text(json.dumps(needed, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
         write_fonts(shown, out, matched, text_characters(edition))

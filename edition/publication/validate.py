@@ -96,7 +96,13 @@ def validation_problems(document: etree._ElementTree, project: bool) -> list[Pro
         report = schematron.validation_report
         ns = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
         for failed in report.iterfind(".//svrl:failed-assert", ns):
-            found.append(Problem("edition.sch", 0, in_readers_words(document, "".join(failed.itertext()).strip(), failed.get("location"))))
+            found.append(
+                Problem(
+                    "edition.sch",
+                    0,
+                    in_readers_words(document, "".join(failed.itertext()).strip(), failed.get("location")),
+                )
+            )
     return found
 
 
@@ -108,8 +114,19 @@ NAME = "t:abbr[@type='name']"
 def in_readers_words(document: etree._ElementTree, text: str, location: str) -> str:
     """A Schematron failure as a reader would find it: witnesses by siglum and name instead of
     their ids, and the place by its citation, lemma and readings instead of an XPath."""
-    names = {w.get(XML_ID): f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for w in document.iterfind(".//t:listWit/t:witness", TEI)}
-    words = regex.sub(r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b", lambda m: names[m.group(1)], text) if names else text
+    names = {
+        w.get(XML_ID): f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})"
+        for w in document.iterfind(".//t:listWit/t:witness", TEI)
+    }
+    words = (
+        regex.sub(
+            r"\b(" + "|".join(map(regex.escape, sorted(names, key=len, reverse=True))) + r")\b",
+            lambda m: names[m.group(1)],
+            text,
+        )
+        if names
+        else text
+    )
     try:
         found = document.xpath(location)
     except etree.XPathError:
@@ -117,10 +134,22 @@ def in_readers_words(document: etree._ElementTree, text: str, location: str) -> 
     element = found[0] if found and isinstance(found[0], etree._Element) else None
     if element is not None and element.tag == f"{{{TEI['t']}}}witness":  # the place: an entry that attests it twice
         ref = f"#{element.get(XML_ID)}"
-        element = next((a for a in document.iterfind(".//t:app", TEI) if sum(ref in r.get("wit", "").split() for r in a.xpath("t:lem | t:rdg | t:rdgGrp/*", namespaces=TEI)) > 1), element)
+        element = next(
+            (
+                a
+                for a in document.iterfind(".//t:app", TEI)
+                if sum(ref in r.get("wit", "").split() for r in a.xpath("t:lem | t:rdg | t:rdgGrp/*", namespaces=TEI))
+                > 1
+            ),
+            element,
+        )
     app = element.xpath("ancestor-or-self::t:app[1]", namespaces=TEI) if element is not None else []
     if not app:
-        return words if element is None or element.tag.endswith("}witness") else f"{words} (at a {etree.QName(element).localname} of the edition)"
+        return (
+            words
+            if element is None or element.tag.endswith("}witness")
+            else f"{words} (at a {etree.QName(element).localname} of the edition)"
+        )
     app = app[0]
     sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
     readings = []

@@ -31,7 +31,9 @@ from .render import Edition, Witness
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
 WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on the witnesses, in order
 # a chapter of the contents of a chapter's PDF (pdf/edition.toc), its title without its number
-CONTENTS_LINE = regex.compile(r"^\\contentsline \{chapter\}\{(?:\\numberline \{(?:[^{}]|\{[^{}]*\})*\})?(.*)\}\{(\w+)\}\{\}%$", regex.M)
+CONTENTS_LINE = regex.compile(
+    r"^\\contentsline \{chapter\}\{(?:\\numberline \{(?:[^{}]|\{[^{}]*\})*\})?(.*)\}\{(\w+)\}\{\}%$", regex.M
+)
 ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
 
 
@@ -69,7 +71,10 @@ def chapter_contents(toc: Path, pages_before: dict[str, int]) -> list[tuple[str,
     matter's by their roman numbers from the 凡例's, the others' from the text's first page."""
     entries = CONTENTS_LINE.findall(toc.read_text(encoding="utf-8"))
     fanli = next((roman(page) for _, page in entries if not page.isdigit()), 0)
-    return [(title, pages_before["text"] + int(page) if page.isdigit() else pages_before["fanli"] + 1 + roman(page) - fanli) for title, page in entries]
+    return [
+        (title, pages_before["text"] + int(page) if page.isdigit() else pages_before["fanli"] + 1 + roman(page) - fanli)
+        for title, page in entries
+    ]
 
 
 def page_count(pdf: Path) -> int:
@@ -85,13 +90,21 @@ def read_part(build_root: Path, chapter: Chapter) -> Part:
     pdf, lines_path, toc = folder / "edition.pdf", folder / "pdf" / "lines.json", folder / "pdf" / "edition.toc"
     for needed in (folder / "edition.xml", pdf, lines_path, toc):
         if not needed.exists():
-            raise EditionError(needed, f"missing: chapter {chapter.heading} is not built (its PDF, edition.xml, pdf/lines.json and pdf/edition.toc)")
+            raise EditionError(
+                needed,
+                f"missing: chapter {chapter.heading} is not built (its PDF, edition.xml, pdf/lines.json and pdf/edition.toc)",
+            )
     if TEX_UNSAFE.search(str(pdf.resolve())):
-        raise EditionError(pdf, "its path has a space or a character special to TeX (%#{}~^\\$&): build the work in another folder")
+        raise EditionError(
+            pdf, "its path has a space or a character special to TeX (%#{}~^\\$&): build the work in another folder"
+        )
     lines = json.loads(lines_path.read_text(encoding="utf-8"))
     before = lines["pages_before"]
     if set(before) != {"fanli", "text"}:
-        raise EditionError(lines_path, f"records the pages before {sorted(before)}, not before the 凡例 and the text: typeset chapter {chapter.heading} again")
+        raise EditionError(
+            lines_path,
+            f"records the pages before {sorted(before)}, not before the 凡例 and the text: typeset chapter {chapter.heading} again",
+        )
     return Part(
         chapter,
         render.read(folder / "edition.xml"),
@@ -134,7 +147,13 @@ def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
     names = {w.siglum: w.name or w.siglum for w in work.witnesses}
     described = descriptions(parts)
     join = conventions.list_of
-    items = [templates["base"].format(base=f"{names.get(work.base, work.base)}（{work.base}）", count=conventions.words(len(work.chapters)), chapters=join(list(headings.values())))]
+    items = [
+        templates["base"].format(
+            base=f"{names.get(work.base, work.base)}（{work.base}）",
+            count=conventions.words(len(work.chapters)),
+            chapters=join(list(headings.values())),
+        )
+    ]
     groups: dict[tuple[str, tuple[int, ...]], list[str]] = {}
     for w in work.witnesses:
         if w.siglum == work.base:
@@ -151,14 +170,20 @@ def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
     return items + [own[key] for key in templates["from_chapters"] if key in own]
 
 
-def conspectus(work: Work, parts: list[Part], conventions: Conventions) -> list[tuple[WorkWitness, Witness | None, str]]:
+def conspectus(
+    work: Work, parts: list[Part], conventions: Conventions
+) -> list[tuple[WorkWitness, Witness | None, str]]:
     """Each witness of the work with its description in the chapters and the chapters it is in."""
     described = descriptions(parts)
     headings = {c.number: c.heading for c in work.chapters}
     rows = []
     for w in work.witnesses:
         covered = [headings[n] for n in w.chapters if n in headings]
-        where = conventions.templates["volume"]["all_chapters"] if set(headings) <= set(w.chapters) else conventions.list_of(covered)
+        where = (
+            conventions.templates["volume"]["all_chapters"]
+            if set(headings) <= set(w.chapters)
+            else conventions.list_of(covered)
+        )
         rows.append((w, described.get(w.siglum), where))
     return rows
 
@@ -197,15 +222,19 @@ def volume_latex(build_root: Path) -> str:
         raise EditionError(build_root / "work.json", "the work has no chapters")
     paginate(parts)
     conventions = Conventions(parts[0].edition.style)
-    return environment().get_template("volume.tex.j2").render(
-        work=work,
-        parts=parts,
-        fanli=fanli(work, parts, conventions),
-        fanli_head=parts[0].edition.fanli_head,
-        conspectus=conspectus(work, parts, conventions),
-        index=index(parts, conventions),
-        chapters=conventions.words(len(parts)),
-        tool=parts[0].edition.tool,
+    return (
+        environment()
+        .get_template("volume.tex.j2")
+        .render(
+            work=work,
+            parts=parts,
+            fanli=fanli(work, parts, conventions),
+            fanli_head=parts[0].edition.fanli_head,
+            conspectus=conspectus(work, parts, conventions),
+            index=index(parts, conventions),
+            chapters=conventions.words(len(parts)),
+            tool=parts[0].edition.tool,
+        )
     )
 
 
@@ -218,7 +247,11 @@ def build_volume(build_root: Path, out_pdf: Path, kept: Path | None = None, prev
     tex = volume_latex(build_root)
     workdir = Path(tempfile.mkdtemp(prefix=".volume-", dir=build_root))
     try:
-        if previous is not None and (previous / "volume.xdv").is_file() and (previous / "volume.tex").read_text(encoding="utf-8") == tex:
+        if (
+            previous is not None
+            and (previous / "volume.xdv").is_file()
+            and (previous / "volume.tex").read_text(encoding="utf-8") == tex
+        ):
             shutil.copyfile(previous / "volume.xdv", workdir / "edition.xdv")
             compiled = xdv_to_pdf(workdir)
         else:

@@ -23,7 +23,12 @@ WORK_ASSETS = ("search.js", "site.css", "work-filter.js")
 WORK_SLOT = "<!-- work-contents -->"
 # What a tradition's reading does to the base (the reading's subtype in the TEI), and the formula
 # of the note that reports it (jinguwen.json): the two ways the 今文/古文 index is filtered.
-EFFECTS = {"substitution": "異字 substitution", "omission": "無 omission", "addition": "多 addition", "transposition": "倒 transposition"}
+EFFECTS = {
+    "substitution": "異字 substitution",
+    "omission": "無 omission",
+    "addition": "多 addition",
+    "transposition": "倒 transposition",
+}
 FORMULAS = {"substitution": "X為Y、X作Y", "omission": "無X", "phrase": "曰… a whole phrase"}
 PAGES = {
     "index.html": ("work-index.html.j2", "目录", "Contents"),
@@ -80,14 +85,23 @@ class ChapterView:
         site = self.site
         formulas = {  # the first note that reports the tradition at the entry
             (app_id, reading["tradition"]): reading["formula"]
-            for note in reversed(site.reports["jinguwen"]["notes"]) for app_id in note["apps"] for reading in note["readings"]
+            for note in reversed(site.reports["jinguwen"]["notes"])
+            for app_id in note["apps"]
+            for reading in note["readings"]
         }
         return [
             Tradition(
-                r.wit[0].lstrip("#"), r.subtype, formulas.get((app.id, r.wit[0].lstrip("#")), ""), app.lemma.text, r.text,
-                [(site.sigla(["#" + source]), words) for source, words in r.quotes], app.citation, f"{self.href}#{app.id}",
+                r.wit[0].lstrip("#"),
+                r.subtype,
+                formulas.get((app.id, r.wit[0].lstrip("#")), ""),
+                app.lemma.text,
+                r.text,
+                [(site.sigla(["#" + source]), words) for source, words in r.quotes],
+                app.citation,
+                f"{self.href}#{app.id}",
             )
-            for app in site.edition.apps if app.in_text
+            for app in site.edition.apps
+            if app.in_text
             for r in app.of_types(("jinguwen",))
         ]
 
@@ -105,14 +119,25 @@ class ChapterView:
         """The chapter's base text in stretches of BIN characters, with their substantive entries;
         each links to the section it begins in."""
         site = self.site
-        starts = [(site.section_span(section)[0], number, section) for number, section in enumerate(site.edition.sections, 1)]
+        starts = [
+            (site.section_span(section)[0], number, section) for number, section in enumerate(site.edition.sections, 1)
+        ]
         places = [at + 1 for section in site.edition.sections for at in site.substantive(section)]
         out = []
         for first in range(1, site.length + 1, BIN):
             last = min(first + BIN - 1, site.length)
             _, number, section = max((s for s in starts if s[0] <= first), key=lambda s: s[0])
             count = sum(1 for at in places if first <= at <= last)
-            out.append(Bin(first, last, count, 100 * count / (last - first + 1), f"§{number} {section.title}", f"{self.href}#{section.id}"))
+            out.append(
+                Bin(
+                    first,
+                    last,
+                    count,
+                    100 * count / (last - first + 1),
+                    f"§{number} {section.title}",
+                    f"{self.href}#{section.id}",
+                )
+            )
         return out
 
     def coverage(self, siglum: str) -> dict | None:
@@ -154,8 +179,15 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
     written = []
     for name, (template, _, _) in PAGES.items():
         html = env.get_template(template).render(
-            work=work, chapters=chapters, page=name, nav=nav, scripts=[s for s, _ in scripts],
-            TRADITION_NAMES=TRADITIONS, EFFECTS=EFFECTS, FORMULAS=FORMULAS, bin=BIN,
+            work=work,
+            chapters=chapters,
+            page=name,
+            nav=nav,
+            scripts=[s for s, _ in scripts],
+            TRADITION_NAMES=TRADITIONS,
+            EFFECTS=EFFECTS,
+            FORMULAS=FORMULAS,
+            bin=BIN,
         )
         (site_dir / name).write_text(html, encoding="utf-8")
         written.append(html)

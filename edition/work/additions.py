@@ -41,7 +41,9 @@ def chapter_of(work: Work, file: Path, chapter: str | None) -> tuple[Chapter, st
     check_text_data(file, file.read_bytes())  # an empty or binary file is said to be so, not of no chapter
     placement = Placer(work, work.sources(work.chapters[0]).normalizer()).place(file)
     if placement.chapter is None:
-        raise EditionError(file, f"it belongs to no chapter of the work ({placement.words()}): name the chapter (--chapter)")
+        raise EditionError(
+            file, f"it belongs to no chapter of the work ({placement.words()}): name the chapter (--chapter)"
+        )
     return placement.chapter, placement.words()
 
 
@@ -58,9 +60,17 @@ def add_to_chapter(root: Path, file: Path, siglum: str, chapter: str | None, opt
     guessed = guess_layout(root, file, siglum, work.sources(found))
     profile = options.get("profile")
     target = add_witness(
-        work.chapter_dir(found), file, siglum, options.get("title") or file.stem, profile or guessed.profile,
-        options.get("encoding") or guessed.encoding, options.get("script") or guessed.script,
-        None if profile else guessed.composed, options.get("name"), profiles_root=root, taken=taken,
+        work.chapter_dir(found),
+        file,
+        siglum,
+        options.get("title") or file.stem,
+        profile or guessed.profile,
+        options.get("encoding") or guessed.encoding,
+        options.get("script") or guessed.script,
+        None if profile else guessed.composed,
+        options.get("name"),
+        profiles_root=root,
+        taken=taken,
     )
     return Added(target, guessed, f"chapter {found.heading} ({how})")
 
@@ -84,7 +94,10 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         if placement.chapter is None:
             front.append(path)
         elif placement.chapter.number in by_chapter:
-            raise EditionError(path, f"it belongs to {placement.chapter.title}, as {by_chapter[placement.chapter.number].name} does: add them one by one (--chapter)")
+            raise EditionError(
+                path,
+                f"it belongs to {placement.chapter.title}, as {by_chapter[placement.chapter.number].name} does: add them one by one (--chapter)",
+            )
         else:
             by_chapter[placement.chapter.number] = path
     if not by_chapter:
@@ -93,10 +106,16 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     guessed = guess_layout(root, by_chapter[largest], siglum, work.sources(work.chapter(largest)))
     profile = options.get("profile")
     if profile is None and guessed.composed is not None:
-        raise EditionError(by_chapter[largest], f"no layout profile reads it ({guessed.profile} would have to be composed): name one (--profile)")
+        raise EditionError(
+            by_chapter[largest],
+            f"no layout profile reads it ({guessed.profile} would have to be composed): name one (--profile)",
+        )
     stanza = {
-        "siglum": siglum, "title": options.get("title") or folder.name, "script": options.get("script") or guessed.script,
-        "profile": profile or guessed.profile, "encoding": options.get("encoding") or guessed.encoding,
+        "siglum": siglum,
+        "title": options.get("title") or folder.name,
+        "script": options.get("script") or guessed.script,
+        "profile": profile or guessed.profile,
+        "encoding": options.get("encoding") or guessed.encoding,
     }
     if options.get("name"):
         stanza["name"] = options["name"]
@@ -114,7 +133,11 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
     place_folder(root / siglum, files, {meta_path: text.encode("utf-8")}, folder)
     placed = ", ".join(f"{work.chapter(n).title} {p.name}" for n, p in sorted(by_chapter.items()))
-    return Added(root / siglum, guessed, f"{len(by_chapter)} chapter(s): {placed}" + (f"; front: {', '.join(p.name for p in front)}" if front else ""))
+    return Added(
+        root / siglum,
+        guessed,
+        f"{len(by_chapter)} chapter(s): {placed}" + (f"; front: {', '.join(p.name for p in front)}" if front else ""),
+    )
 
 
 def place_folder(target: Path, files: list[Path], stanza: dict[Path, bytes], origin: Path) -> None:
@@ -125,7 +148,11 @@ def place_folder(target: Path, files: list[Path], stanza: dict[Path, bytes], ori
     staged = target.with_name(f".{target.name}.adding")
     if staged.exists():
         shutil.rmtree(staged)
-    resumed = target.is_dir() and sorted(p.name for p in target.iterdir()) == sorted(p.name for p in files) and all((target / p.name).read_bytes() == p.read_bytes() for p in files)
+    resumed = (
+        target.is_dir()
+        and sorted(p.name for p in target.iterdir()) == sorted(p.name for p in files)
+        and all((target / p.name).read_bytes() == p.read_bytes() for p in files)
+    )
     if target.exists() and not resumed:
         raise EditionError(target, "a folder of that name is already in the sources")
     with interrupts_as_errors(origin, "nothing was added"):

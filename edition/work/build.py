@@ -56,8 +56,14 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
     if config.punctuation_from:
         if config.punctuation_from not in apparatus.witnesses:
-            raise EditionError(sources.root / "edition.toml", f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus ({apparatus.statuses[config.punctuation_from].reason})")
-        apparatus.punctuation, apparatus.punctuation_source = punctuation.carried(apparatus, config.punctuation_from), config.punctuation_from
+            raise EditionError(
+                sources.root / "edition.toml",
+                f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus ({apparatus.statuses[config.punctuation_from].reason})",
+            )
+        apparatus.punctuation, apparatus.punctuation_source = (
+            punctuation.carried(apparatus, config.punctuation_from),
+            config.punctuation_from,
+        )
     normalizer = sources.normalizer()
     notes, anchors = jinguwen.collect(apparatus, normalizer)
     jinguwen.apply(apparatus, anchors)
@@ -78,7 +84,9 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(sources.decisions)
-    apparatus, notes, anchors, found, commentary, (passages, unrecognised), (placed_steps, unplaced_steps) = edit(sources, witnesses, choices)
+    apparatus, notes, anchors, found, commentary, (passages, unrecognised), (placed_steps, unplaced_steps) = edit(
+        sources, witnesses, choices
+    )
     seconds = time.perf_counter() - started
     staging.timings["collation"] = seconds
     for decision in choices.items:
@@ -89,15 +97,23 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     textual_summary = textual_note.report(apparatus, passages, unrecognised, sources.persons)
     progress(f"  校语: {len(textual_summary['notes'])} notes, {textual_summary['placed']} with an apparatus entry")
     for siglum, status in apparatus.statuses.items():
-        progress(f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})")
-    progress(f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s")
+        progress(
+            f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})"
+        )
+    progress(
+        f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s"
+    )
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
     formulas = len(placed_steps) + sum(len(s.agreeing) for s in placed_steps) + len(unplaced_steps)
-    progress(f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, {len(unplaced_steps)} formulas not placed")
+    progress(
+        f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, {len(unplaced_steps)} formulas not placed"
+    )
     for unplaced in unplaced_steps:
         progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
-    document = tei.edition_document(sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps), commentary)
+    document = tei.edition_document(
+        sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps), commentary
+    )
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml")
     staging.write("edition.xml", tei.serialize(document))
@@ -120,7 +136,10 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
     edition = render.read(staging.root / "edition.xml")
     tex = pdf.latex(edition)
     previous = staging.out / "pdf" / "edition.tex"
-    if all(p in staging.previous for p in ("pdf/edition.tex", "pdf/lines.json", "edition.pdf")) and previous.read_text(encoding="utf-8") == tex:
+    if (
+        all(p in staging.previous for p in ("pdf/edition.tex", "pdf/lines.json", "edition.pdf"))
+        and previous.read_text(encoding="utf-8") == tex
+    ):
         progress("edition.pdf: unchanged")
         staging.keep("pdf", "edition.pdf")
         return
@@ -148,7 +167,8 @@ def commentary_line(commentary: Commentary) -> str:
     units, transpositions = len(commentary.apparatus.all_units()), len(commentary.apparatus.transpositions)
     readings = "; ".join(
         f"{siglum} {', '.join(f'{n} {kind}' for kind, n in counts.most_common())}"
-        for siglum, counts in commentary.counts().items() if counts
+        for siglum, counts in commentary.counts().items()
+        if counts
     )
     return f"{len(commentary.glosses)} glosses, {units} variation units, {transpositions} transpositions; readings: {readings}"
 
@@ -204,4 +224,8 @@ def check_sources(load_sources: Callable[[], Sources]) -> list[str]:
     if problems:
         return problems
     edit(sources, witnesses, choices)
-    return [f"{sources.decisions}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}" for d in choices.items if d.stale]
+    return [
+        f"{sources.decisions}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}"
+        for d in choices.items
+        if d.stale
+    ]

@@ -51,7 +51,10 @@ class Placer:
         self.normalizer = normalizer
         base = next((e for e in work.editions if e.meta.siglum == work.settings["base"]), None)
         if base is None:
-            raise EditionError(work.root / "witnesses.toml", f"the base {work.settings['base']!r} is no edition of the whole work: name the chapter (--chapter)")
+            raise EditionError(
+                work.root / "witnesses.toml",
+                f"the base {work.settings['base']!r} is no edition of the whole work: name the chapter (--chapter)",
+            )
         self.chapters = []
         for chapter in work.chapters:
             if chapter.number in base.files:
@@ -73,5 +76,8 @@ class Placer:
         if all(r[0][1] == chapter and r[0][0] > 0 and r[0][0] >= LEADS * r[1][0] for r in ranked.values()):
             return Placement(chapter, best, runner_up)
         if best >= AT_LEAST and all(r[0][1] == chapter for r in ranked.values()):
-            raise EditionError(file, f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): name the chapter (--chapter)")
+            raise EditionError(
+                file,
+                f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): name the chapter (--chapter)",
+            )
         return Placement(None, best, (chapter, best) if chapter else None)

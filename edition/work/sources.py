@@ -48,10 +48,16 @@ class EditionConfig:
     chapter: str = ""
     editors: tuple[str, ...] = ()
     min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
-    variant_forms: str = "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
+    variant_forms: str = (
+        "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
+    )
     punctuation_from: str = ""  # the witness whose punctuation an unpunctuated base takes, as editorial punctuation
-    apparatus_style: str = "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
-    divisions: tuple[str, ...] = ()  # heading words that open a division of their own where a passage of the base begins with them (記)
+    apparatus_style: str = (
+        "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
+    )
+    divisions: tuple[
+        str, ...
+    ] = ()  # heading words that open a division of their own where a passage of the base begins with them (記)
 
 
 @dataclass(frozen=True)
@@ -91,11 +97,15 @@ class Sources:
 
     def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
-        return intake_witness(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer, reference)
+        return intake_witness(
+            meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer, reference
+        )
 
     def aligns(self, meta: WitnessMeta) -> bool:
         """Whether the witness's layers are decided by the others' classic text: it is read after them."""
-        return self.profiles[meta.profile].aligns or any(rule.kind == "alignment" for rule in self.witness_rules[meta.siglum])
+        return self.profiles[meta.profile].aligns or any(
+            rule.kind == "alignment" for rule in self.witness_rules[meta.siglum]
+        )
 
     def intake_all(self, progress=lambda message: None, errors: list[str] | None = None) -> list[Witness]:
         """Every witness, in the order of witnesses.toml; those whose layers are decided by
@@ -148,7 +158,9 @@ class Sources:
         )
 
 
-def profiles_and_rules(root: Path, witnesses: list[WitnessMeta], meta_path: Path, lines, stanza_numbers: list[int] | None = None) -> tuple[dict[str, Profile], dict[str, tuple[Rule, ...]]]:
+def profiles_and_rules(
+    root: Path, witnesses: list[WitnessMeta], meta_path: Path, lines, stanza_numbers: list[int] | None = None
+) -> tuple[dict[str, Profile], dict[str, tuple[Rule, ...]]]:
     """Each witness's layout profile (from `root/profiles/` or the package's) and its own repairs;
     an error names the stanza of `meta_path` (`stanza_numbers`: each witness's stanza there)."""
     profiles: dict[str, Profile] = {}
@@ -160,10 +172,16 @@ def profiles_and_rules(root: Path, witnesses: list[WitnessMeta], meta_path: Path
                 profiles[meta.profile] = load_profile(meta.profile, root)
             except EditionError as exc:
                 if exc.path is None:
-                    raise EditionError(meta_path, f"witness {meta.siglum}: {exc.message}", lines.line(("witness", number, "profile"))) from None
+                    raise EditionError(
+                        meta_path, f"witness {meta.siglum}: {exc.message}", lines.line(("witness", number, "profile"))
+                    ) from None
                 raise
         witness_rules[meta.siglum] = tuple(
-            Rule.from_table({k: v for k, v in t.items() if k != "chapter"}, str(meta_path), lines.line(("witness", number, "rule", i)))
+            Rule.from_table(
+                {k: v for k, v in t.items() if k != "chapter"},
+                str(meta_path),
+                lines.line(("witness", number, "rule", i)),
+            )
             for i, t in enumerate(meta.rules)
         )
     return profiles, witness_rules
@@ -174,12 +192,16 @@ def check_roles(config: EditionConfig, witnesses: list[WitnessMeta], settings: P
     if config.base not in {w.siglum for w in witnesses}:
         raise EditionError(settings, f"base witness {config.base!r} has no metadata stanza")
     if config.punctuation_from and config.punctuation_from not in {w.siglum for w in witnesses} - {config.base}:
-        raise EditionError(settings, f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base")
+        raise EditionError(
+            settings, f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base"
+        )
 
 
 def load_persons(path: Path) -> dict[str, Person]:
     return {
-        row["id"]: Person(row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a))
+        row["id"]: Person(
+            row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a)
+        )
         for _, row in read_tsv(path, ("id", "name", "role", "dates"))
     }
 
@@ -241,7 +263,19 @@ def guess_layout(root: Path, file: Path, siglum: str, sources: "Sources | None" 
     return guess(file, siglum, profiles, base, normalizer)
 
 
-def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, encoding: str, script: str, composed: str | None = None, name: str | None = None, profiles_root: Path | None = None, taken: frozenset[str] = frozenset()) -> Path:
+def add_witness(
+    root: Path,
+    file: Path,
+    siglum: str,
+    title: str,
+    profile: str,
+    encoding: str,
+    script: str,
+    composed: str | None = None,
+    name: str | None = None,
+    profiles_root: Path | None = None,
+    taken: frozenset[str] = frozenset(),
+) -> Path:
     """Copy a raw witness file into the sources untouched and add its stanza to witnesses.toml;
     `composed`: the TOML of the witness's own profile, written to `profiles/<profile>.toml` of
     `profiles_root` (the sources, or the work that `root`, a chapter's folder, belongs to);
@@ -249,7 +283,14 @@ def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, e
 
     Every option is checked before anything is written, and the writes are all or nothing.
     A retry after an interruption that left the copy without its stanza takes the copy up."""
-    stanza = {"siglum": siglum, "file": file.name, "title": title, "script": script, "profile": profile, "encoding": encoding}
+    stanza = {
+        "siglum": siglum,
+        "file": file.name,
+        "title": title,
+        "script": script,
+        "profile": profile,
+        "encoding": encoding,
+    }
     if name is not None:
         stanza["name"] = name
     profiles_root = profiles_root or root
@@ -269,7 +310,9 @@ def add_witness(root: Path, file: Path, siglum: str, title: str, profile: str, e
     if siglum in taken or any(w.siglum == siglum for w in existing):
         raise EditionError(meta_path, f"siglum {siglum!r} is taken")
     target = root / file.name
-    resumed = target.is_file() and file.name not in {w.file for w in existing} and target.read_bytes() == file.read_bytes()
+    resumed = (
+        target.is_file() and file.name not in {w.file for w in existing} and target.read_bytes() == file.read_bytes()
+    )
     if target.exists() and not resumed:
         raise EditionError(target, "a file of that name is already in the sources")
     document = tomlkit.parse(source)
@@ -300,7 +343,9 @@ def check_options(root: Path, file: Path, options: dict) -> None:
     for error in validator().evolve(schema=schema).iter_errors(given):
         if error.absolute_path:
             field = error.absolute_path[0]
-            raise EditionError(file, f"{names.get(field, '--' + field)}: expected {expected(error)}, found {shown(error.instance)}")
+            raise EditionError(
+                file, f"{names.get(field, '--' + field)}: expected {expected(error)}, found {shown(error.instance)}"
+            )
     if "profile" in given:
         load_profile(given["profile"], root)
     if "encoding" in given:

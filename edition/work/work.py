@@ -84,7 +84,9 @@ class Work:
         for chapter in self.chapters:
             if str(name) in (str(chapter.number), chapter.title, chapter.heading, chapter.folder):
                 return chapter
-        raise EditionError(self.root / WORK_FILE, f"no chapter {name!r} (chapters: {', '.join(c.title for c in self.chapters)})")
+        raise EditionError(
+            self.root / WORK_FILE, f"no chapter {name!r} (chapters: {', '.join(c.title for c in self.chapters)})"
+        )
 
     def chapter_dir(self, chapter: Chapter) -> Path:
         return self.root / "chapters" / chapter.folder
@@ -96,7 +98,9 @@ class Work:
         """Every file the chapter's build reads from the sources."""
         own = self.chapter_dir(chapter)
         found = [self.root / name for name in SHARED if (self.root / name).is_file()]
-        found += sorted(p for folder in (self.root / "profiles", own) if folder.is_dir() for p in folder.rglob("*") if p.is_file())
+        found += sorted(
+            p for folder in (self.root / "profiles", own) if folder.is_dir() for p in folder.rglob("*") if p.is_file()
+        )
         found += [self.edition_path(e, e.files[chapter.number]) for e in self.editions if chapter.number in e.files]
         return found
 
@@ -112,8 +116,18 @@ class Work:
         work_meta = self.root / "witnesses.toml"
         witnesses = [m for m in (e.of(chapter) for e in self.editions) if m]
         _, lines = read_toml(work_meta)
-        profiles, rules = profiles_and_rules(self.root, witnesses, work_meta, lines, [e.stanza for e in self.editions if chapter.number in e.files])
-        paths = {e.meta.siglum: inside.file(self.edition_path(e, e.files[chapter.number]), f"witness {e.meta.siglum}: file {e.files[chapter.number]!r}", work_meta) for e in self.editions if chapter.number in e.files}
+        profiles, rules = profiles_and_rules(
+            self.root, witnesses, work_meta, lines, [e.stanza for e in self.editions if chapter.number in e.files]
+        )
+        paths = {
+            e.meta.siglum: inside.file(
+                self.edition_path(e, e.files[chapter.number]),
+                f"witness {e.meta.siglum}: file {e.files[chapter.number]!r}",
+                work_meta,
+            )
+            for e in self.editions
+            if chapter.number in e.files
+        }
         own_meta = own / "witnesses.toml"
         if own_meta.is_file():
             chapter_witnesses, own_lines = load_witness_metadata(inside.file(own_meta, "witness metadata file"))
@@ -124,7 +138,12 @@ class Work:
             profiles |= more_profiles
             rules |= more_rules
             for number, meta in enumerate(chapter_witnesses):
-                paths[meta.siglum] = inside.file(own / meta.file, f"witness {meta.siglum}: file {meta.file!r}", own_meta, own_lines.line(("witness", number, "file")))
+                paths[meta.siglum] = inside.file(
+                    own / meta.file,
+                    f"witness {meta.siglum}: file {meta.file!r}",
+                    own_meta,
+                    own_lines.line(("witness", number, "file")),
+                )
             witnesses = chapter_witnesses + witnesses
         if own.is_dir():
             for path in sorted(own.iterdir()):
@@ -157,23 +176,38 @@ class Work:
         editions = []
         for number, stanza in enumerate(stanzas["witness"]):
             if "files" not in stanza:
-                raise EditionError(meta_path, f"witness {stanza['siglum']}: a witness of one chapter is described in its chapter's folder (chapters/NN-title/witnesses.toml)", lines.line(("witness", number)))
+                raise EditionError(
+                    meta_path,
+                    f"witness {stanza['siglum']}: a witness of one chapter is described in its chapter's folder (chapters/NN-title/witnesses.toml)",
+                    lines.line(("witness", number)),
+                )
             fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged", "folder", "files", "front")}
-            meta = WitnessMeta(file="", **fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ())))
+            meta = WitnessMeta(
+                file="", **fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ()))
+            )
             files = {int(k): v for k, v in stanza["files"].items()}
             unknown = sorted(set(files) - set(numbers))
             if unknown:
-                raise EditionError(meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}")
+                raise EditionError(
+                    meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}"
+                )
             editions.append(Edition(meta, number, stanza["folder"], files, tuple(stanza.get("front", ()))))
         work = cls(root, dict(document["work"]), chapters, editions)
         work.check_chapter_folders()
         for edition in editions:
-            listed = {inside.file(work.edition_path(edition, name), f"witness {edition.meta.siglum}: file {name!r}", meta_path) for name in (*edition.files.values(), *edition.front)}
+            listed = {
+                inside.file(
+                    work.edition_path(edition, name), f"witness {edition.meta.siglum}: file {name!r}", meta_path
+                )
+                for name in (*edition.files.values(), *edition.front)
+            }
             for path in sorted((root / edition.folder).iterdir()):
                 if path.suffix in WITNESS_SUFFIXES and path.resolve() not in listed:
-                    raise EditionError(path, f"file of witness {edition.meta.siglum} is in neither its `files` nor its `front` in {meta_path}")
+                    raise EditionError(
+                        path,
+                        f"file of witness {edition.meta.siglum} is in neither its `files` nor its `front` in {meta_path}",
+                    )
         return work
-
 
     def check_chapter_folders(self) -> None:
         """Every entry of `chapters/` is the folder of a chapter, and holds no folder of its own:
@@ -182,12 +216,22 @@ class Work:
         parent = self.root / "chapters"
         for path in sorted(parent.iterdir()) if parent.is_dir() else ():
             if path.name not in folders:
-                close = difflib.get_close_matches(path.name, folders, n=1, cutoff=0.5) or [c.folder for c in self.chapters if c.title in path.name][:1]
-                hint = f": did you mean {close[0]}?" if close else f" (chapter folders are named NN-title, as {self.chapters[0].folder})"
+                close = (
+                    difflib.get_close_matches(path.name, folders, n=1, cutoff=0.5)
+                    or [c.folder for c in self.chapters if c.title in path.name][:1]
+                )
+                hint = (
+                    f": did you mean {close[0]}?"
+                    if close
+                    else f" (chapter folders are named NN-title, as {self.chapters[0].folder})"
+                )
                 raise EditionError(path, f"is no chapter's folder, so nothing in it would be read{hint}")
             for inner in sorted(path.iterdir()) if path.is_dir() else ():
                 if inner.is_dir():
-                    raise EditionError(inner, "a folder inside a chapter's folder is not read: put its witness files in the chapter's folder itself")
+                    raise EditionError(
+                        inner,
+                        "a folder inside a chapter's folder is not read: put its witness files in the chapter's folder itself",
+                    )
 
 
 def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:

@@ -34,7 +34,9 @@ def chapter_digest(work: Work, chapter: Chapter, code: list[str]) -> str:
     return digest(listing(work.root, paths) + code)
 
 
-def build_chapter(root: Path, number: int, out: Path, staging_root: Path, previous: dict[str, str], quiet: bool) -> dict:
+def build_chapter(
+    root: Path, number: int, out: Path, staging_root: Path, previous: dict[str, str], quiet: bool
+) -> dict:
     """One chapter's build into its staging folder (run in a worker process): its figures, or
     the error that stopped it as (path, message, line)."""
     work = Work.load(root)
@@ -62,7 +64,15 @@ def layer_characters(witness) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def build_work(sources_dir: Path, out: Path, progress: Progress = lambda message: None, force: bool = False, only: str | None = None, jobs: int | None = None, quiet: bool = False) -> list[str]:
+def build_work(
+    sources_dir: Path,
+    out: Path,
+    progress: Progress = lambda message: None,
+    force: bool = False,
+    only: str | None = None,
+    jobs: int | None = None,
+    quiet: bool = False,
+) -> list[str]:
     """Build the work's chapters whose inputs changed (with `only`, that one chapter alone, the
     others carried as they were), then the work's products. Returns the folders of the chapters built."""
     work = Work.load(sources_dir)
@@ -100,7 +110,9 @@ def recorded(staging: Staging, relative: str) -> str | None:
     return (staging.out / relative).read_text(encoding="utf-8").strip() if relative in staging.previous else None
 
 
-def build_chapters(work: Work, due: list[tuple[Chapter, str]], staging: Staging, progress: Progress, jobs: int | None, quiet: bool) -> dict[str, dict]:
+def build_chapters(
+    work: Work, due: list[tuple[Chapter, str]], staging: Staging, progress: Progress, jobs: int | None, quiet: bool
+) -> dict[str, dict]:
     """The due chapters built over the machine's cores, largest first; the first failure stops the build."""
     if not due:
         progress("every chapter is up to date")
@@ -113,7 +125,9 @@ def build_chapters(work: Work, due: list[tuple[Chapter, str]], staging: Staging,
     validate.load_schemas()  # once, before the workers fork
     chapter_stagings = {c: staging.under(f"chapters/{c.folder}") for c in order}
     tasks = [(work.root, c.number, s.out, s.root, s.previous, quiet) for c, s in chapter_stagings.items()]
-    with multiprocessing.get_context("fork").Pool(workers, initializer=worker_start, initargs=(os.getpid(),)) as pool:  # left by terminate(): a failure stops the others
+    with multiprocessing.get_context("fork").Pool(
+        workers, initializer=worker_start, initargs=(os.getpid(),)
+    ) as pool:  # left by terminate(): a failure stops the others
         for number, result in pool.imap_unordered(build_chapter_task, tasks):
             chapter = work.chapter(number)
             if "error" in result:
@@ -141,7 +155,10 @@ def work_manifest(work: Work, present: list[Chapter]) -> dict:
     witnesses: dict[str, dict] = {}
     for chapter in present:
         for meta in work.sources(chapter).witnesses:
-            entry = witnesses.setdefault(meta.siglum, {"siglum": meta.siglum, "name": meta.name or meta.siglum, "edition": meta.edition, "chapters": []})
+            entry = witnesses.setdefault(
+                meta.siglum,
+                {"siglum": meta.siglum, "name": meta.name or meta.siglum, "edition": meta.edition, "chapters": []},
+            )
             entry["chapters"].append(chapter.number)
     return {
         "title": work.title,
@@ -152,7 +169,9 @@ def work_manifest(work: Work, present: list[Chapter]) -> dict:
     }
 
 
-def write_work_products(work: Work, present: list[Chapter], figures: dict[str, dict], staging: Staging, progress: Progress) -> None:
+def write_work_products(
+    work: Work, present: list[Chapter], figures: dict[str, dict], staging: Staging, progress: Progress
+) -> None:
     """work.json, the work's TEI, and the build figures of the chapters built now."""
     manifest = work_manifest(work, present)
     staging.write("work.json", json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
@@ -164,12 +183,22 @@ def write_work_products(work: Work, present: list[Chapter], figures: dict[str, d
     document = corpus.work_document(staging.root, manifest)
     validate.check(document, staging.out / "edition.xml", project=False)
     staging.write("edition.xml", corpus.serialize(document))
-    progress("typeset edition.pdf, the volume (XeLaTeX, pdfpages), and write site/ (the work's pages, the chapters' and the fonts)")
+    progress(
+        "typeset edition.pdf, the volume (XeLaTeX, pdfpages), and write site/ (the work's pages, the chapters' and the fonts)"
+    )
     fonts = "site/fonts/characters.json"
     with ThreadPoolExecutor(max_workers=1) as typesetting:  # XeLaTeX runs while the fonts are made
         kept = "pdf/volume.xdv" in staging.previous and "pdf/volume.tex" in staging.previous
-        typeset = typesetting.submit(volume.build_volume, staging.root, staging.root / "edition.pdf", staging.root / "pdf", staging.out / "pdf" if kept else None)
-        work_site.build_work_site(staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None)
+        typeset = typesetting.submit(
+            volume.build_volume,
+            staging.root,
+            staging.root / "edition.pdf",
+            staging.root / "pdf",
+            staging.out / "pdf" if kept else None,
+        )
+        work_site.build_work_site(
+            staging.root, staging.root / "site", staging.out / "site" / "fonts" if fonts in staging.previous else None
+        )
         typeset.result()
 
 
