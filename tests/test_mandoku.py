@@ -52,8 +52,6 @@ def read(
     return intake_witness(meta, path, load_profile(name, tmp_path), (), sources.normalizer(), reference)
 
 
-
-
 def transcription(sources, witness):
     document = tei.witness_document(sources, witness)
     assert validate.problems(document) == []

@@ -52,8 +52,6 @@ def test_project_schema_rejects_what_tei_all_allows(built):
     assert any("note/@type" in p.message for p in found) and any("g-nowhere" in p.message for p in found)
 
 
-
-
 @pytest.mark.parametrize("siglum", SIGLA)
 def test_the_transcription_loses_no_character(built, witnesses, siglum):
     raw = witnesses[siglum].raw

@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
+from itertools import chain
 
 from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
 from ..intake.witness import Witness
@@ -346,9 +347,9 @@ def collate(
     for token in markers:
         if markers[token]:
             marks.append((2 * token + 1, 2 * token + 1))
-    attestation = Attestation(
-        find_quotations([(base, None), *((m.witness, m.base_of()) for m in maps.values())]), base_text, quoting().inside
-    )
+    # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
+    searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
+    attestation = Attestation(find_quotations(searched), base_text, quoting().inside)
     units = build_units(merge_marks(marks, cut_marks), base, maps, base_intrusions, markers, orthography, attestation)
 
     def unit_maker(t0: int, t1: int, gaps: range) -> Unit:

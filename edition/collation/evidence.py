@@ -12,6 +12,7 @@ do not matter.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -103,7 +104,7 @@ def base_gap(witness: Witness, offset: int, base_of: dict[int, int] | None) -> i
     return None
 
 
-def find(witnesses: list[tuple[Witness, dict[int, int] | None]]) -> list[Quotation]:
+def find(witnesses: Iterable[tuple[Witness, dict[int, int] | None]]) -> list[Quotation]:
     """Every quotation the patterns find in the commentary of the witnesses, each given with its
     tokens' base tokens (None for the base itself), in the order of the places where they stand."""
     found_by, shortest = quoting().patterns, quoting().shortest

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import islice
 
 from ..intake.align import Alignment
 from ..intake.witness import Witness
@@ -22,19 +24,22 @@ class WitnessStatus:
 def clause_boundaries(witness: Witness) -> frozenset[int]:
     """Tokens of the witness's classic text with a clause boundary before them: punctuation, a
     separator or a note between them and the token before (line ends, page breaks and the
-    transcriber's remarks alone are none)."""
-    tokens, text = witness.classic.tokens, without_layout(witness)
-    return frozenset(i for i in range(1, len(tokens)) if text[tokens[i - 1].end : tokens[i].start].strip("\r\n"))
+    transcriber's remarks alone are none). Read from the stream's offset columns: a large
+    witness has no Token objects made."""
+    stream, text = witness.classic, without_layout(witness)
+    pairs = enumerate(zip(stream.ends, islice(stream.starts, 1, None)), 1)  # (token, end of the one before, its start)
+    return frozenset(i for i, (end, start) in pairs if text[end:start].strip("\r\n"))
 
 
 def without_layout(witness: Witness) -> str:
     """The raw text with breaks (`¶`, `<pb:…>`) and remark lines, markers included, as line ends."""
     remark_rules = {s.rule for s in witness.segments_of("remark")}
-    chars = list(witness.raw.text)
-    for s in witness.segments:
+    text, parts, position = witness.raw.text, [], 0
+    for s in witness.segments:  # in order, each character in one
         if "break" in s.attrs or s.rule in remark_rules:
-            chars[s.start : s.end] = "\n" * (s.end - s.start)
-    return "".join(chars)
+            parts += text[position : s.start], "\n" * (s.end - s.start)
+            position = s.end
+    return "".join(parts) + text[position:]
 
 
 class WitnessMap:
@@ -43,8 +48,8 @@ class WitnessMap:
     def __init__(self, witness: Witness, alignment: Alignment, base_length: int):
         self.witness = witness
         self.alignment = alignment
-        self.start: list[int | None] = [None] * base_length
-        self.end: list[int | None] = [None] * base_length
+        # Per base token, the witness tokens start:end against it; -1 where there are none.
+        self.start, self.end = array("i", [-1]) * base_length, array("i", [-1]) * base_length
         self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.moved_away: dict[int, int] = {}  # base token -> the transposition that reads it elsewhere
         self.intrusions: dict[int, list[tuple[int, str]]] = {}  # base gap -> (witness position, text) intruded there
@@ -77,7 +82,7 @@ class WitnessMap:
     def add_move(self, move_id: int, b0: int, b1: int) -> None:
         """The witness reads base tokens b0:b1 elsewhere, where it has nothing of them in place."""
         for i in range(b0, b1):
-            if self.start[i] is None or self.start[i] == self.end[i]:
+            if self.start[i] < 0 or self.start[i] == self.end[i]:
                 self.moved_away[i] = move_id
 
     def reads_in_place(self, i: int) -> bool:
@@ -85,12 +90,12 @@ class WitnessMap:
 
     def lacks(self, i: int) -> bool:
         """Extant here, but with nothing in place or elsewhere for base token i: an omission."""
-        return self.extant[i] and self.start[i] is None and i not in self.moved_away
+        return self.extant[i] and self.start[i] < 0 and i not in self.moved_away
 
     def gap_of(self, position: int) -> int:
         """The base gap at which the witness's token `position` stands (or would stand)."""
         for i, start in enumerate(self.start):
-            if start is not None and start >= position and self.extant[i]:
+            if 0 <= start and position <= start and self.extant[i]:
                 return i
         return len(self.start)
 
@@ -102,7 +107,7 @@ class WitnessMap:
     def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
         found: set[int] = set()
         for i in range(t0, t1):
-            if self.extant[i] and self.start[i] is not None:
+            if self.extant[i] and self.start[i] >= 0:
                 found.update(range(self.start[i], self.end[i]))
         for gap in gaps:
             for w0, w1 in self.inserted.get(gap, ()):

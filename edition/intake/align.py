@@ -107,28 +107,35 @@ def cut_op(op: Op, b: int, w: int) -> tuple[Op, ...]:
     return Op(op.tag, op.b0, b, op.w0, w), Op(op.tag, b, op.b1, w, op.w1)
 
 
-def unique_kgrams(text: str, k: int) -> dict[str, int]:
+def unique_kgrams(
+    text: str, k: int, skip: frozenset[int] = frozenset(), among: dict[str, int] | None = None
+) -> dict[str, int]:
+    """The k-grams that stand once in `text`, by position, but for those with a wildcard; none
+    starting at a position in `skip` is counted, and with `among` only those in it (the text may
+    be huge: what is kept is bounded by `among`)."""
     seen: dict[str, int] = {}
     for i in range(len(text) - k + 1):
+        if i in skip:
+            continue
         gram = text[i : i + k]
-        seen[gram] = -1 if gram in seen else i
+        if among is None or gram in among:
+            seen[gram] = -1 if gram in seen else i
     return {g: i for g, i in seen.items() if i >= 0 and not any(c in WILDCARDS for c in g)}
 
 
 def anchors(base: str, witness: str, k: int, cuts: tuple[int, ...] = ()) -> list[tuple[int, int]]:
-    """(witness position, base position) of k-grams unique in both, in witness order. Only the
-    witness's k-grams that are anchors in the base are counted: the witness may be huge. A k-gram
-    across a cut (before witness position p) is none."""
-    in_base = unique_kgrams(base, k)
-    in_witness: dict[str, int] = {}
-    across = {i for p in cuts for i in range(max(0, p - k + 1), p)}
-    for i in range(len(witness) - k + 1):
-        if i in across:
-            continue
-        gram = witness[i : i + k]
-        if gram in in_base:
-            in_witness[gram] = -1 if gram in in_witness else i
-    return sorted((w, in_base[g]) for g, w in in_witness.items() if w >= 0)
+    """(witness position, base position) of k-grams unique in both, in witness order. The shorter
+    text's unique k-grams are found first and only those are counted in the longer: either may be
+    huge (a large witness, or a large reference of an alignment rule). A k-gram across a cut
+    (before witness position p) is none."""
+    across = frozenset(i for p in cuts for i in range(max(0, p - k + 1), p))
+    if len(witness) < len(base):
+        in_witness = unique_kgrams(witness, k, across)
+        in_base = unique_kgrams(base, k, among=in_witness)
+    else:
+        in_base = unique_kgrams(base, k)
+        in_witness = unique_kgrams(witness, k, across, among=in_base)
+    return sorted((w, in_base[g]) for g, w in in_witness.items() if g in in_base)
 
 
 def longest_chain(points: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
