@@ -170,9 +170,11 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
 def test_a_missing_glyph_fails_the_build_naming_the_character(tmp_path):
     from edition.errors import EditionError
     from edition.publication import pdf
-    from edition.publication.render import Edition, Section
+    from edition.publication.render import EditionView, SectionView
 
-    edition = Edition("缺字", "edition", {}, [Section("s-1", "缺字", "incipit", "s-1-p1", ["字\U000f0001字"])], [], {})
+    edition = EditionView(
+        "缺字", "edition", {}, [SectionView("s-1", "缺字", "incipit", "s-1-p1", ["字\U000f0001字"])], [], {}
+    )
     with pytest.raises(EditionError, match="U\\+F0001") as raised:
         pdf.compile_pdf(pdf.latex(edition), tmp_path / "pdf")
     shutil.rmtree(Path(raised.value.path).parent)  # the log and source kept for the editor

@@ -16,7 +16,7 @@ from conftest import WORK
 from lxml import etree
 
 from edition.cli import main
-from edition.work.placement import Placer
+from edition.work.placement import ChapterPlacer
 from edition.work.work import Work
 from edition.work.work_build import INPUTS, build_work
 
@@ -50,7 +50,7 @@ def test_the_work_has_seventeen_chapters_with_sbck_as_base_and_wyg_throughout(wo
 
 
 def test_each_file_is_placed_in_its_chapter_by_its_text(work):
-    placer = Placer(work, work.sources(work.chapters[0]).normalizer())
+    placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
     for seed in sorted((WORK / "chapters" / "05-鄉射禮").glob("*.txt")):
         assert placer.place(seed).chapter.title == "鄉射禮", seed.name
     for number in (1, 4, 11, 13, 17):

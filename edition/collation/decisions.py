@@ -75,7 +75,7 @@ def load(path: Path) -> Decisions:
     return decisions
 
 
-class Placer:
+class ContextPlacer:
     """Finds the base tokens a decision's context designates."""
 
     def __init__(self, apparatus: Apparatus, fold, sections):
@@ -115,7 +115,7 @@ def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
 
 def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
     """Apply every decision that still finds its place; mark the others stale."""
-    placer = Placer(apparatus, fold, sections)
+    placer = ContextPlacer(apparatus, fold, sections)
     placed: list[tuple[Decision, int, int]] = []
     for decision in decisions.items:
         if decision.kind == "witness":
@@ -172,7 +172,7 @@ def conjectural(decision: Decision) -> bool:
     return decision.kind == "lemma" and basis(decision) != COLLATION
 
 
-def choose_lemma(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+def choose_lemma(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
     wanted = placer.norm(decision.reading)
     if wanted == unit.lemma.norm:  # the lemma stays: the editor has decided the place
         unit.decided, unit.candidate = decision, False
@@ -187,7 +187,7 @@ def choose_lemma(unit: Unit, decision: Decision, placer: Placer, base_siglum: st
     return ""
 
 
-def reject_emendation(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+def reject_emendation(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
     if not unit.emended:
         return "there is no automatic emendation here any more"
     base = next((r for r in unit.readings if base_siglum in r.sigla), None)
@@ -204,7 +204,7 @@ def make_lemma(unit: Unit, chosen, decision: Decision) -> None:
     unit.decided = decision
 
 
-def mark_error(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+def mark_error(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
     reading = next((r for r in unit.readings if decision.witness in r.sigla), None)
     if reading is None:
         return f"witness {decision.witness} has no reading of its own here any more"
@@ -212,7 +212,7 @@ def mark_error(unit: Unit, decision: Decision, placer: Placer, base_siglum: str)
     return ""
 
 
-def add_note(unit: Unit, decision: Decision, placer: Placer, base_siglum: str) -> str:
+def add_note(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
     unit.editor_notes.append(decision)
     return ""
 

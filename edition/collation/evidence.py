@@ -28,10 +28,10 @@ LOOK_BACK = 40  # classic characters of a witness searched back for one the alig
 
 
 @dataclass(frozen=True)
-class Pattern:
+class QuotationPattern:
     name: str
     layer: str
-    pattern: regex.Pattern
+    pattern: regex.QuotationPattern
     before: int
     after: int
 
@@ -62,14 +62,14 @@ class Quoting:
 
     shortest: int
     inside: int
-    patterns: tuple[Pattern, ...]
+    patterns: tuple[QuotationPattern, ...]
 
 
 @cache
 def quoting() -> Quoting:
     doc, _ = read_toml(QUOTATIONS, "quotations")  # the schema checks that each pattern compiles and has a group `quote`
     found = (
-        Pattern(t["name"], t["layer"], regex.compile(t["pattern"], regex.VERSION0), t["before"], t["after"])
+        QuotationPattern(t["name"], t["layer"], regex.compile(t["pattern"], regex.VERSION0), t["before"], t["after"])
         for t in doc["quotation"]
     )
     return Quoting(doc["shortest"], doc["inside"], tuple(found))
@@ -132,7 +132,7 @@ def pieces(witness: Witness, start: int, end: int, shortest: int) -> list[tuple[
     return [(i + m.start(), i + m.end()) for m in regex.finditer(rf"[^▯{UNMAPPED}]{{{shortest},}}", stream.text[i:j])]
 
 
-def quotation(witness: Witness, pattern: Pattern, p0: int, p1: int, near: int) -> Quotation:
+def quotation(witness: Witness, pattern: QuotationPattern, p0: int, p1: int, near: int) -> Quotation:
     stream, raw = witness.stream, witness.raw
     start, end = stream.starts[p0], stream.ends[p1 - 1]
     return Quotation(

@@ -44,19 +44,19 @@ GAP = "▯"
 
 
 @dataclass(frozen=True)
-class Pattern:
+class StepPattern:
     name: str
     layer: str
     passage: frozenset[str]  # the layers of the passage a block follows
-    separator: regex.Pattern  # layout between passages
-    pattern: regex.Pattern
+    separator: regex.StepPattern  # layout between passages
+    pattern: regex.StepPattern
 
 
 @dataclass(frozen=True)
 class Patterns:
     """The data file compiled in the edition's comparison script."""
 
-    patterns: tuple[Pattern, ...]
+    patterns: tuple[StepPattern, ...]
     ends: dict[str, str]  # words for an end that are no words of the text -> the words the step stops before
     max_tokens: int
 
@@ -88,7 +88,7 @@ class Placed:
 
 
 @dataclass(frozen=True)
-class Formula:
+class PlacedFormula:
     """A formula found in a witness, placed in the witness's classic tokens."""
 
     source: str
@@ -109,7 +109,7 @@ def load(normalizer: Normalizer, path: Path = DATA) -> Patterns:
         return "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
 
     patterns = tuple(
-        Pattern(
+        StepPattern(
             p["name"],
             p["layer"],
             frozenset(p["passage"]),
@@ -188,11 +188,11 @@ def same_title(a: str, b: str) -> bool:
     return len(a) == len(b) and all(x == y or GAP in (x, y) for x, y in zip(a, b))
 
 
-def unplaced_of(formula: Formula, reason: str) -> Unplaced:
+def unplaced_of(formula: PlacedFormula, reason: str) -> Unplaced:
     return Unplaced(formula.source, formula.line, formula.title, formula.last, reason)
 
 
-def witness_formulas(witness: Witness, patterns: Patterns) -> list[Formula]:
+def witness_formulas(witness: Witness, patterns: Patterns) -> list[PlacedFormula]:
     """The formulas of a witness in its order, each with its end: where its last words end."""
     found = sorted(
         (f for p in patterns.patterns for f in formulas_of(witness, p)),
@@ -208,7 +208,7 @@ def witness_formulas(witness: Witness, patterns: Patterns) -> list[Formula]:
     return out
 
 
-def end_of(classic: str, formula: Formula, following: int | None, patterns: Patterns) -> int | None:
+def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns: Patterns) -> int | None:
     """Where a step ends in its witness's classic text: after its last words, those that end where
     the next step begins if any do, else the first from its start; or right before the words that
     an end that is no words of the text stands for."""
@@ -229,7 +229,7 @@ def end_of(classic: str, formula: Formula, following: int | None, patterns: Patt
     return found + len(words) if found >= 0 else None
 
 
-def formulas_of(witness: Witness, pattern: Pattern) -> list[Formula]:
+def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:
     stream = witness.stream.only((pattern.layer,))
     out = []
     for first, last in blocks(witness, pattern.layer):
@@ -238,7 +238,7 @@ def formulas_of(witness: Witness, pattern: Pattern) -> list[Formula]:
         for m in pattern.pattern.finditer(stream.text, i0, i1):
             position, reach = passage_start(witness, first, pattern)
             out.append(
-                Formula(
+                PlacedFormula(
                     witness.meta.siglum,
                     witness.raw.line_of(stream.starts[m.start()]),
                     own(witness, stream, pattern.layer, *m.span("title")),
@@ -271,7 +271,7 @@ def blocks(witness: Witness, layer: str) -> list[tuple[int, int]]:
     return out
 
 
-def passage_start(witness: Witness, block: int, pattern: Pattern) -> tuple[int | None, int | None]:
+def passage_start(witness: Witness, block: int, pattern: StepPattern) -> tuple[int | None, int | None]:
     """The classic tokens where the passage the block at segment `block` follows begins (the
     nearest text of the passage layers before it, back to any other layer's text or a separator),
     and where the passages of classic text alone right before that one begin."""

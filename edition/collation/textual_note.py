@@ -42,7 +42,7 @@ TRANSPARENT = ("format", "chrome")  # layers that never end a passage
 
 
 @dataclass(frozen=True)
-class Formula:
+class NoteFormula:
     name: str
     kind: str
     pattern: regex.Pattern
@@ -58,7 +58,7 @@ class Layer:
 
 
 @dataclass
-class Found:
+class FormulaMatch:
     """One formula in a note: the characters it names, in the witness's own characters."""
 
     formula: str
@@ -90,7 +90,7 @@ class TextualNote:
     end: int
     words: str  # the witness's own characters
     author: str  # person id ("" if none could be named)
-    found: list[Found] = field(default_factory=list)
+    found: list[FormulaMatch] = field(default_factory=list)
     heading: str = ""  # the place a note quotes at its head
     t0: int = 0  # the base tokens it is placed on
     t1: int = 0
@@ -132,7 +132,7 @@ class TextualNotes:
         }
         self.voices = [self.compile(v["pattern"], macros) for v in doc["voice"]]
         self.formulas = [
-            Formula(
+            NoteFormula(
                 f["name"],
                 f["kind"],
                 self.compile(f["pattern"], macros),
@@ -269,7 +269,7 @@ class Reader:
             )
         return out
 
-    def formulas(self, passage: Passage, begin: int, end: int, excluded) -> list[tuple[Found, tuple[int, int]]]:
+    def formulas(self, passage: Passage, begin: int, end: int, excluded) -> list[tuple[FormulaMatch, tuple[int, int]]]:
         """The formulas in text[begin:end], in order, with their spans."""
         text = passage.text[begin:end]
         out = []
@@ -283,7 +283,7 @@ class Reader:
                 out.append((self.found(formula, passage, begin, m), (begin + m.start(), begin + m.end())))
         return sorted(out, key=lambda f: f[1])
 
-    def found(self, formula: Formula, passage: Passage, begin: int, m) -> Found:
+    def found(self, formula: NoteFormula, passage: Passage, begin: int, m) -> FormulaMatch:
         def span(name: str) -> tuple[int, int] | None:
             return (
                 (begin + m.start(name), begin + m.end(name))
@@ -306,7 +306,7 @@ class Reader:
             stop = passage.text.find(BOUNDARY, reading[0])
             reading = (reading[0], min(reading[0] + lemma[1] - lemma[0], stop if stop >= 0 else len(passage.text)))
         named = lemma or span("place")
-        return Found(
+        return FormulaMatch(
             formula.name,
             formula.kind,
             own(lemma),
@@ -393,7 +393,7 @@ class Placing:
             else:
                 (note.t0, note.t1), note.confidence, note.reason = span, confidence, reason
 
-    def follows(self, passage: Passage, named: Found | None):
+    def follows(self, passage: Passage, named: FormulaMatch | None):
         """On the named characters in the clause the note follows, or the end of them."""
         witness = passage.witness
         start = passage.notes[0].start
@@ -410,7 +410,7 @@ class Placing:
             return None, "none", f"{what}, and the clause it follows has no counterpart in the base", ""
         return fallback, "low", f"{what}: placed on the last character of the clause it follows", ""
 
-    def heading(self, passage: Passage, named: Found | None):
+    def heading(self, passage: Passage, named: FormulaMatch | None):
         """The heading's place in the witness's classic text, in order: the longest start of it
         found there (the rest of it quotes the commentary); on the named characters in it."""
         witness = passage.witness

@@ -46,7 +46,7 @@ class Detector:
 
 
 @dataclass(frozen=True)
-class Found:
+class Detection:
     feature: str
     words: str
     count: int
@@ -58,7 +58,7 @@ class Guess:
     bom: bool
     newline: str
     script: str
-    found: list[Found]
+    found: list[Detection]
     profile: str
     composed: str | None  # the TOML of a new profile to write as sources/profiles/<profile>.toml
     fit: str  # how sure, in words
@@ -111,8 +111,8 @@ def detectors() -> tuple[Detector, ...]:
     return tuple(out)
 
 
-def features_found(text: str) -> list[Found]:
-    counts: dict[str, Found] = {}
+def features_found(text: str) -> list[Detection]:
+    counts: dict[str, Detection] = {}
     for detector in detectors():
         count = (
             len(Budget(DETECT_TIME_LIMIT).run(lambda timeout: detector.pattern.findall(text, timeout=timeout)))
@@ -125,17 +125,17 @@ def features_found(text: str) -> list[Found]:
             or any(u in counts for u in detector.unless)
         ):
             continue
-        counts[detector.feature] = Found(detector.feature, detector.words, count)
+        counts[detector.feature] = Detection(detector.feature, detector.words, count)
     return list(counts.values())
 
 
-def composition(found: list[Found], siglum: str) -> str:
+def composition(found: list[Detection], siglum: str) -> str:
     lines = [f'description = """\nThe layout of witness {siglum} as `edition add-witness` found it: review it.\n"""\n']
     lines += [f'[[rule]]\nfeature = "{f.feature}"\n' for f in found]
     return "\n".join(lines)
 
 
-def built_in_equivalent(found: list[Found], text: str) -> str | None:
+def built_in_equivalent(found: list[Detection], text: str) -> str | None:
     """A built-in profile made only of features, the found ones among them in the same order, the
     others not shown in the file (fewer matches than their detector's `min`)."""
     names = [f.feature for f in found]

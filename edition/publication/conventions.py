@@ -12,7 +12,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .render import App, Edition
+    from .render import App, EditionView
 
 # The series of the apparatus: A the witnesses' readings, emendations and notes, B 今文/古文, C
 # stand-ins and variant forms, all of the 經; D every entry on the 注.
@@ -59,7 +59,7 @@ def chinese_number(number: int) -> str:
 
 
 @dataclass(frozen=True)
-class Part:
+class EntryPart:
     """A piece of a phrased entry: `role` is text, lemma, reading, sigla, where or inner (with the target
     entry's id), words (Zheng Xuan's) or note (an editor's)."""
 
@@ -75,7 +75,7 @@ class Clause:
     kind: str  # the template it is phrased by
     type: str  # the reading type it reports (for the filters and colours)
     series: str  # A, B, C or D
-    parts: list[Part]
+    parts: list[EntryPart]
     key: tuple = ()  # what makes it the same variant as another (for 下同)
     recurs: bool = False  # the first of a variant that recurs later in the section
     recurred: bool = False  # a later occurrence: not printed, 同上 in the HTML
@@ -106,21 +106,21 @@ class Conventions:
         """A count as the style writes it: 三 or 3."""
         return chinese_number(number) if self.templates["numerals"] == "chinese" else str(number)
 
-    def phrase(self, kind: str, **values) -> list[Part]:
+    def phrase(self, kind: str, **values) -> list[EntryPart]:
         """The template `kind` with its fields filled: each field a part of its own role."""
         parts = []
         for literal, name, _, _ in string.Formatter().parse(self.templates[kind]):
             if literal:
-                parts.append(Part("text", literal))
+                parts.append(EntryPart("text", literal))
             if name:
                 value = values[name]
                 if isinstance(value, list):
                     parts += value
                 else:
-                    parts.append(value if isinstance(value, Part) else Part(ROLES.get(name, "text"), value))
+                    parts.append(value if isinstance(value, EntryPart) else EntryPart(ROLES.get(name, "text"), value))
         return parts
 
-    def entries(self, edition: Edition) -> dict[str, Entry]:
+    def entries(self, edition: EditionView) -> dict[str, Entry]:
         """Every entry phrased; a variant that recurs in a section (same lemma, reading and
         witnesses) is said once, with 下同, where the style has it."""
         entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.all_apps}
@@ -137,19 +137,19 @@ class Conventions:
                     if key in first:
                         first[key].recurs, clause.recurred = True, True
                         clause.parts = self.phrase(
-                            "recurred", where=Part("where", self.where([first_app[key]]), first_app[key].id)
+                            "recurred", where=EntryPart("where", self.where([first_app[key]]), first_app[key].id)
                         )
                     else:
                         first[key], first_app[key] = clause, entry.app
             for clause in first.values():
                 if clause.recurs:
-                    clause.parts = clause.parts + [Part("text", self.templates["recurs"])]
+                    clause.parts = clause.parts + [EntryPart("text", self.templates["recurs"])]
         return entries
 
     def where(self, apps: list[App]) -> str:
         return "、".join(dict.fromkeys(a.citation for a in apps)) or "?"
 
-    def clauses(self, edition: Edition, app: App) -> list[Clause]:
+    def clauses(self, edition: EditionView, app: App) -> list[Clause]:
         """The entry's statements; on the 注 all in series D, without where a witness that quotes
         it in part leaves off and takes up quoting."""
         out = self.statements(edition, app)
@@ -158,7 +158,7 @@ class Conventions:
                 clause.series = COMMENTARY_SERIES
         return out
 
-    def statements(self, edition: Edition, app: App) -> list[Clause]:
+    def statements(self, edition: EditionView, app: App) -> list[Clause]:
         names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         lemma = occurrence_mark(app)
         out: list[Clause] = []
@@ -178,7 +178,7 @@ class Conventions:
             if app.same_as:
                 other = next((a for a in edition.apps if a.id == app.same_as), None)
                 phrased += self.phrase(
-                    "same_error", where=Part("where", self.where([other]) if other else "?", app.same_as)
+                    "same_error", where=EntryPart("where", self.where([other]) if other else "?", app.same_as)
                 )
             out.append(Clause(kind, "substantive", "A", phrased))
         for r in app.readings:
@@ -197,7 +197,7 @@ class Conventions:
                 "after": app.after,
             }
             if kind in ("moved_away", "moved_in"):
-                values["where"] = Part("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
+                values["where"] = EntryPart("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
             if kind == "inversion":
                 values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
             series = "C" if r.type in SERIES_C else "A"
@@ -235,16 +235,20 @@ class Conventions:
                 )
             )
         for text in app.editorial:
-            out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=Part("note", text))))
+            out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=EntryPart("note", text))))
         return out
 
-    def within_moved(self, edition: Edition, inner: App) -> list[Part]:
+    def within_moved(self, edition: EditionView, inner: App) -> list[EntryPart]:
         """A difference inside a moved clause from the edited text, said with the clause's reading."""
         clauses = [c for c in self.clauses(edition, inner) if c.series != "B"]
         said = [part for clause, parts in self.sentence(clauses, inner)[:-1] for part in parts]
-        return self.phrase("within_moved", text=Part("inner", "".join(p.text for p in said), inner.id)) if said else []
+        return (
+            self.phrase("within_moved", text=EntryPart("inner", "".join(p.text for p in said), inner.id))
+            if said
+            else []
+        )
 
-    def jinguwen(self, edition: Edition, app: App, r, lemma: str) -> list[Clause]:
+    def jinguwen(self, edition: EditionView, app: App, r, lemma: str) -> list[Clause]:
         """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
         kind = "jinguwen_omission" if not r.text else "jinguwen"
         quotes = self.quotes(edition, r.quotes)
@@ -259,37 +263,37 @@ class Conventions:
             )
         ]
 
-    def quotes(self, edition: Edition, quoted: list[tuple[str, str]]) -> list[Part]:
+    def quotes(self, edition: EditionView, quoted: list[tuple[str, str]]) -> list[EntryPart]:
         """Words quoted from witnesses, each wording once with the witnesses that have it."""
         wordings: dict[str, list[str]] = {}
         for source, words in quoted:
             wordings.setdefault(words, []).append(source)
-        parts: list[Part] = []
+        parts: list[EntryPart] = []
         for number, (words, sources) in enumerate((wordings or {"": []}).items()):
             if number:
-                parts.append(Part("text", self.templates["quote_joiner"]))
+                parts.append(EntryPart("text", self.templates["quote_joiner"]))
             parts += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
         return parts
 
     def sentence(
         self, clauses: list[Clause], app: App, recurred: bool = False
-    ) -> list[tuple[Clause | None, list[Part]]]:
+    ) -> list[tuple[Clause | None, list[EntryPart]]]:
         """The clauses of one series as one entry, piece by piece (a clause, or None for the
         lemma head, the joiners and the full stop); the clauses that recur from above (同上) only
         with `recurred` (print leaves them out)."""
         shown = [c for c in clauses if recurred or not c.recurred]
         if not shown:
             return []
-        pieces: list[tuple[Clause | None, list[Part]]] = []
+        pieces: list[tuple[Clause | None, list[EntryPart]]] = []
         if app.gloss:
             pieces.append((None, self.phrase("commentary_head")))
         if self.templates["lemma_head"]:
             pieces.append((None, self.phrase("lemma_head", lemma=occurrence_mark(app) or app.before)))
         for number, clause in enumerate(shown):
             if number:
-                pieces.append((None, [Part("text", self.templates["clause_joiner"])]))
+                pieces.append((None, [EntryPart("text", self.templates["clause_joiner"])]))
             pieces.append((clause, clause.parts))
-        return pieces + [(None, [Part("text", self.templates["entry_end"])])]
+        return pieces + [(None, [EntryPart("text", self.templates["entry_end"])])]
 
     def fanli(self, values: dict[str, str], variant_forms: str, comparison_script: str) -> list[tuple[str, str]]:
         """The 凡例 as (item, text) pairs, from the config and the data in `values`; an item whose

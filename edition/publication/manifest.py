@@ -12,7 +12,7 @@ from ..errors import EditionError
 
 
 @dataclass
-class Chapter:
+class BuiltChapter:
     number: int
     title: str
     heading: str  # 鄉射禮第五
@@ -27,24 +27,24 @@ class WorkWitness:
 
 
 @dataclass
-class Work:
+class BuiltWork:
     title: str
     title_en: str
     base: str
-    chapters: list[Chapter]
+    chapters: list[BuiltChapter]
     witnesses: list[WorkWitness]
 
 
-def read_work(build_root: Path) -> Work:
+def read_work(build_root: Path) -> BuiltWork:
     """build/work.json; a one-line error if it cannot be read."""
     path = build_root / "work.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Work(
+        return BuiltWork(
             data["title"],
             data["title_en"],
             data["base"],
-            [Chapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
+            [BuiltChapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
             [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
         )
     except (OSError, ValueError, KeyError, TypeError) as error:

@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from .conventions import SERIES, TRADITION_NAMES, Conventions
-from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph
+from .render import App, Cite, EditionView, GlossView, LayerMark, Paragraph
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -84,7 +84,7 @@ class Notes:
     """The apparatus notes of every app, series by series, as LaTeX: each the entry phrased by the
     edition's conventions, after the citation (section.sentence) of the sentence it is in."""
 
-    def __init__(self, edition: Edition):
+    def __init__(self, edition: EditionView):
         self.edition = edition
         self.conventions = Conventions(edition.style)
         self.entries = self.conventions.entries(edition)
@@ -114,11 +114,11 @@ class Notes:
         """A piece of a lemma, of the 經 or of a note of the 注: text, an entry or a note."""
         if isinstance(part, App):
             return self.edtext(part)
-        if isinstance(part, Gloss):
+        if isinstance(part, GlossView):
             return self.gloss(part)
         return escape(part)
 
-    def gloss(self, gloss: Gloss) -> str:
+    def gloss(self, gloss: GlossView) -> str:
         """A note of the 注 after its passage, in small type, with its entries."""
         return rf"\zhu{{{''.join(self.part(item) for item in gloss.items)}}}"
 
@@ -149,14 +149,14 @@ def paragraph(section, notes: Notes) -> str:
     return "".join(out)
 
 
-def counts(edition: Edition) -> dict[str, int]:
+def counts(edition: EditionView) -> dict[str, int]:
     notes = Notes(edition)
     return {
         series: sum(1 for app in edition.all_apps if app.in_text and notes.series(app, series)) for series in SERIES
     }
 
 
-def latex(edition: Edition) -> str:
+def latex(edition: EditionView) -> str:
     notes = Notes(edition)
     conventions = notes.conventions
     types = Counter(r.type for app in edition.apps for r in app.readings)

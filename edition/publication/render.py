@@ -3,7 +3,7 @@
 Renderers never reach into the pipeline: everything they show comes from the TEI file. An `app`
 may hold others: in its lemma (the entries inside a moved clause, at its place in the base) or in
 a reading (a moved clause's differences from the edited text, where the witness reads it). Each
-note of Zheng Xuan's 注 (`note type="commentary"`) after its 經 passage is a `Gloss`, with its
+note of Zheng Xuan's 注 (`note type="commentary"`) after its 經 passage is a `GlossView`, with its
 own entries; a lemma that holds one reads without it.
 """
 
@@ -24,7 +24,7 @@ HAN = regex.compile(r"[\p{Han}▯]")
 
 
 @dataclass
-class Witness:
+class WitnessView:
     id: str
     siglum: str
     title: str
@@ -52,7 +52,7 @@ class Witness:
 
 
 @dataclass
-class Reading:
+class ReadingView:
     id: str
     wit: list[str]
     text: str
@@ -63,7 +63,7 @@ class Reading:
     quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
     corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
     elsewhere: list[App] = field(default_factory=list)  # the apps those readings are in
-    counterparts: list[Reading] = field(default_factory=list)  # those readings
+    counterparts: list[ReadingView] = field(default_factory=list)  # those readings
     inner: list[App] = field(default_factory=list)  # the entries nested in this reading
 
 
@@ -71,8 +71,8 @@ class Reading:
 class App:
     id: str
     number: int
-    lemma: Reading
-    readings: list[Reading]
+    lemma: ReadingView
+    readings: list[ReadingView]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
     textual: list[tuple[str, list[tuple[str, str]]]] = field(
         default_factory=list
@@ -113,12 +113,12 @@ class App:
         inner = [app for part in self.nested for app in part.family()]
         return [self, *inner, *(app for r in self.readings for nested in r.inner for app in nested.family())]
 
-    def of_types(self, types) -> list[Reading]:
+    def of_types(self, types) -> list[ReadingView]:
         return [r for r in self.readings if r.type in types]
 
 
 @dataclass
-class Gloss:
+class GlossView:
     """A note of Zheng Xuan's 注 after the 經 passage it comments on: its edited text and entries."""
 
     id: str
@@ -165,22 +165,22 @@ MARKS = (Cite, Paragraph, LayerMark)  # items of a section that are no text
 
 
 @dataclass
-class Section:
+class SectionView:
     id: str
     title: str
     source: str
     paragraph_id: str
-    items: list = field(default_factory=list)  # str, App, Cite or Gloss
+    items: list = field(default_factory=list)  # str, App, Cite or GlossView
     number: int = 0
     opens: str = ""  # the heading of the division (記) that begins with it
 
     @property
     def text_items(self) -> list:
         """The edited 經 and its entries, without the sentences' citations, the paragraphs' starts and the 注."""
-        return [i for i in self.items if not isinstance(i, (*MARKS, Gloss))]
+        return [i for i in self.items if not isinstance(i, (*MARKS, GlossView))]
 
     @property
-    def glosses(self) -> list[Gloss]:
+    def glosses(self) -> list[GlossView]:
         """The notes of the 注 in the section, those a lemma holds among them."""
         return [gloss for item in self.items for gloss in glosses_in(item)]
 
@@ -190,7 +190,7 @@ class Section:
 
 
 @dataclass
-class VariantForm:
+class VariantFormView:
     """A row of the 异体字表."""
 
     text: str  # the edited text's form
@@ -201,15 +201,15 @@ class VariantForm:
 
 
 @dataclass
-class Edition:
+class EditionView:
     title: str
     tool: str
-    witnesses: dict[str, Witness]
-    sections: list[Section]
+    witnesses: dict[str, WitnessView]
+    sections: list[SectionView]
     apps: list[App]
     gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
     commentary_apps: list[App] = field(default_factory=list)  # the entries of the 注
-    variant_forms: list[VariantForm] = field(default_factory=list)
+    variant_forms: list[VariantFormView] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
     variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
     persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
@@ -219,7 +219,7 @@ class Edition:
     fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)
 
     @property
-    def base(self) -> Witness | None:
+    def base(self) -> WitnessView | None:
         return next((w for w in self.witnesses.values() if w.base), None)
 
     @property
@@ -228,7 +228,7 @@ class Edition:
         return self.apps + self.commentary_apps
 
     @property
-    def glosses(self) -> list[Gloss]:
+    def glosses(self) -> list[GlossView]:
         return [gloss for section in self.sections for gloss in section.glosses]
 
     def sigla(self, ids: list[str], joiner: str = " ") -> str:
@@ -277,9 +277,9 @@ def own_children(node, path: str):
     return [found for found in node.iterfind(path, NS) if next(found.iterancestors(f"{{{TEI}}}app")) is node]
 
 
-def reading(node, gaiji) -> Reading:
+def reading(node, gaiji) -> ReadingView:
     wit = node.get("wit", "").split()
-    return Reading(
+    return ReadingView(
         node.get(XML_ID, ""),
         wit,
         text_of(node, gaiji),
@@ -292,7 +292,7 @@ def reading(node, gaiji) -> Reading:
 
 
 @dataclass
-class Found:
+class Collected:
     """What reading the TEI collects: the stand-ins, and the entries of the 經 and of the 注."""
 
     gaiji: dict
@@ -304,15 +304,15 @@ def is_gloss(node) -> bool:
     return etree.QName(node).localname == "note" and node.get("type") == "commentary"
 
 
-def read_gloss(node, found: Found) -> Gloss:
+def read_gloss(node, found: Collected) -> GlossView:
     """A note of the 注: its text, and its entries after those read so far."""
-    gloss = Gloss(node.get(XML_ID, ""))
+    gloss = GlossView(node.get(XML_ID, ""))
     gloss.items = read_items(node, found, gloss.id)
     return gloss
 
 
-def read_items(node, found: Found, gloss: str = "") -> list:
-    """The text and entries of a paragraph or of a note of the 注: str, App, Cite or Gloss."""
+def read_items(node, found: Collected, gloss: str = "") -> list:
+    """The text and entries of a paragraph or of a note of the 注: str, App, Cite or GlossView."""
     items = [node.text] if node.text else []
     for child in node:
         name = etree.QName(child).localname
@@ -331,7 +331,7 @@ def read_items(node, found: Found, gloss: str = "") -> list:
     return items
 
 
-def read_app(node, found: Found, within: App | None = None, gloss: str = "") -> App:
+def read_app(node, found: Collected, within: App | None = None, gloss: str = "") -> App:
     """The app and, after it among the entries of its layer, those nested in it."""
     gaiji = found.gaiji
     apps = found.commentary_apps if gloss else found.apps
@@ -406,11 +406,11 @@ def joined(parts: list) -> list:
     return out
 
 
-def read_witness(node) -> Witness:
+def read_witness(node) -> WitnessView:
     """A witness of listWit, or an excluded one of listBibl."""
     bibl = node.find("t:bibl", NS)
     text = lambda parent, path: parent.findtext(path, default="", namespaces=NS) if parent is not None else ""
-    return Witness(
+    return WitnessView(
         node.get(XML_ID),
         node.get("n") or text(node, "t:abbr[@type='siglum']") or node.get(XML_ID),
         text(bibl, "t:title") or (node.find("t:abbr", NS).tail or "").strip(),
@@ -425,7 +425,7 @@ def read_witness(node) -> Witness:
     )
 
 
-def read(path: Path) -> Edition:
+def read(path: Path) -> EditionView:
     doc = etree.parse(str(path))
     gaiji = {}
     for char in doc.iterfind(".//t:charDecl/t:char", NS):
@@ -438,11 +438,11 @@ def read(path: Path) -> Edition:
     )
     witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections = []
-    found = Found(gaiji)
+    found = Collected(gaiji)
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
-        section = Section(
+        section = SectionView(
             div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number
         )
         division = div.getparent()
@@ -459,7 +459,7 @@ def read(path: Path) -> Edition:
             gloss.section = section.id
         place_apps(section)
         sections.append(section)
-    edition = Edition("", "", witnesses, sections, found.apps, gaiji, commentary_apps=found.commentary_apps)
+    edition = EditionView("", "", witnesses, sections, found.apps, gaiji, commentary_apps=found.commentary_apps)
     base = next((w.id for w in witnesses.values() if w.base), None)
     apps = edition.all_apps
     for app in apps:
@@ -495,14 +495,14 @@ def read(path: Path) -> Edition:
     return edition
 
 
-def glosses_in(item) -> list[Gloss]:
+def glosses_in(item) -> list[GlossView]:
     """The notes of the 注 an item is or holds (in a lemma)."""
-    if isinstance(item, Gloss):
+    if isinstance(item, GlossView):
         return [item]
     return [gloss for part in item.parts for gloss in glosses_in(part)] if isinstance(item, App) else []
 
 
-def place_apps(section: Section) -> None:
+def place_apps(section: SectionView) -> None:
     """Each entry's sentence, neighbouring characters and occurrence of its lemma in the sentence
     (之¹ 之² where a lemma recurs there); an entry nested in another is cited by its sentence. A
     note of the 注 is cited by the sentence it stands in, and its entries are placed in it."""
@@ -545,7 +545,7 @@ def place_among(items: list) -> None:
             place_among(item.parts)
 
 
-def variant_form(row) -> VariantForm:
+def variant_form(row) -> VariantFormView:
     text, form, count, witnesses, sources = row.iterfind("t:cell", NS)
     refs = [(ref.get("target", "").lstrip("#"), int(ref.get("n", "0"))) for ref in witnesses.iterfind("t:ref", NS)]
-    return VariantForm(text.text or "", form.text or "", int(count.text), refs, sources.text or "")
+    return VariantFormView(text.text or "", form.text or "", int(count.text), refs, sources.text or "")

@@ -27,7 +27,7 @@ from fontTools.ttLib import TTCollection, TTFont
 
 from ..errors import EditionError
 from .conventions import SERIES, SERIES_A, Conventions
-from .render import App, Cite, Edition, Gloss, LayerMark, Paragraph, Section, read
+from .render import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -55,7 +55,7 @@ SUBTYPE_LABELS = {"substitution": "subst.", "omission": "om.", "addition": "add.
 
 
 @dataclass
-class Segment:
+class SynopsisRow:
     """A section's text up to and including one apparatus entry: the row of the synopsis.
     `start` counts the base characters before the text, `app_start` those before the entry."""
 
@@ -82,9 +82,9 @@ class Piece:
 class Site:
     """Everything the templates show, computed once."""
 
-    edition: Edition
+    edition: EditionView
     reports: dict
-    segments: dict[str, list[Segment]]
+    segments: dict[str, list[SynopsisRow]]
     extant: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters
     away: dict[str, list[tuple[int, int]]]  # witness id -> ranges of base characters it reads elsewhere, inside entries
     own_forms: dict[str, dict[int, tuple[str, str]]]  # witness id -> base character -> its own characters, kind
@@ -126,7 +126,7 @@ class Site:
             if t["siglum"] == witness.siglum
         ]
 
-    def section_span(self, section: Section) -> tuple[int, int]:
+    def section_span(self, section: SectionView) -> tuple[int, int]:
         runs = self.segments[section.id]
         end = runs[-1].app_start + (base_length(runs[-1].app, self.edition) if runs[-1].app else 0)
         return runs[0].start + 1, max(end, runs[0].start + 1)
@@ -163,7 +163,7 @@ class Site:
             if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses
         )
 
-    def pieces(self, segment: Segment, witness_id: str, order: str = "base") -> list[Piece]:
+    def pieces(self, segment: SynopsisRow, witness_id: str, order: str = "base") -> list[Piece]:
         """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
         the base in the base's `order`, where the witness has it in its `own` order."""
         forms = self.own_forms.get(witness_id, {})
@@ -187,27 +187,27 @@ class Site:
                 pieces.append(Piece(app.lemma.text, "absent", app))
         return merged(pieces)
 
-    def witness_text(self, section: Section, witness_id: str, order: str = "base") -> list[Piece]:
+    def witness_text(self, section: SectionView, witness_id: str, order: str = "base") -> list[Piece]:
         """A section as the witness reads it, in the base's order or its own."""
         return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id, order)])
 
-    def section_entries(self, section: Section) -> list[App]:
+    def section_entries(self, section: SectionView) -> list[App]:
         """The section's apparatus entries, those nested in a moved clause's place included; a
         moved clause's differences are shown with its reading."""
         return [app for app in self.edition.apps if app.section == section.id and app.in_text]
 
-    def commentary_entries(self, section: Section) -> list[App]:
+    def commentary_entries(self, section: SectionView) -> list[App]:
         """The entries of the 注 in the section that say something."""
         return [
             app for app in self.edition.commentary_apps if app.section == section.id and app.in_text and self.said(app)
         ]
 
-    def substantive(self, section: Section) -> list[int]:
+    def substantive(self, section: SectionView) -> list[int]:
         """Where the section's entries with readings of series A (substantive, lacuna, intrusion,
         transposition) or an emendation stand: the base characters before them."""
         return [s.app_start for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A))]
 
-    def density(self, section: Section) -> tuple[int, float]:
+    def density(self, section: SectionView) -> tuple[int, float]:
         """The section's substantive entries and their number per 100 characters of the section."""
         count = len(self.substantive(section))
         first, last = self.section_span(section)
@@ -244,33 +244,33 @@ def merged(pieces: list[Piece]) -> list[Piece]:
     return out
 
 
-def base_length(app: App, edition: Edition) -> int:
+def base_length(app: App, edition: EditionView) -> int:
     """The base characters an entry covers: the base's reading, intrusions not counted."""
     base = "#" + edition.base.id
     reading = app.lemma if base in app.lemma.wit else next((r for r in app.readings if base in r.wit), None)
     return 0 if reading is None or reading.type == "intrusion" else len(HAN.findall(reading.text))
 
 
-def segments_of(edition: Edition) -> dict[str, list[Segment]]:
+def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
     """Each section cut at its apparatus entries, with the base position of every piece; the
     positions are those of the collation report (base characters, from 1). A moved clause's place
     is a segment of no length, followed by its text and the entries nested in it."""
     out = {}
     position = 0
     for section in edition.sections:
-        runs: list[Segment] = []
+        runs: list[SynopsisRow] = []
         text, start = "", position
 
         def walk(items) -> None:
             nonlocal text, start, position
             for item in items:
-                if isinstance(item, Gloss):  # the 注 a moved clause's place holds
+                if isinstance(item, GlossView):  # the 注 a moved clause's place holds
                     continue
                 if isinstance(item, str):
                     text += item
                     position += len(HAN.findall(item))
                     continue
-                runs.append(Segment(text, start, item, position))
+                runs.append(SynopsisRow(text, start, item, position))
                 if not item.nested:
                     position += base_length(item, edition)
                 text, start = "", position
@@ -278,12 +278,12 @@ def segments_of(edition: Edition) -> dict[str, list[Segment]]:
 
         walk(section.text_items)
         if text or not runs:
-            runs.append(Segment(text, start, None, position))
+            runs.append(SynopsisRow(text, start, None, position))
         out[section.id] = runs
     return out
 
 
-def read_elsewhere(edition: Edition, segments: dict[str, list[Segment]]) -> dict[str, list[tuple[int, int]]]:
+def read_elsewhere(edition: EditionView, segments: dict[str, list[SynopsisRow]]) -> dict[str, list[tuple[int, int]]]:
     """Witness id -> the stretches of base characters (from, to) inside moved clauses' places
     with entries nested in them, which the witness reads elsewhere."""
     out: dict[str, list[tuple[int, int]]] = {}
@@ -336,7 +336,7 @@ class Folds:
     the orthographic and gaiji readings of the apparatus against their lemma, and OpenCC's
     simplified and traditional form of every character."""
 
-    def __init__(self, edition: Edition, characters: set[str]):
+    def __init__(self, edition: EditionView, characters: set[str]):
         self.parent: dict[str, str] = {}
         for pair in edition.variant_forms:
             if len(pair.text) == len(pair.form) == 1:
@@ -435,7 +435,7 @@ def environment() -> jinja2.Environment:
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
-    env.tests["gloss"] = lambda item: isinstance(item, Gloss)
+    env.tests["gloss"] = lambda item: isinstance(item, GlossView)
     env.globals.update(
         TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour
     )
@@ -491,9 +491,9 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
     for family, source, number in (
-        ("Edition Serif", NOTO, noto_number),
-        ("Edition HanaMin A", HANAMIN[0], 0),
-        ("Edition HanaMin B", HANAMIN[1], 0),
+        ("EditionView Serif", NOTO, noto_number),
+        ("EditionView HanaMin A", HANAMIN[0], 0),
+        ("EditionView HanaMin B", HANAMIN[1], 0),
     ):
         cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
         covered = {c for c in rest if ord(c) in cmap}
@@ -567,7 +567,7 @@ def copy_downloads(edition_xml: Path, build_dir: Path, out: Path) -> list[tuple[
     return listed
 
 
-def text_characters(edition: Edition) -> set[str]:
+def text_characters(edition: EditionView) -> set[str]:
     """The characters of the edition's text: the edited text, the readings, the 注, the variant forms."""
     characters = {
         c for s in edition.sections for i in s.text_items for c in (i if isinstance(i, str) else i.lemma.text)

@@ -24,9 +24,9 @@ import regex
 from ..errors import EditionError
 from . import render
 from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
-from .manifest import Chapter, Work, WorkWitness, read_work
+from .manifest import BuiltChapter, BuiltWork, WorkWitness, read_work
 from .pdf import compile_pdf, environment, xdv_to_pdf
-from .render import Edition, Witness
+from .render import EditionView, WitnessView
 
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
 WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on the witnesses, in order
@@ -38,11 +38,11 @@ ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
 
 
 @dataclass
-class Part:
+class VolumeChapter:
     """A chapter in the volume: its edition, its PDF and where its typesetting put things."""
 
-    chapter: Chapter
-    edition: Edition
+    chapter: BuiltChapter
+    edition: EditionView
     pdf: Path
     pages: int  # of the chapter's PDF
     lines: dict[str, int]  # app id -> line
@@ -85,7 +85,7 @@ def page_count(pdf: Path) -> int:
     return int(pages)
 
 
-def read_part(build_root: Path, chapter: Chapter) -> Part:
+def read_part(build_root: Path, chapter: BuiltChapter) -> VolumeChapter:
     folder = build_root / "chapters" / chapter.folder
     pdf, lines_path, toc = folder / "edition.pdf", folder / "pdf" / "lines.json", folder / "pdf" / "edition.toc"
     for needed in (folder / "edition.xml", pdf, lines_path, toc):
@@ -105,7 +105,7 @@ def read_part(build_root: Path, chapter: Chapter) -> Part:
             lines_path,
             f"records the pages before {sorted(before)}, not before the 凡例 and the text: typeset chapter {chapter.heading} again",
         )
-    return Part(
+    return VolumeChapter(
         chapter,
         render.read(folder / "edition.xml"),
         pdf.resolve(),
@@ -118,7 +118,7 @@ def read_part(build_root: Path, chapter: Chapter) -> Part:
     )
 
 
-def paginate(parts: list[Part]) -> None:
+def paginate(parts: list[VolumeChapter]) -> None:
     """Each part's first page in the volume's numbering (1 the first part's title page): its title
     page, then the chapter's pages less those left out."""
     page = 1
@@ -127,10 +127,10 @@ def paginate(parts: list[Part]) -> None:
         page += 1 + part.pages - part.skipped
 
 
-def descriptions(parts: list[Part]) -> dict[str, Witness]:
+def descriptions(parts: list[VolumeChapter]) -> dict[str, WitnessView]:
     """Each witness's description in the chapters' listWit (the first that has it), as collated
     where any chapter collates it."""
-    described: dict[str, Witness] = {}
+    described: dict[str, WitnessView] = {}
     for part in parts:
         for w in part.edition.witnesses.values():
             if w.siglum not in described or (w.included and not described[w.siglum].included):
@@ -138,7 +138,7 @@ def descriptions(parts: list[Part]) -> dict[str, Witness]:
     return described
 
 
-def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
+def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions) -> list[str]:
     """The 凡例 of the work: its base and chapters, the witnesses collated throughout, those of
     some chapters only and those left out, then the items of the first chapter's 凡例 that hold
     for all (`from_chapters`: those of its config, phrased alike in every chapter)."""
@@ -171,8 +171,8 @@ def fanli(work: Work, parts: list[Part], conventions: Conventions) -> list[str]:
 
 
 def conspectus(
-    work: Work, parts: list[Part], conventions: Conventions
-) -> list[tuple[WorkWitness, Witness | None, str]]:
+    work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions
+) -> list[tuple[WorkWitness, WitnessView | None, str]]:
     """Each witness of the work with its description in the chapters and the chapters it is in."""
     described = descriptions(parts)
     headings = {c.number: c.heading for c in work.chapters}
@@ -188,7 +188,7 @@ def conspectus(
     return rows
 
 
-def index(parts: list[Part], conventions: Conventions) -> list[tuple[str, list[dict]]]:
+def index(parts: list[VolumeChapter], conventions: Conventions) -> list[tuple[str, list[dict]]]:
     """The 今文/古文 readings of the whole work: for each chapter (its heading), its readings in
     the order of the text, each with the chapter's number and where it is in the volume and in the
     chapter."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from .manifest import Chapter, Work, read_work
+from .manifest import BuiltChapter, BuiltWork, read_work
 from .site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
 
 BIN = 100  # characters of the base a cell of the heat map stands for
@@ -69,7 +69,7 @@ class Bin:
 class ChapterView:
     """A chapter as the work's pages show it."""
 
-    chapter: Chapter
+    chapter: BuiltChapter
     site: Site
 
     @property
@@ -195,7 +195,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
     write_shared_fonts(chapter_sites, site_dir, {c for text in written for c in text}, previous_fonts)
 
 
-def copy_chapter_site(source: Path, out: Path, work: Work) -> None:
+def copy_chapter_site(source: Path, out: Path, work: BuiltWork) -> None:
     """A chapter's site as it was built, its pages linking back to the work's contents."""
     if out.exists():
         shutil.rmtree(out)

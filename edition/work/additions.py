@@ -15,7 +15,7 @@ from ..errors import EditionError, interrupts_as_errors
 from ..intake.guess import Guess
 from ..intake.raw import check_text_data
 from ..tables import read_text, violations
-from .placement import Placement, Placer
+from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
 from .work import Chapter, Work
 
@@ -39,7 +39,7 @@ def chapter_of(work: Work, file: Path, chapter: str | None) -> tuple[Chapter, st
     if chapter:
         return work.chapter(chapter), "as asked"
     check_text_data(file, file.read_bytes())  # an empty or binary file is said to be so, not of no chapter
-    placement = Placer(work, work.sources(work.chapters[0]).normalizer()).place(file)
+    placement = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer()).place(file)
     if placement.chapter is None:
         raise EditionError(
             file, f"it belongs to no chapter of the work ({placement.words()}): name the chapter (--chapter)"
@@ -85,7 +85,7 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         raise EditionError(folder, "no witness files (.txt) in the folder")
     if siglum in taken_sigla(work):
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
-    placer = Placer(work, work.sources(work.chapters[0]).normalizer())
+    placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
     by_chapter: dict[int, Path] = {}
     front: list[Path] = []
     for path in files:

@@ -44,7 +44,7 @@ def runs(text: str, normalizer: Normalizer, length: int) -> set[str]:
     return {folded[i : i + length] for i in range(len(folded) - length + 1)}
 
 
-class Placer:
+class ChapterPlacer:
     """The base's chapters, ready to place files among them."""
 
     def __init__(self, work: Work, normalizer: Normalizer):
