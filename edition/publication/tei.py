@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import regex
 from lxml import etree
@@ -31,15 +31,26 @@ from .. import __version__
 from ..budget import Budget
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT
 from ..errors import EditionError
-from ..intake.gaiji import GaijiEntry, describe_form
+from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ..intake.layering import CODES, LAYER_OF_CODE
 from ..intake.normalize import GAP, TEXT_LAYERS
-from ..intake.witness import Witness, elements
+from ..intake.witness import Witness, WitnessMeta, elements
+from ..settings import EditionConfig, Person
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
 
-if TYPE_CHECKING:
-    from ..work.sources import Sources
+
+class SourcesForTei(Protocol):
+    """What the TEI reads of an edition's sources: its settings, its witnesses, the persons of
+    its layers and the stand-ins (work.sources.Sources is one)."""
+
+    config: EditionConfig
+    witnesses: list[WitnessMeta]
+    persons: dict[str, Person]
+    gaiji: GaijiTable
+
+    def person_by_name(self, name: str) -> Person | None: ...
+
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -186,7 +197,7 @@ def append_format(parent: etree._Element, segment, raw, line: int) -> int:
     return line
 
 
-def scholia_resp(sources: Sources, text: str, attrs: dict) -> str | None:
+def scholia_resp(sources: SourcesForTei, text: str, attrs: dict) -> str | None:
     name = attrs.get("resp")
     if name is None:
         match = SCHOLAR_FORMULA.match(text)
@@ -195,7 +206,7 @@ def scholia_resp(sources: Sources, text: str, attrs: dict) -> str | None:
     return f"#{person.id}" if person else None
 
 
-def transcription_body(sources: Sources, witness: Witness) -> tuple[etree._Element, set[GaijiEntry]]:
+def transcription_body(sources: SourcesForTei, witness: Witness) -> tuple[etree._Element, set[GaijiEntry]]:
     ab = el("ab", {"type": "transcription"})
     line = 1
     el("lb", {"n": str(line)}, parent=ab)
@@ -253,7 +264,7 @@ def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._El
 
 
 def header(
-    sources: Sources,
+    sources: SourcesForTei,
     title: str,
     source_desc_content,
     gaiji: set[GaijiEntry],
@@ -329,7 +340,7 @@ def witness_bibl(witness: Witness):
     return build
 
 
-def witness_document(sources: Sources, witness: Witness) -> etree._ElementTree:
+def witness_document(sources: SourcesForTei, witness: Witness) -> etree._ElementTree:
     body_ab, gaiji = transcription_body(sources, witness)
     meta = witness.meta
     tei = el("TEI", {XML_LANG: "lzh"})
@@ -992,7 +1003,7 @@ def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element
     )
 
 
-def list_wit(writer: EditionWriter, sources: Sources, zhu: CommentaryWriter | None):
+def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
     """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
     only inside the readings a note reports (witStart/witEnd there); witnesses kept out of the
     apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses extant
@@ -1047,7 +1058,7 @@ VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 w
 
 
 def editorial_principles(
-    sources: Sources, writer: EditionWriter, zhu: CommentaryWriter | None, encoding: etree._Element
+    sources: SourcesForTei, writer: EditionWriter, zhu: CommentaryWriter | None, encoding: etree._Element
 ) -> etree._Element:
     """The 凡例, from the config and the data, in the style the edition chose: a `front` div
     (type fanli, @subtype the style) that the renderers show, and the items that say how the text
@@ -1139,7 +1150,12 @@ def variant_forms_table(writer: EditionWriter) -> etree._Element:
 
 
 def edition_document(
-    sources: Sources, apparatus, sections, editors: dict[str, str], paragraphs: dict | None = None, commentary=None
+    sources: SourcesForTei,
+    apparatus,
+    sections,
+    editors: dict[str, str],
+    paragraphs: dict | None = None,
+    commentary=None,
 ) -> etree._ElementTree:
     """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
     with the 注 collated (`commentary`), each note of it after its 經 passage."""

@@ -26,47 +26,17 @@ from ..intake.raw import read_raw
 from ..intake.rule import Rule
 from ..intake.variants import VariantForms
 from ..intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
+from ..settings import EditionConfig, Person, load_persons
 from ..tables import (
     expected,
     read_text,
     read_toml,
-    read_tsv,
     shown,
     validator,
     violations,
 )
 
 WITNESS_SUFFIXES = (".txt",)
-
-
-@dataclass(frozen=True)
-class EditionConfig:
-    title: str
-    base: str
-    comparison_script: str
-    title_en: str = ""
-    chapter: str = ""
-    editors: tuple[str, ...] = ()
-    min_quality: float = 0.5  # a witness whose characters align in order less than this is left out
-    variant_forms: str = (
-        "appendix"  # where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too)
-    )
-    punctuation_from: str = ""  # the witness whose punctuation an unpunctuated base takes, as editorial punctuation
-    apparatus_style: str = (
-        "chinese"  # the apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.)
-    )
-    divisions: tuple[
-        str, ...
-    ] = ()  # heading words that open a division of their own where a passage of the base begins with them (記)
-
-
-@dataclass(frozen=True)
-class Person:
-    id: str
-    name: str
-    role: str
-    dates: str
-    aliases: tuple[str, ...] = ()  # other names the witnesses call them by (朱子 for 朱熹)
 
 
 @dataclass
@@ -195,15 +165,6 @@ def check_roles(config: EditionConfig, witnesses: list[WitnessMeta], settings: P
         raise EditionError(
             settings, f"punctuation_from: {config.punctuation_from!r} is not a witness other than the base"
         )
-
-
-def load_persons(path: Path) -> dict[str, Person]:
-    return {
-        row["id"]: Person(
-            row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a)
-        )
-        for _, row in read_tsv(path, ("id", "name", "role", "dates"))
-    }
 
 
 class Confinement:

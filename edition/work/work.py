@@ -23,8 +23,9 @@ from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.variants import VariantForms
 from ..intake.witness import WitnessMeta, load_witness_metadata
+from ..settings import load_persons
 from ..tables import read_toml
-from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, load_persons, profiles_and_rules
+from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, profiles_and_rules
 
 WORK_FILE = "work.toml"
 # What of a title may stand in a file name: letters, digits, marks and the middle dot; any other

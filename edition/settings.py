@@ -1,0 +1,48 @@
+"""The settings an edition is built with and the persons its layers are attributed to: plain data,
+read from the sources (`work.toml` or `edition.toml`, a chapter's `chapter.toml`, `persons.tsv`)
+and read by every stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .tables import read_tsv
+
+
+@dataclass(frozen=True)
+class EditionConfig:
+    title: str
+    base: str
+    comparison_script: str
+    title_en: str = ""
+    chapter: str = ""
+    editors: tuple[str, ...] = ()
+    # A witness whose characters align in order less than this is left out.
+    min_quality: float = 0.5
+    # Where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too).
+    variant_forms: str = "appendix"
+    # The witness whose punctuation an unpunctuated base takes, as editorial punctuation.
+    punctuation_from: str = ""
+    # The apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.).
+    apparatus_style: str = "chinese"
+    # Heading words that open a division of their own where a passage of the base begins with them (記).
+    divisions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    name: str
+    role: str
+    dates: str
+    aliases: tuple[str, ...] = ()  # other names the witnesses call them by (朱子 for 朱熹)
+
+
+def load_persons(path: Path) -> dict[str, Person]:
+    return {
+        row["id"]: Person(
+            row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a)
+        )
+        for _, row in read_tsv(path, ("id", "name", "role", "dates"))
+    }
