@@ -37,12 +37,26 @@ class Person:
     role: str
     dates: str
     aliases: tuple[str, ...] = ()  # other names the witnesses call them by (朱子 for 朱熹)
+    layers: tuple[str, ...] = ()  # the witnesses' layers that are theirs (Zheng Xuan's 注)
 
 
 def load_persons(path: Path) -> dict[str, Person]:
+    def listed(value: str) -> tuple[str, ...]:
+        return tuple(item for item in value.split("、") if item)
+
     return {
         row["id"]: Person(
-            row["id"], row["name"], row["role"], row["dates"], tuple(a for a in row.get("aliases", "").split("、") if a)
+            row["id"],
+            row["name"],
+            row["role"],
+            row["dates"],
+            listed(row.get("aliases", "")),
+            listed(row.get("layers", "")),
         )
         for _, row in read_tsv(path, ("id", "name", "role", "dates"))
     }
+
+
+def layer_persons(persons: dict[str, Person]) -> dict[str, str]:
+    """Layer -> the id of the person whose it is (commentary -> zheng-xuan)."""
+    return {layer: person.id for person in persons.values() for layer in person.layers}

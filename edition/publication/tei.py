@@ -35,7 +35,7 @@ from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ..intake.layering import CODES, LAYER_OF_CODE
 from ..intake.normalize import GAP, TEXT_LAYERS
 from ..intake.witness import Witness, WitnessMeta, elements
-from ..settings import EditionConfig, Person
+from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
 
@@ -63,13 +63,13 @@ TAKE_TIME_LIMIT = 2.0  # seconds a rule's pattern may take to take a value out o
 # How each layer is encoded: element name and fixed attributes.
 LAYER_ELEMENTS = {
     "tradition": ("seg", {"type": "tradition"}),  # 傳: transmitted text, shown as 傳
-    "commentary": ("note", {"type": "commentary", "place": "inline", "resp": "#zheng-xuan"}),
-    "subcommentary": ("note", {"type": "subcommentary", "place": "inline", "resp": "#jia-gongyan"}),
-    "phonetic": ("note", {"type": "phonetic", "place": "inline", "resp": "#lu-deming"}),
+    "commentary": ("note", {"type": "commentary", "place": "inline"}),
+    "subcommentary": ("note", {"type": "subcommentary", "place": "inline"}),
+    "phonetic": ("note", {"type": "phonetic", "place": "inline"}),
     "scholia": ("note", {"type": "scholia", "place": "inline"}),
     "kaozheng": ("note", {"type": "kaozheng", "place": "inline"}),
     "preface": ("seg", {"type": "preface"}),
-    "contents": ("seg", {"type": "contents", "resp": "#zheng-xuan"}),
+    "contents": ("seg", {"type": "contents"}),
     "remark": ("note", {"type": "transcriber"}),
     "translation": ("seg", {"type": "translation", XML_LANG: "zh"}),
     "label": ("label", {"type": "structure"}),
@@ -197,6 +197,13 @@ def append_format(parent: etree._Element, segment, raw, line: int) -> int:
     return line
 
 
+def layer_element(layer: str, persons: dict[str, Person]) -> tuple[str, dict]:
+    """The element of a layer, with the person whose layer it is (persons.tsv) as its @resp."""
+    tag, attrib = LAYER_ELEMENTS[layer]
+    person = layer_persons(persons).get(layer)
+    return tag, {**attrib, "resp": f"#{person}"} if person else dict(attrib)
+
+
 def scholia_resp(sources: SourcesForTei, text: str, attrs: dict) -> str | None:
     name = attrs.get("resp")
     if name is None:
@@ -222,8 +229,7 @@ def transcription_body(sources: SourcesForTei, witness: Witness) -> tuple[etree.
             continue
         if "gap" in first.attrs and first.layer == "remark":
             el("gap", {"reason": taken(first, raw, "gap") or first.text(raw), "extent": "unknown"}, parent=ab)
-        tag, attrib = LAYER_ELEMENTS[first.layer]
-        attrib = dict(attrib)
+        tag, attrib = layer_element(first.layer, sources.persons)
         if first.layer == "scholia":
             resp = scholia_resp(sources, first.text(raw), first.attrs)
             if resp:
@@ -439,9 +445,19 @@ class EditionWriter:
     `rdg` holds its text, with its differences from the base's clause nested as `app`s.
     """
 
-    def __init__(self, apparatus, sections, prefix: str = APP_PREFIX, paragraphs: dict | None = None):
+    def __init__(
+        self,
+        apparatus,
+        sections,
+        persons: dict[str, Person],
+        prefix: str = APP_PREFIX,
+        paragraphs: dict | None = None,
+    ):
         self.apparatus = apparatus
         self.sections = sections
+        self.persons = persons
+        # Zheng Xuan's, who reports the 今文/古文 readings: the person of the 注 (persons.tsv)
+        self.commentator = f"#{layer_persons(persons).get('commentary', '')}"
         self.prefix = prefix  # of the apps' ids
         self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
         self.new_paragraph: Callable[[int], etree._Element] | None = (
@@ -637,8 +653,8 @@ class EditionWriter:
                 "wit": f"#{reported.tradition}",
                 "type": "jinguwen",
                 "subtype": reported.kind,
-                "resp": "#zheng-xuan",
-                "source": "#zheng-xuan",
+                "resp": self.commentator,
+                "source": self.commentator,
                 "cert": reported.confidence,
             }
             # a tradition is extant only in the reading a note reports
@@ -647,7 +663,7 @@ class EditionWriter:
             said = reported.notes[0]
             self.append_words(rdg, said.siglum, reported.reading, said.start, said.end or said.start + len(said.text))
             el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": "#zheng-xuan"}, parent=app)
+            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": self.commentator}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
                 if number_in_note:
                     append_text(note, " ")
@@ -866,8 +882,8 @@ class CommentaryWriter(EditionWriter):
     begins (`k` and the number of base characters before it), holding the edited 注 and its
     apparatus, written as the 經's; the ids of its apps begin `zhu-app`."""
 
-    def __init__(self, commentary):
-        super().__init__(commentary.apparatus, [], prefix=COMMENTARY_APP_PREFIX)
+    def __init__(self, commentary, persons: dict[str, Person]):
+        super().__init__(commentary.apparatus, [], persons, prefix=COMMENTARY_APP_PREFIX)
         self.commentary = commentary
         self.prepare()
 
@@ -881,7 +897,7 @@ class CommentaryWriter(EditionWriter):
         return out
 
     def note(self, gloss, anchored: bool) -> list[etree._Element]:
-        tag, attrib = LAYER_ELEMENTS["commentary"]
+        tag, attrib = layer_element("commentary", self.persons)
         n = str(gloss.index + 1)
         note = el(tag, {**attrib, XML_ID: f"zhu-{n}", "n": n, "target": f"#k{gloss.c0}"})
         self.write(Sentences(note), gloss.t1, lambda u: self.commentary.gloss_of(u).index == gloss.index)
@@ -1159,8 +1175,8 @@ def edition_document(
 ) -> etree._ElementTree:
     """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
     with the 注 collated (`commentary`), each note of it after its 經 passage."""
-    writer = EditionWriter(apparatus, sections, paragraphs=paragraphs)
-    zhu = CommentaryWriter(commentary) if commentary else None
+    writer = EditionWriter(apparatus, sections, sources.persons, paragraphs=paragraphs)
+    zhu = CommentaryWriter(commentary, sources.persons) if commentary else None
     writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
