@@ -34,7 +34,7 @@ BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition
 # It is not among the INPUTS: a change to the manual does not rebuild the edition.
 DOCS_SITE := .cache/docs-site
 
-.PHONY: edition test docs setup clean digest
+.PHONY: edition test lint docs setup clean digest
 
 edition: setup
 ifneq ($(CHAPTER),)
@@ -47,6 +47,11 @@ endif
 
 test: setup $(AXE) docs
 	$(BIN)/python -m pytest -q
+
+# The code's style: ruff's checks and its formatting (the rules in pyproject.toml, [tool.ruff]).
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 docs: setup
 	$(BIN)/mkdocs build --strict --site-dir $(DOCS_SITE)

@@ -131,7 +131,10 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
 # On a copy of the sources with 001 as base, its 说矢束 written 说天束 at both places (4659 and, in
 # the 记, 6578), and only WYG and 002 (from 彻俎 on) beside it: WYG and 002 read 矢 in the 记, WYG
 # alone at the first place. A 他校 decision emends 命张侯 (1959) to 命設侯, which no witness reads.
-EXCLUDED = '\n[[decision]]\nkind = "witness"\nwitness = "{}"\ninclude = false\nreason = "the test collates 001, WYG and 002"\nresp = "ed"\n'
+EXCLUDED = (
+    '\n[[decision]]\nkind = "witness"\nwitness = "{}"\ninclude = false\n'
+    'reason = "the test collates 001, WYG and 002"\nresp = "ed"\n'
+)
 TAJIAO = """
 [[decision]]
 kind = "lemma"

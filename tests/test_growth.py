@@ -137,7 +137,8 @@ def test_the_same_witness_added_by_hand_works_the_same(sources, tmp_path):
     synthetic_witness(new)
     with (sources / "witnesses.toml").open("a", encoding="utf-8") as handle:
         handle.write(
-            '\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\nscript = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n'
+            '\n[[witness]]\nsiglum = "006"\nfile = "by-hand.txt"\ntitle = "by hand"\n'
+            'script = "traditional"\nprofile = "plain"\nencoding = "gb18030"\n'
         )
     out = tmp_path / "build"
     collate_only(sources, out)

@@ -59,7 +59,10 @@ def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
 
 
 def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_path):
-    opening = "鄉射之禮主人戒賓賓出迎再拜主人荅再拜乃請賓賓禮辭許主人再拜賓荅再拜主人退賓送再拜無介乃席賓南面東上衆賓之席繼而西"
+    opening = (
+        "鄉射之禮主人戒賓賓出迎再拜主人荅再拜乃請賓賓禮辭許主人再拜賓荅再拜"
+        "主人退賓送再拜無介乃席賓南面東上衆賓之席繼而西"
+    )
     notes = [
         "主人州長也鄉大夫若在焉則稱鄉大夫也",
         "戒猶警也語也出迎出門也",
@@ -91,10 +94,16 @@ def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_pat
 
 
 def test_a_compilers_layout_composes_its_remarks_and_labels():
-    text = "礼书\n\n乡射之礼【主人州长也○案此说是】主人戒宾\n右戒宾\n宾出迎【出迎出门也○又案】再拜\n右迎宾\n【请告也】【告宾】\n"
+    text = (
+        "礼书\n\n乡射之礼【主人州长也○案此说是】主人戒宾\n右戒宾\n"
+        "宾出迎【出迎出门也○又案】再拜\n右迎宾\n【请告也】【告宾】\n"
+    )
     assert found(text) == ["title-line", "section-labels", "lenticular-notes", "compiler-remarks", "rest-is-classic"]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
-    mandoku = "#+TITLE: 儀禮經傳通解\n<pb:X_001-1a>¶\n鄉射之禮主人戒賓(主人州長也○今/案此説是)¶\n賓出迎(出迎出門/也○又案)再拜¶\n右戒賓¶\n右迎賓¶\n(請告也)(告賓)(退還)(射宫)¶\n"
+    mandoku = (
+        "#+TITLE: 儀禮經傳通解\n<pb:X_001-1a>¶\n鄉射之禮主人戒賓(主人州長也○今/案此説是)¶\n"
+        "賓出迎(出迎出門/也○又案)再拜¶\n右戒賓¶\n右迎賓¶\n(請告也)(告賓)(退還)(射宫)¶\n"
+    )
     assert found(mandoku) == ["mandoku", "section-labels", "small-notes", "compiler-remarks", "rest-is-classic"]
 
 

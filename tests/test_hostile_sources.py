@@ -399,7 +399,8 @@ def test_an_unexpected_error_is_one_line_naming_the_step_and_debug_shows_the_tra
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     lines = result.output.strip().splitlines()
     assert lines == [
-        "edition: error: unexpected ValueError during validate witnesses/A.xml: something no one foresaw (run `edition --debug …` for the traceback)"
+        "edition: error: unexpected ValueError during validate witnesses/A.xml: something no one foresaw "
+        "(run `edition --debug …` for the traceback)"
     ]
     debug = CliRunner().invoke(main, ["--debug", "build", "--quiet", "--sources", str(sources), "--out", str(build)])
     assert isinstance(debug.exception, ValueError)

@@ -223,10 +223,14 @@ def test_notes_are_apparatus_entries_of_two_hypothetical_witnesses(built):
     )
 
 
-SMALL_NOTES = """
+NOTE_PATTERN = (
+    "(?P<format>\\()(?P<commentary>[^()/\\n]*)"
+    "(?:(?P<format__column>/)(?P<commentary__second>[^()\\n]*))?(?P<format__close>\\))"
+)
+SMALL_NOTES = f"""
 [[rule]]
 name = "note"
-pattern = '(?P<format>\\()(?P<commentary>[^()/\\n]*)(?:(?P<format__column>/)(?P<commentary__second>[^()\\n]*))?(?P<format__close>\\))'
+pattern = '{NOTE_PATTERN}'
 
 [[rule]]
 name = "classic"

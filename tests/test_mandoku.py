@@ -104,7 +104,10 @@ def test_small_notes_break_their_columns_and_run_on_to_the_next_line(tmp_path, s
 
 
 def test_a_missing_page_is_a_lacuna_of_unknown_extent(tmp_path, sources):
-    text = "主人降¶\n<pb:X_005-7a>¶\n# SB1_0015-128.png\n# page missing\n<pb:X_005-8a>¶\n禮不嚌肺¶\n# ?\n# image missing\n不啐酒¶\n"
+    text = (
+        "主人降¶\n<pb:X_005-7a>¶\n# SB1_0015-128.png\n# page missing\n"
+        "<pb:X_005-8a>¶\n禮不嚌肺¶\n# ?\n# image missing\n不啐酒¶\n"
+    )
     w = read(tmp_path, sources, text, ["mandoku", "rest-is-classic"])
     assert [s.text(w.raw) for s in w.segments_of("remark")] == [
         "SB1_0015-128.png",
@@ -185,7 +188,10 @@ def reference_text(tmp_path, sources, text: str) -> str:
 
 def test_classic_text_after_a_note_is_told_by_the_other_witnesses(tmp_path, sources):
     classic = "席主人於阼階上西面尊於賓席之東兩壺斯禁設洗于阼階東南南北以堂深"
-    text = "席主人於阼階上西面注阼階東階尊於賓席之東兩壺斯禁注斯禁禁切地無足者也設洗于阼階東南注洗南北以堂深也¶\n南北以堂深¶\n"
+    text = (
+        "席主人於阼階上西面注阼階東階尊於賓席之東兩壺斯禁注斯禁禁切地無足者也"
+        "設洗于阼階東南注洗南北以堂深也¶\n南北以堂深¶\n"
+    )
     reference = Reference((reference_text(tmp_path, sources, classic + "\n"),), sources.normalizer())
     w = read(tmp_path, sources, text, ZHUSHU, reference)
     assert runs(w) == [
@@ -206,7 +212,10 @@ def test_classic_text_after_a_note_is_told_by_the_other_witnesses(tmp_path, sour
 def test_a_reference_that_lacks_the_text_or_is_scrambled_decides_nothing(tmp_path, sources):
     """The reference that reads most of the sure text has lost the leaf around the first 注: the
     one that reads less decides there; a scrambled one never."""
-    text = "席主人於阼階上西面注阼階東階尊於賓席之東兩壺斯禁音義(斯如字)篚在其南東肆注斯禁禁切地無足者也音義(勺上灼反)設洗于阼階東南南北以堂深東西當東榮¶\n"
+    text = (
+        "席主人於阼階上西面注阼階東階尊於賓席之東兩壺斯禁音義(斯如字)篚在其南東肆"
+        "注斯禁禁切地無足者也音義(勺上灼反)設洗于阼階東南南北以堂深東西當東榮¶\n"
+    )
     lost_leaf = reference_text(tmp_path, sources, "席主人於阼階上西面設洗于阼階東南南北以堂深東西當東榮\n")
     good = reference_text(tmp_path, sources, "席主任於阼階上西面尊於賓席之東兩壺斯禁篚在其南東肆設洗\n")
     scrambled = reference_text(tmp_path, sources, "東階尊於賓席之東兩壺" + "的了吗" * 40 + "\n")

@@ -20,7 +20,10 @@ from edition.work.sources import Sources
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-STANZA = '\n[[witness]]\nsiglum = "{siglum}"\nfile = "{siglum}.txt"\ntitle = "test {siglum}"\nscript = "simplified"\nprofile = "plain"\n'
+STANZA = (
+    '\n[[witness]]\nsiglum = "{siglum}"\nfile = "{siglum}.txt"\ntitle = "test {siglum}"\n'
+    'script = "simplified"\nprofile = "plain"\n'
+)
 
 
 def text_of(node) -> str:

@@ -176,7 +176,10 @@ def test_kill_9_leaves_the_previous_build_and_the_next_build_sweeps(old_build, e
 def test_a_typesetting_program_dies_with_the_build_even_by_kill_9(tmp_path):
     """Killed with the build's Python, a silent child dies too (a chatty one would die anyway, of
     SIGPIPE on its next write)."""
-    script = "import pathlib, sys; from edition.publication.pdf import run_child; run_child(['sleep', '600'], pathlib.Path(sys.argv[1]))"
+    script = (
+        "import pathlib, sys; from edition.publication.pdf import run_child; "
+        "run_child(['sleep', '600'], pathlib.Path(sys.argv[1]))"
+    )
     (tmp_path / "pdf").mkdir()
     process = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "pdf")])
     assert wait_until(lambda: working_in(tmp_path) or process.poll() is not None) and process.poll() is None

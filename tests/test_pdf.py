@@ -154,7 +154,8 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
     (sources / "b.txt").write_text("礼书纲目\n\n主人揖让以宾升宾升拜至宾答拜主人坐取觯于上篚以降\n")
     (sources / "witnesses.toml").write_text(
         "".join(
-            f'[[witness]]\nsiglum = "{s}"\nfile = "{s.lower()}.txt"\ntitle = "t{s}"\nscript = "simplified"\nprofile = "lishu-gangmu"\n\n'
+            f'[[witness]]\nsiglum = "{s}"\nfile = "{s.lower()}.txt"\ntitle = "t{s}"\n'
+            'script = "simplified"\nprofile = "lishu-gangmu"\n\n'
             for s in "AB"
         )
     )

@@ -34,7 +34,10 @@ from edition.work.sources import Sources
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NS = {"t": TEI_NS}
-WITNESS = '\n[[witness]]\nsiglum = "{siglum}"\nfile = "{siglum}.txt"\ntitle = "{title}"\nscript = "{script}"\nprofile = "plain"\n'
+WITNESS = (
+    '\n[[witness]]\nsiglum = "{siglum}"\nfile = "{siglum}.txt"\ntitle = "{title}"\n'
+    'script = "{script}"\nprofile = "plain"\n'
+)
 TO_SIMPLIFIED, TO_TRADITIONAL = opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
 
 

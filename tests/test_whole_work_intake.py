@@ -195,7 +195,10 @@ def test_the_report_counts_each_layer_of_each_witness(whole, sources):
     assert found[0]["layers"]["tradition"]["characters"] > 2500 and found[2]["layers"]["preface"]["characters"] > 1000
 
 
-SANGFU_SAMPLE = "父傳曰爲父何以斬衰也父至尊也諸侯爲天子傳曰天子至尊也君傳曰君至尊也(天子諸侯/及卿大夫)¶\n(有地者/皆曰君)父爲長子(不言適子/通上下也)¶\n"
+SANGFU_SAMPLE = (
+    "父傳曰爲父何以斬衰也父至尊也諸侯爲天子傳曰天子至尊也君傳曰君至尊也(天子諸侯/及卿大夫)¶\n"
+    "(有地者/皆曰君)父爲長子(不言適子/通上下也)¶\n"
+)
 
 
 def test_the_tradition_in_the_edition_and_its_views(tmp_path):
@@ -211,7 +214,10 @@ def test_the_tradition_in_the_edition_and_its_views(tmp_path):
     )
     (root / "s.txt").write_text(SANGFU_SAMPLE, encoding="utf-8")
     (root / "t.txt").write_text(SANGFU_SAMPLE.replace("斬衰", "斬縗"), encoding="utf-8")
-    stanza = '[[witness]]\nsiglum = "{}"\nfile = "{}"\ntitle = "sample"\nscript = "traditional"\nprofile = "mandoku-notes"\n\n'
+    stanza = (
+        '[[witness]]\nsiglum = "{}"\nfile = "{}"\ntitle = "sample"\n'
+        'script = "traditional"\nprofile = "mandoku-notes"\n\n'
+    )
     (root / "witnesses.toml").write_text(stanza.format("S", "s.txt") + stanza.format("T", "t.txt"), encoding="utf-8")
     sources = Sources.load(root)
     edited = edit(sources, sources.intake_all(), decisions.load(decisions_path(root)))

@@ -311,12 +311,13 @@ def test_a_schematron_failure_from_the_command_line_is_one_line_naming_the_chapt
     sources = tmp_path / "sources"
     shutil.copytree(sample[0], sources)
     (sources / "chapters" / "10-覲禮").mkdir(parents=True, exist_ok=True)
-    (
-        sources / "chapters" / "10-覲禮" / "decisions.toml"
-    ).write_text(  # the base's two characters swapped: a transposition with no other place
-        '[editors]\ned = "edition project"\n\n[[decision]]\nkind = "lemma"\ncontext = "覲禮至于郊王使人[皮弁]用璧勞侯氏"\nreading = "弁皮"\nbasis = "理校"\nreason = "a test"\nresp = "ed"\n',
-        encoding="utf-8",
+    # the base's two characters swapped: a transposition with no other place
+    decisions = (
+        '[editors]\ned = "edition project"\n\n[[decision]]\nkind = "lemma"\n'
+        'context = "覲禮至于郊王使人[皮弁]用璧勞侯氏"\nreading = "弁皮"\n'
+        'basis = "理校"\nreason = "a test"\nresp = "ed"\n'
     )
+    (sources / "chapters" / "10-覲禮" / "decisions.toml").write_text(decisions, encoding="utf-8")
     result = edition("build", "--quiet", "--sources", sources, "--out", tmp_path / "build", "--chapter", "覲禮")
     line = assert_one_line(
         result,

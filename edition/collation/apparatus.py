@@ -45,7 +45,9 @@ from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
 
 AUTO_RESP = "edition-auto"
-EMENDING_SUPPORT = 2  # witnesses that must agree against the base for an automatic emendation, a quotation in the commentary counting as one
+# Witnesses that must agree against the base for an automatic emendation, a quotation in the
+# commentary counting as one.
+EMENDING_SUPPORT = 2
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
 LINES_NAMED = 12
 
@@ -271,7 +273,8 @@ def collate(
         elif quality < min_quality:
             included, reason = (
                 False,
-                f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): {misread(w, alignment)}",
+                f"only {quality:.0%} of its characters align in order (minimum {min_quality:.0%}): "
+                f"{misread(w, alignment)}",
             )
         else:
             included, reason = True, f"{quality:.0%} of its characters align in order"

@@ -181,7 +181,10 @@ def choose_lemma(unit: Unit, decision: Decision, placer: ContextPlacer, base_sig
         return ""
     chosen = next((r for r in unit.readings if r.norm == wanted and not r.moves), None)
     if chosen is None and not conjectural(decision):
-        return f"no witness reads {decision.reading!r} here any more (an emendation of the editor's own needs basis 本校, 他校 or 理校)"
+        return (
+            f"no witness reads {decision.reading!r} here any more "
+            "(an emendation of the editor's own needs basis 本校, 他校 or 理校)"
+        )
     make_lemma(unit, chosen or Reading([], [], decision.reading, wanted), decision)
     unit.basis = basis(decision)
     return ""
@@ -298,7 +301,8 @@ def markdown(summary: dict) -> str:
     for d in summary["decisions"]:
         where = f"applied to {d['applied_to']}" if d["applied_to"] else f"STALE: {d['stale']}"
         basis = f", {d['basis']}" + (f" from {d['source']}" if "source" in d else "") if "basis" in d else ""
+        context = d.get("context", d.get("witness", ""))
         lines.append(
-            f"- {d['number']} ({d['kind']}{basis}, decisions.toml line {d['line']}, {d['resp']}): {d.get('context', d.get('witness', ''))} — {where}"
+            f"- {d['number']} ({d['kind']}{basis}, decisions.toml line {d['line']}, {d['resp']}): {context} — {where}"
         )
     return "\n".join(lines) + "\n"

@@ -671,13 +671,15 @@ def markdown(summary: dict) -> str:
     lines += ["", f"## Disagreements between witnesses ({len(summary['disagreements'])})", ""]
     for d in summary["disagreements"]:
         parts = "; ".join(
-            f"{'今文' if r['tradition'] == 'jinwen' else '古文'} in {', '.join(r['witnesses'])} ({' / '.join(r['notes'])})"
+            f"{'今文' if r['tradition'] == 'jinwen' else '古文'} in {', '.join(r['witnesses'])} "
+            f"({' / '.join(r['notes'])})"
             for r in d["reports"]
         )
         lines.append(f"- {d['app']}: reading 「{d['reading']}」 is {parts}")
     lines += ["", f"## Notes a witness leaves out ({len(summary['left_out'])})", ""]
     for item in summary["left_out"]:
         lines.append(
-            f"- {item['witness']} has no note where {item['carried_by']} reads 「{item['note']}」 (base {item['base_from']})"
+            f"- {item['witness']} has no note where {item['carried_by']} reads 「{item['note']}」 "
+            f"(base {item['base_from']})"
         )
     return "\n".join(lines) + "\n"

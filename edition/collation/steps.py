@@ -139,7 +139,8 @@ def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], li
             unplaced.append(
                 unplaced_of(
                     f,
-                    f"{named.source} begins the same step at base token {named.t0}, this at {t0}; {named.source} agrees better with the base",
+                    f"{named.source} begins the same step at base token {named.t0}, this at {t0}; "
+                    f"{named.source} agrees better with the base",
                 )
             )
             continue
@@ -147,7 +148,8 @@ def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], li
             unplaced.append(
                 unplaced_of(
                     f,
-                    f"{f.last} is not in {f.source}'s classic text within {patterns.max_tokens} characters of the step's start",
+                    f"{f.last} is not in {f.source}'s classic text within {patterns.max_tokens} characters "
+                    "of the step's start",
                 )
             )
             continue

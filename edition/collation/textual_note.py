@@ -552,7 +552,8 @@ def markdown(summary: dict) -> str:
         )
         where = row["context"] or f"not placed: {row['reason']}"
         lines.append(
-            f"| {row['witness']} | {row['line']} | {row['author_name'] or '?'} | {row['words']} | {formulas} | {where} | {row['confidence']} | {row['app'] or '–'} |"
+            f"| {row['witness']} | {row['line']} | {row['author_name'] or '?'} | {row['words']} | {formulas} | "
+            f"{where} | {row['confidence']} | {row['app'] or '–'} |"
         )
     lines += [
         "",

@@ -8,8 +8,9 @@ lacks it.
 
 The references are the classic texts of the witnesses read before (intake reads witnesses whose
 profile has such a rule last). A reference that aligns in order over less than half of the
-shorter of its own text and the witness's sure text (a scrambled one) decides nothing; the others are tried in the order of how much of the
-sure text they align in order, and the first that places a stretch decides it.
+shorter of its own text and the witness's sure text (a scrambled one) decides nothing; the
+others are tried in the order of how much of the sure text they align in order, and the first
+that places a stretch decides it.
 
 Against a reference, the sure text is aligned first, as collation aligns a witness with the base
 (no anchor spanning a place where a stretch stands); its runs of at least `min_run` equal

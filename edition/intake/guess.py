@@ -67,7 +67,8 @@ class Guess:
         """What was guessed, for the user; with `profile_given`, only what the profile was not."""
         found = [f"found {f.feature}: {f.words}" + (f" ({f.count}×)" if f.count else "") for f in self.found]
         written = (
-            f", composed of {', '.join(f.feature for f in self.found)}; written to sources/profiles/{self.profile}.toml for review"
+            f", composed of {', '.join(f.feature for f in self.found)}; "
+            f"written to sources/profiles/{self.profile}.toml for review"
             if self.composed
             else ""
         )
@@ -203,7 +204,8 @@ def fit(
         if quality >= LIKELY
         else "unsure: scrambled or unrelated"
         if stretches is None
-        else f"unsure: a layout problem, {len(stretches)} long stretches the base lacks between runs that align (commentary read as classic text?)"
+        else f"unsure: a layout problem, {len(stretches)} long stretches the base lacks between runs that align "
+        "(commentary read as classic text?)"
     )
     return (
         alignment.in_order * quality if quality >= LIKELY else 0.0

@@ -124,7 +124,8 @@ class TimeLimit(Budget):
         """`offset`: the raw offset where the rule ran away."""
         return EditionError(
             self.rule.origin or None,
-            f"rule {self.rule.name!r} exceeded its time limit ({self.seconds:.0f} s) on {self.raw.path} line {self.raw.line_of(offset)}",
+            f"rule {self.rule.name!r} exceeded its time limit ({self.seconds:.0f} s) "
+            f"on {self.raw.path} line {self.raw.line_of(offset)}",
         )
 
     def left_from(self, offset: int) -> float:

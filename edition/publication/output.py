@@ -64,7 +64,8 @@ def listing(root: Path, paths: list[str] | None = None) -> list[str]:
 
 
 def code_listing() -> list[str]:
-    """The package's code (its schemas and data included) and pyproject.toml: what every build reads besides its sources."""
+    """The package's code (its schemas and data included) and pyproject.toml: what every build reads
+    besides its sources."""
     lines = listing(PACKAGE)
     pyproject = PACKAGE.parent / "pyproject.toml"
     if pyproject.is_file():
@@ -302,6 +303,7 @@ def remove_previous(root: Path) -> None:
         warn(
             EditionError(
                 error.filename or root,
-                f"{error.strerror}: the new build is in place, but the previous one could not be removed (the next build removes it)",
+                f"{error.strerror}: the new build is in place, "
+                "but the previous one could not be removed (the next build removes it)",
             )
         )

@@ -162,9 +162,11 @@ def summary_markdown(report: dict) -> str:
             f"## {w['siglum']} {w['title']}",
             "",
             f"- File `{w['file']}`: {w['characters']} characters on {w['lines']} lines, {w['encoding']}"
-            f"{' with BOM' if w['bom'] else ''}, {w['newline']} line ends; script {w['script']}; profile `{w['profile']}`.",
+            f"{' with BOM' if w['bom'] else ''}, {w['newline']} line ends; "
+            f"script {w['script']}; profile `{w['profile']}`.",
             f"- Extent: {w['extent']['classic_characters']} characters of classic text, lines "
-            f"{w['extent']['first_line']}–{w['extent']['last_line']}, from 「{w['extent']['incipit']}」 to 「{w['extent']['explicit']}」.",
+            f"{w['extent']['first_line']}–{w['extent']['last_line']}, "
+            f"from 「{w['extent']['incipit']}」 to 「{w['extent']['explicit']}」.",
         ]
         if w["extent"]["declared"]:
             lines.append(f"- Declared extent: {w['extent']['declared']}")
@@ -261,7 +263,8 @@ def collation_report(apparatus, sections, editors: dict[str, str]) -> dict:
                     if b > a
                 ],
                 "readings": by_type.get(siglum, {}),
-                # where it reads the base's text in other characters: base position, its characters, "script" or "orthographic"
+                # where it reads the base's text in other characters: base position, its characters,
+                # "script" or "orthographic"
                 "own_forms": [
                     [i + 1, form, kind] for i, (form, kind) in sorted(apparatus.own_forms.get(siglum, {}).items())
                 ],
@@ -387,7 +390,8 @@ def collation_markdown(report: dict) -> str:
         readings = ", ".join(f"{k} {v}" for k, v in sorted(w["readings"].items()))
         forms = Counter(kind for _, _, kind in w["own_forms"])
         lines.append(
-            f"| {w['siglum']} | {'yes' if w['included'] else 'no'} | {w['quality']:.3f} | {readings or '–'} | {forms['script']}, {forms['orthographic']} | {w['reason']} |"
+            f"| {w['siglum']} | {'yes' if w['included'] else 'no'} | {w['quality']:.3f} | {readings or '–'} | "
+            f"{forms['script']}, {forms['orthographic']} | {w['reason']} |"
         )
     lines += ["", "## Extent against the base", ""]
     for w in report["witnesses"]:
@@ -396,20 +400,24 @@ def collation_markdown(report: dict) -> str:
     lines += ["", f"## Transpositions ({len(report['transpositions'])})", ""]
     for t in report["transpositions"]:
         lines.append(
-            f"- {t['siglum']} reads 「{t['text']}」 (base {t['base_from']}–{t['base_to']}) after 「…{t['placed_after']}」"
+            f"- {t['siglum']} reads 「{t['text']}」 (base {t['base_from']}–{t['base_to']}) "
+            f"after 「…{t['placed_after']}」"
             + (f", with {t['differences']} character(s) different" if t["differences"] else "")
         )
     lines += [
         "",
         f"## Automatic emendations ({len(report['emendations'])})",
         "",
-        "The base stands alone (no other witness and no quotation of the commentary reads as it), and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, and more than any other; "
-        "or the base has the words of an emendation elsewhere, and a witness reads the emendation here too (本校).",
+        "The base stands alone (no other witness and no quotation of the commentary reads as it), "
+        "and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, "
+        "and more than any other; or the base has the words of an emendation elsewhere, "
+        "and a witness reads the emendation here too (本校).",
         "",
     ]
     for e in report["emendations"]:
         lines.append(
-            f"- {e['app']} ({e['basis']}): {e['context']}: base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
+            f"- {e['app']} ({e['basis']}): {e['context']}: "
+            f"base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
             + evidence_words(e["evidence"])
             + (f"; the same error as {e['same_as']}" if e["same_as"] else "")
         )
@@ -417,8 +425,10 @@ def collation_markdown(report: dict) -> str:
         "",
         f"## Candidates for emendation ({len(report['candidates'])})",
         "",
-        "The base may be wrong, but the rule of automatic emendation does not apply: the base stands alone and the others disagree or are one, or the commentary quotes another reading. "
-        "The editor decides in decisions.toml: paste the decision and correct it, or give the base's reading to keep it.",
+        "The base may be wrong, but the rule of automatic emendation does not apply: "
+        "the base stands alone and the others disagree or are one, or the commentary quotes another reading. "
+        "The editor decides in decisions.toml: "
+        "paste the decision and correct it, or give the base's reading to keep it.",
         "",
     ]
     for c in report["candidates"]:
@@ -433,13 +443,15 @@ def collation_markdown(report: dict) -> str:
         "",
         f"## The same words elsewhere ({len(report['same_errors'])})",
         "",
-        "Where the base has the words of an emendation again, with the same neighbours: emended alike where a witness reads the emendation, listed here either way.",
+        "Where the base has the words of an emendation again, with the same neighbours: "
+        "emended alike where a witness reads the emendation, listed here either way.",
         "",
     ]
     for r in report["same_errors"]:
         done = "emended alike" if r["treated_alike"] else f"not emended: {r['why_not']}"
         lines.append(
-            f"- {r['context']} ({r['app'] or 'no entry'}), as at {r['emendation']} 「{r['base_words']}」 → 「{r['emended_to']}」: {done}"
+            f"- {r['context']} ({r['app'] or 'no entry'}), "
+            f"as at {r['emendation']} 「{r['base_words']}」 → 「{r['emended_to']}」: {done}"
         )
     return "\n".join(lines) + "\n"
 

@@ -401,7 +401,8 @@ def search_entries(site: Site) -> list[dict]:
                         "k": "reading",
                         "t": r.text + (f"　{words}" if words else ""),
                         "h": link + app.id,
-                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}",
+                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] "
+                        f"{site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}",
                     }
                 )
         for gloss in section.glosses:

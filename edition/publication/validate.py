@@ -188,9 +188,9 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
     tei = {"tei": TEI["t"]}
     ref = f"#{witness.get(XML_ID)}"
     in_layer = etree.XPath(f"boolean(self::node()[{layer}])", namespaces=tei)
+    without_witness = "not(contains(concat(' ', normalize-space(@wit), ' '), $ref))"
     theirs_alone = etree.XPath(
-        f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][not(contains(concat(' ', normalize-space(@wit), ' '), $ref))])",
-        namespaces=tei,
+        f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][{without_witness}])", namespaces=tei
     )
     readings = etree.XPath("tei:lem | tei:rdgGrp/tei:lem | tei:rdg | tei:rdgGrp/tei:rdg", namespaces=tei)
     own = lambda marker: marker.get("wit") == ref and in_layer(marker)

@@ -92,7 +92,8 @@ def read_part(build_root: Path, chapter: BuiltChapter) -> VolumeChapter:
         if not needed.exists():
             raise EditionError(
                 needed,
-                f"missing: chapter {chapter.heading} is not built (its PDF, edition.xml, pdf/lines.json and pdf/edition.toc)",
+                f"missing: chapter {chapter.heading} is not built "
+                "(its PDF, edition.xml, pdf/lines.json and pdf/edition.toc)",
             )
     if TEX_UNSAFE.search(str(pdf.resolve())):
         raise EditionError(
@@ -103,7 +104,8 @@ def read_part(build_root: Path, chapter: BuiltChapter) -> VolumeChapter:
     if set(before) != {"fanli", "text"}:
         raise EditionError(
             lines_path,
-            f"records the pages before {sorted(before)}, not before the 凡例 and the text: typeset chapter {chapter.heading} again",
+            f"records the pages before {sorted(before)}, not before the 凡例 and the text: "
+            f"typeset chapter {chapter.heading} again",
         )
     return VolumeChapter(
         chapter,

@@ -96,7 +96,8 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         elif placement.chapter.number in by_chapter:
             raise EditionError(
                 path,
-                f"it belongs to {placement.chapter.title}, as {by_chapter[placement.chapter.number].name} does: add them one by one (--chapter)",
+                f"it belongs to {placement.chapter.title}, as {by_chapter[placement.chapter.number].name} does: "
+                "add them one by one (--chapter)",
             )
         else:
             by_chapter[placement.chapter.number] = path

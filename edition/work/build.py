@@ -59,7 +59,8 @@ def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decision
         if config.punctuation_from not in apparatus.witnesses:
             raise EditionError(
                 sources.root / "edition.toml",
-                f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus ({apparatus.statuses[config.punctuation_from].reason})",
+                f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus "
+                f"({apparatus.statuses[config.punctuation_from].reason})",
             )
         apparatus.punctuation, apparatus.punctuation_source = (
             punctuation.carried(apparatus, config.punctuation_from),
@@ -99,16 +100,19 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"  校语: {len(textual_summary['notes'])} notes, {textual_summary['placed']} with an apparatus entry")
     for siglum, status in apparatus.statuses.items():
         progress(
-            f"  {siglum}: quality {status.quality:.3f}, {'included' if status.included else 'excluded'} ({status.reason})"
+            f"  {siglum}: quality {status.quality:.3f}, "
+            f"{'included' if status.included else 'excluded'} ({status.reason})"
         )
     progress(
-        f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, {len(found)} sections in {seconds:.2f} s"
+        f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, "
+        f"{len(found)} sections in {seconds:.2f} s"
     )
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
     formulas = len(placed_steps) + sum(len(s.agreeing) for s in placed_steps) + len(unplaced_steps)
     progress(
-        f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, {len(unplaced_steps)} formulas not placed"
+        f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, "
+        f"{len(unplaced_steps)} formulas not placed"
     )
     for unplaced in unplaced_steps:
         progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
@@ -171,7 +175,10 @@ def commentary_line(commentary: Commentary) -> str:
         for siglum, counts in commentary.counts().items()
         if counts
     )
-    return f"{len(commentary.glosses)} glosses, {units} variation units, {transpositions} transpositions; readings: {readings}"
+    return (
+        f"{len(commentary.glosses)} glosses, {units} variation units, {transpositions} transpositions; "
+        f"readings: {readings}"
+    )
 
 
 def counts_line(counts: dict[str, int]) -> str:

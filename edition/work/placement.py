@@ -35,7 +35,8 @@ class Placement:
     runner_up: tuple[Chapter, float] | None
 
     def words(self) -> str:
-        found = f"{self.share:.0%} of its {RUN}-character runs are in {self.chapter.title if self.chapter else 'no chapter'}'s base text"
+        title = self.chapter.title if self.chapter else "no chapter"
+        found = f"{self.share:.0%} of its {RUN}-character runs are in {title}'s base text"
         return found + (f"; next {self.runner_up[0].title}, {self.runner_up[1]:.0%}" if self.runner_up else "")
 
 
@@ -78,6 +79,7 @@ class ChapterPlacer:
         if best >= AT_LEAST and all(r[0][1] == chapter for r in ranked.values()):
             raise EditionError(
                 file,
-                f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): name the chapter (--chapter)",
+                f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): "
+                "name the chapter (--chapter)",
             )
         return Placement(None, best, (chapter, best) if chapter else None)

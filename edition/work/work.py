@@ -179,7 +179,8 @@ class Work:
             if "files" not in stanza:
                 raise EditionError(
                     meta_path,
-                    f"witness {stanza['siglum']}: a witness of one chapter is described in its chapter's folder (chapters/NN-title/witnesses.toml)",
+                    f"witness {stanza['siglum']}: a witness of one chapter is described in its chapter's folder "
+                    "(chapters/NN-title/witnesses.toml)",
                     lines.line(("witness", number)),
                 )
             fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged", "folder", "files", "front")}
@@ -206,7 +207,8 @@ class Work:
                 if path.suffix in WITNESS_SUFFIXES and path.resolve() not in listed:
                     raise EditionError(
                         path,
-                        f"file of witness {edition.meta.siglum} is in neither its `files` nor its `front` in {meta_path}",
+                        f"file of witness {edition.meta.siglum} is in neither its `files` "
+                        f"nor its `front` in {meta_path}",
                     )
         return work
 
@@ -231,7 +233,8 @@ class Work:
                 if inner.is_dir():
                     raise EditionError(
                         inner,
-                        "a folder inside a chapter's folder is not read: put its witness files in the chapter's folder itself",
+                        "a folder inside a chapter's folder is not read: "
+                        "put its witness files in the chapter's folder itself",
                     )
 
 

@@ -184,7 +184,8 @@ def write_work_products(
     validate.check(document, staging.out / "edition.xml", project=False)
     staging.write("edition.xml", corpus.serialize(document))
     progress(
-        "typeset edition.pdf, the volume (XeLaTeX, pdfpages), and write site/ (the work's pages, the chapters' and the fonts)"
+        "typeset edition.pdf, the volume (XeLaTeX, pdfpages), "
+        "and write site/ (the work's pages, the chapters' and the fonts)"
     )
     fonts = "site/fonts/characters.json"
     with ThreadPoolExecutor(max_workers=1) as typesetting:  # XeLaTeX runs while the fonts are made
