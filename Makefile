@@ -48,10 +48,12 @@ endif
 test: setup $(AXE) docs
 	$(BIN)/python -m pytest -q
 
-# The code's style: ruff's checks and its formatting (the rules in pyproject.toml, [tool.ruff]).
+# The code's style and structure: ruff's checks and formatting ([tool.ruff] in pyproject.toml) and
+# the layers of the stages, import-linter's contract ([tool.importlinter]).
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 docs: setup
 	$(BIN)/mkdocs build --strict --site-dir $(DOCS_SITE)
