@@ -128,3 +128,20 @@ def test_004_chrome_and_junk(witnesses):
     assert "xu" in junk and "41" in junk
     classic = "".join(layer_text(w, "classic"))
     assert not any(c.isascii() and c.isalnum() for c in classic)
+
+
+def test_a_reader_sites_page_of_another_title_has_its_header_and_footer_as_chrome(tmp_path, sources):
+    """The scrambled-web profile reads the site's template, not one page's strings: another
+    chapter's page, with another box in its footer, has its title as label and its frame as chrome."""
+    from edition.intake.profile import load_profile
+    from edition.intake.witness import WitnessMeta, intake_witness
+
+    page = "繁體版\n字体\n默认 特大\n\n燕礼\n\n作者: 某   更新时间: 1970-01-01   字数:10字\n\n燕礼小臣戒与者。\n\n燕礼说:\n\n小提示:按【Enter回车键】返回目录\n"
+    path = tmp_path / "page.txt"
+    path.write_text(page, encoding="utf-8")
+    meta = WitnessMeta("X", path.name, "page", "simplified", "scrambled-web")
+    witness = intake_witness(meta, path, load_profile("scrambled-web"), (), sources.normalizer())
+    assert layer_text(witness, "label") == ["燕礼"]
+    assert layer_text(witness, "classic") == ["燕礼小臣戒与者。"]
+    chrome = "".join(layer_text(witness, "chrome"))
+    assert "作者: 某" in chrome and "燕礼说:" in chrome and "小提示:" in chrome
