@@ -136,7 +136,10 @@ def test_a_reader_sites_page_of_another_title_has_its_header_and_footer_as_chrom
     from edition.intake.profile import load_profile
     from edition.intake.witness import WitnessMeta, intake_witness
 
-    page = "繁體版\n字体\n默认 特大\n\n燕礼\n\n作者: 某   更新时间: 1970-01-01   字数:10字\n\n燕礼小臣戒与者。\n\n燕礼说:\n\n小提示:按【Enter回车键】返回目录\n"
+    page = (
+        "繁體版\n字体\n默认 特大\n\n燕礼\n\n作者: 某   更新时间: 1970-01-01   字数:10字\n\n"
+        "燕礼小臣戒与者。\n\n燕礼说:\n\n小提示:按【Enter回车键】返回目录\n"
+    )
     path = tmp_path / "page.txt"
     path.write_text(page, encoding="utf-8")
     meta = WitnessMeta("X", path.name, "page", "simplified", "scrambled-web")
