@@ -278,3 +278,14 @@ def read_tsv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, 
             raise EditionError(path, f"expected {len(header)} tab-separated cells, found {len(cells)}", number)
         rows.append((number, dict(zip(header, cells))))
     return rows
+
+
+MACRO = regex.compile(r"\{([A-Z]+)\}")
+
+
+def expand_macros(pattern: str, macros: dict[str, str]) -> str:
+    """A data file's pattern with each `{NAME}` replaced by its macro, as a group (macros may use
+    macros)."""
+    while MACRO.search(pattern):
+        pattern = MACRO.sub(lambda m: f"(?:{macros[m.group(1)]})", pattern)
+    return pattern

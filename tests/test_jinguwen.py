@@ -261,3 +261,14 @@ def test_a_note_in_small_double_columns_is_read_whole(tmp_path):
         ("guwen", "omission", "以", ""),
     ]
     assert witness.raw.text[notes[0].start : notes[0].start + 2] == "今文" and notes[1].line == 2
+
+
+def test_each_formula_of_the_grammar_reads_its_example():
+    """The grammar is data (edition/collation/data/jinguwen.toml): each formula's example, a note
+    of the witnesses, is read, and by a clause the formula's own pattern matches."""
+    formulas = tomllib.loads(jinguwen.DATA.read_text(encoding="utf-8"))["formula"]
+    assert [f["name"] for f in formulas] == [f.name for f in jinguwen.FORMULAS]
+    for table, formula in zip(formulas, jinguwen.FORMULAS):
+        parsed, problem = jinguwen.parse(table["example"])
+        assert parsed and not problem, (formula.name, table["example"], problem)
+        assert formula.pattern is None or formula.pattern.search(table["example"]), formula.name

@@ -2,9 +2,9 @@
 仪礼 read differently, found in the 注 layer of every witness, parsed, anchored on the base text
 through the collation, and added to the apparatus as readings of two hypothetical witnesses.
 
-The formulas (`parse`): X为Y, X作Y, X皆作Y, X皆为Y (X a list, with 、 or without: 賔觶大夫之觶皆爲爵),
-改X为Y, 或作Y (a substitution); 无X (the tradition lacks X); 曰…, 或言… or 作“…” (a whole phrase as
-the tradition reads it); a phrase followed by
+The formulas are data (`data/jinguwen.toml`, read by `parse`): X为Y, X作Y, X皆作Y, X皆为Y (X a
+list, with 、 or without: 賔觶大夫之觶皆爲爵), 改X为Y, 或作Y (a substitution); 无X (the tradition
+lacks X); 曰…, 或言… or 作“…” (a whole phrase as the tradition reads it); a phrase followed by
 无X; and chains of these, after one 今文/古文 or with the other tradition following. A note is
 anchored in the clause it follows in the witness that carries it (or the clause before), mapped
 onto the base through the alignment. Nothing found is dropped: a note that cannot be parsed or
@@ -13,8 +13,10 @@ anchored is reported with the reason.
 
 from __future__ import annotations
 
+import tomllib
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from importlib import resources
 
 import regex
 from rapidfuzz import fuzz
@@ -22,16 +24,47 @@ from rapidfuzz.distance import Levenshtein
 
 from ..intake.normalize import DROPPED, Normalizer
 from ..intake.witness import Witness
+from ..tables import expand_macros
 from .apparatus import Apparatus
 
-TRADITIONS = {"今文": "jinwen", "古文": "guwen"}
-TRADITION = regex.compile(r"今文|古文")
-QUOTED = r"“([^”]+)”"
-# The formula words as either script writes them.
-WEI = "[为爲為]"
-WU = "[无無]"
-ATOM = r"(?:\{[^{}]+\}|<[^<>]+>|&[A-Za-z][A-Za-z0-9_.-]*;|纟舀|▯|[\p{Han}\uE000-\uF8FF\u3100-\u312F\u2500-\u257F])"
-PLAIN = rf"(?!今文|古文){ATOM}"  # a character of the note that does not begin the other tradition's note
+DATA = resources.files("edition.collation") / "data" / "jinguwen.toml"
+
+
+@dataclass(frozen=True)
+class ReadingFormula:
+    """One formula of the grammar (data/jinguwen.toml): how a clause of a note gives a reading."""
+
+    name: str
+    kind: str  # phrase, omission, substitution, alternative or paired
+    pattern: regex.Pattern | None
+    scope: str = "one"
+    fresh: bool = False  # only right after the tradition's name
+
+
+def load_grammar() -> tuple[dict[str, str], dict[str, str], list[ReadingFormula]]:
+    """The traditions by name, the macros expanded, and the formulas in order."""
+    doc = tomllib.loads(DATA.read_text(encoding="utf-8"))
+    macros = {name: expand_macros(value, doc["macros"]) for name, value in doc["macros"].items()}
+    macros["SKIP"] = doc["separators"]["skip"]
+    formulas = [
+        ReadingFormula(
+            f["name"],
+            f["kind"],
+            regex.compile(expand_macros(f["pattern"], macros)) if "pattern" in f else None,
+            f.get("scope", "one"),
+            f.get("fresh", False),
+        )
+        for f in doc["formula"]
+    ]
+    return doc["traditions"], macros, formulas
+
+
+TRADITIONS, MACROS, FORMULAS = load_grammar()
+TRADITION = regex.compile("|".join(map(regex.escape, TRADITIONS)))
+ATOM = MACROS["ATOM"]
+QUOTED = regex.compile(MACROS["QUOTED"])
+SKIP = regex.compile(MACROS["SKIP"])
+VERDICT = MACROS["VERDICT"]
 BRACKET = regex.compile(r"[\p{Ps}\p{Pe}]")
 WINDOW = 60  # the longest clause, in tokens, that a note is taken to follow
 
@@ -119,7 +152,7 @@ def parse(text: str) -> tuple[list[Parsed], str]:
             position += head.end()
             fresh = True
             continue
-        skip = regex.match(r"[，、；\s]+|又(?=曰)|及", rest)
+        skip = SKIP.match(rest)
         if skip:
             position += skip.end()
             continue
@@ -141,41 +174,33 @@ def parse(text: str) -> tuple[list[Parsed], str]:
 
 
 def parse_clause(rest: str, last_lemma: str, fresh: bool) -> tuple[list[Parsed] | None, int]:
-    """One reading (or a list X、X) at the start of `rest`; a bare phrase only right after the
-    tradition's name (`fresh`), since after a reading it is Zheng's own comment."""
-    m = regex.match(rf"[皆或]?[曰言]：?(?:{QUOTED}|([^，。；]+))", rest)
-    if m:
-        return [Parsed("", "phrase", "", m.group(1) or m.group(2))], m.end()
-    m = regex.match(rf"作{QUOTED}", rest)
-    if m:
-        return [Parsed("", "phrase", "", m.group(1))], m.end()
-    m = regex.match(rf"{WU}(?:{QUOTED}|((?:{ATOM}){{1,6}}?)(?=[，。；]|及|又|今文|古文|$))", rest)
-    if m:
-        return [Parsed("", "omission", m.group(1) or m.group(2), "")], m.end()
-    m = regex.match(rf"或作((?:{ATOM}))", rest)
-    if m and last_lemma:
-        return [Parsed("", "substitution", last_lemma, m.group(1))], m.end()
-    m = regex.match(rf"改((?:{ATOM}){{1,4}}?){WEI}", rest)
-    if m:
-        return substitution(m.group(1), rest, m.end(), "one")
-    m = regex.match(
-        rf"(?:{QUOTED}|((?:{ATOM}){{1,2}}?|(?:{ATOM}){{1,4}}(?:、(?:{ATOM}){{1,4}})+))，?(皆)?(?:{WEI}|作)", rest
-    )
-    if m:
-        return substitution(m.group(1) or m.group(2), rest, m.end(), "all" if m.group(3) else "one")
-    m = regex.match(rf"((?:{ATOM}){{3,12}}?)皆(?:{WEI}|作)", rest)
-    if m and len(unpunctuated_list(m.group(1))) > 1:
-        return substitution("、".join(unpunctuated_list(m.group(1))), rest, m.end(), "all")
-    m = regex.match(rf"((?:{PLAIN}){{1,8}}?){WU}((?:{ATOM}){{1,3}}?)(?=[，。；]|又|今文|古文|$)", rest)
-    if m:
-        return [Parsed("", "omission", m.group(2), "")], m.end()
-    if fresh:
-        pair = paired_phrases(rest, last_lemma)
-        if pair:
-            return pair
-    m = regex.match(rf"((?:{ATOM}){{2,12}})(?=[，。；]|$)", rest)
-    if m and fresh:
-        return [Parsed("", "phrase", "", m.group(1))], m.end()
+    """One reading (or a list X、X) at the start of `rest`, by the first formula of the grammar
+    that reads it; a formula marked `fresh` only right after the tradition's name."""
+    for formula in FORMULAS:
+        if formula.fresh and not fresh:
+            continue
+        if formula.kind == "paired":
+            pair = paired_phrases(rest, last_lemma)
+            if pair:
+                return pair
+            continue
+        m = formula.pattern.match(rest)
+        if not m:
+            continue
+        groups = m.groupdict()
+        if formula.kind == "phrase":
+            return [Parsed("", "phrase", "", groups["reading"])], m.end()
+        if formula.kind == "omission":
+            return [Parsed("", "omission", groups["lemma"], "")], m.end()
+        if formula.kind == "alternative" and last_lemma:
+            return [Parsed("", "substitution", last_lemma, groups["reading"])], m.end()
+        if formula.kind == "substitution":
+            scope = "all" if groups.get("all") else formula.scope
+            if groups.get("list") is None:
+                return substitution(groups["lemma"], rest, m.end(), scope)
+            items = unpunctuated_list(groups["list"])
+            if len(items) > 1:
+                return substitution("、".join(items), rest, m.end(), scope)
     return None, 0
 
 
@@ -202,14 +227,16 @@ def substitution(lemma_text: str, rest: str, offset: int, scope: str) -> tuple[l
     """X为Y: the reading Y is quoted, or as long as X. In a list (宾觯、大夫之觯，皆为爵) Y takes the
     place of what the items share at their end, in each of them; with nothing shared, each item
     is one character."""
-    quoted = regex.match(QUOTED, rest[offset:])
+    quoted = QUOTED.match(rest[offset:])
     lemmas = [x for x in lemma_text.split("、") if x]
     shared = common_ending(lemmas) if len(lemmas) > 1 else ""
     if quoted:
-        reading, used = quoted.group(1), offset + quoted.end()
+        reading, used = quoted.group("reading"), offset + quoted.end()
     else:
         length = len(atoms(shared)) or (1 if len(lemmas) > 1 else len(atoms(lemmas[0])))
-        found = regex.match(rf"(?:(?!非也){ATOM}){{1,{length}}}", rest[offset:])  # X作Y非也: Zheng's verdict follows
+        found = regex.match(
+            rf"(?:(?!{VERDICT})(?:{ATOM})){{1,{length}}}", rest[offset:]
+        )  # X作Y非也: the verdict follows
         if not found:
             return None, 0
         reading, used = found.group(), offset + found.end()

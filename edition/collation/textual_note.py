@@ -29,12 +29,11 @@ import regex
 
 from ..intake.normalize import Normalizer, Stream
 from ..intake.witness import Witness
-from ..tables import read_toml
+from ..tables import expand_macros, read_toml
 from . import jinguwen
 from .apparatus import Apparatus
 
 DATA = Path(__file__).resolve().parent / "data" / "textual_notes.toml"
-MACRO = regex.compile(r"\{([A-Z]+)\}")
 HAN = regex.compile(r"\p{Han}")
 BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
@@ -151,9 +150,7 @@ class TextualNotes:
         return "".join(self.normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
 
     def compile(self, pattern: str, macros: dict) -> regex.Pattern:
-        while MACRO.search(pattern):
-            pattern = MACRO.sub(lambda m: f"(?:{macros[m.group(1)]})", pattern)
-        return regex.compile(self.fold(pattern))
+        return regex.compile(self.fold(expand_macros(pattern, macros)))
 
     def person(self, name: str) -> str:
         return self.names.get(self.fold(name), "") if name else ""
