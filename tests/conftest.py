@@ -7,6 +7,8 @@ import pytest
 
 from edition.collation import decisions
 from edition.collation.apparatus import collate
+from edition.publication import render
+from edition.publication.conventions import SERIES, Conventions
 from edition.work.build import build
 from edition.work.sources import Sources, decisions_path
 from edition.work.work import Work, export_chapter, export_work
@@ -71,6 +73,26 @@ def apparatus(witnesses, sources):
         choices.witnesses(True),
         choices.witnesses(False),
     )
+
+
+def printed_entries(edition_xml: Path) -> str:
+    """The apparatus as the PDF prints it, an entry a line: each series of each entry as the
+    conventions phrase it from the TEI (what pdf.Notes sets in LaTeX, without the LaTeX)."""
+    edition = render.read(edition_xml)
+    conventions = Conventions(edition.style)
+    entries = conventions.entries(edition)
+    phrased = (
+        "".join(part.text for _, parts in conventions.sentence(entries[app.id].series(name), app) for part in parts)
+        for app in edition.all_apps
+        for name in SERIES
+    )
+    return "\n".join(entry for entry in phrased if entry)
+
+
+@pytest.fixture(scope="session")
+def printed(built) -> str:
+    """The seed edition's apparatus as the PDF prints it (see printed_entries)."""
+    return printed_entries(built / "edition.xml")
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:

@@ -15,6 +15,7 @@ from stripped import COMMENTARY, without
 
 from edition.collation import decisions, steps
 from edition.publication import tei, validate
+from edition.publication.conventions import Conventions
 from edition.publication.render import read
 from edition.work.build import edit
 from edition.work.sources import decisions_path
@@ -165,5 +166,8 @@ def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(buil
     assert "五禮通考自此闕" not in flat
     numbers = re.findall(r"〔注(\d+)〕", flat)
     assert len(numbers) == len(set(numbers)) > 200
-    tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    assert r"\zhu{" in tex and r"\Dfootnote{" in tex
+    edition = read(built / "edition.xml")
+    entries = Conventions(edition.style).entries(edition)
+    assert edition.glosses, "the 注's notes, which the PDF sets in small type"
+    on_the_commentary = [c for app in edition.commentary_apps for c in entries[app.id].clauses]
+    assert on_the_commentary and {c.series for c in on_the_commentary} == {"D"}, "their entries in series D"
