@@ -173,7 +173,5 @@ def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():
 
     assert Budget(0.1).run(starved_then_matching) == "matched"
     assert timeouts[1] > 2 * timeouts[0]
-    began = time.perf_counter()
-    with pytest.raises(TimeoutError):
+    with pytest.raises(TimeoutError):  # how soon it stops, idle or busy: bench/budget
         Budget(0.2).run(lambda timeout: regex.match(RUNAWAY, "a" * 40 + "b", timeout=timeout))
-    assert time.perf_counter() - began < 5

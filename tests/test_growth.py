@@ -5,7 +5,6 @@ import json
 import re
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import opencc
@@ -202,14 +201,13 @@ def test_a_bad_decision_is_named_with_its_line(sources):
     )
 
 
-def test_a_rebuild_with_nothing_changed_takes_under_a_second(work_sample):
+def test_a_rebuild_with_nothing_changed_builds_nothing(work_sample):
+    """How long it takes (< 1 s): bench/whole_work, `no change`."""
     sources, out, _ = work_sample  # a work of two chapters, built
     make = ["make", "edition", f"SOURCES={sources}", f"OUT={out}"]
     subprocess.run(make, cwd=ROOT, check=True, capture_output=True)
-    started = time.perf_counter()
     result = subprocess.run(make, cwd=ROOT, check=True, capture_output=True, text=True)
-    assert time.perf_counter() - started < 1
-    assert "edition build" not in result.stdout
+    assert "edition build" not in result.stdout and "is up to date" in result.stdout
 
 
 def test_every_kind_of_decision_is_applied(sources, tmp_path):
