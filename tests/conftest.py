@@ -27,6 +27,39 @@ def exported_chapter(number: int) -> Path:
 
 SOURCES = exported_chapter(5)  # 鄉射禮, with the seed witnesses, SBCK and WYG
 
+# --- the tiers: `make test` runs them in this order and stops at the first that fails -----------
+
+TIERS = ("fast", "build", "typeset", "browser")
+# The shared fixtures that put a test in a slower tier (a fixture that uses one of them is slow too:
+# pytest lists the fixtures a test needs through others). A test or module whose own code builds,
+# typesets or runs a browser says so with `@pytest.mark.tier("build")` and the like.
+FIXTURE_TIERS = {
+    "built": "build",  # a full build of the chapter
+    "work_sample": "build",  # a work of two chapters, built
+    "browser": "browser",
+    "page": "browser",
+}
+
+
+def tier_of(item: pytest.Item) -> str:
+    """The slowest tier among the test's fixtures and its `tier` marks; fast by default."""
+    named = [FIXTURE_TIERS[name] for name in item.fixturenames if name in FIXTURE_TIERS]
+    marked = [mark.args[0] for mark in item.iter_markers("tier")]
+    unknown = [name for name in marked if name not in TIERS]
+    if unknown:
+        raise pytest.UsageError(f"{item.nodeid}: no tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")
+    return max(["fast", *named, *marked], key=TIERS.index)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test in exactly one tier: its marker added here, never written by hand."""
+    for item in items:
+        written = [mark.name for mark in item.iter_markers() if mark.name in TIERS]
+        if written:
+            raise pytest.UsageError(f"{item.nodeid}: marked {written[0]!r} by hand; mark it tier({written[0]!r})")
+        item.add_marker(tier_of(item))
+
 
 @pytest.fixture(scope="session")
 def sources() -> Sources:

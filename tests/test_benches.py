@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.tier("build")  # each bench's smoke mode, a process that builds or collates
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 

@@ -64,6 +64,7 @@ def edition(command: str, sources: Path, tmp_path: Path) -> tuple[int, list[str]
     return result.returncode, (result.stdout if command == "check" else result.stderr).strip().splitlines()
 
 
+@pytest.mark.tier("build")
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     (sources / "profiles").mkdir()
@@ -77,6 +78,7 @@ def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     assert "rule 'runaway' exceeded its time limit" in lines[0] and lines[0].endswith("a.txt line 5")
 
 
+@pytest.mark.tier("build")
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_runaway_witness_rule_is_one_line(sources, tmp_path, command):
     write_witness(sources, "A", "a.txt", WITH_RUNAWAY_LINE.encode(), extra=WITNESS_RULE)

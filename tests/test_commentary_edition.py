@@ -155,6 +155,7 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
     assert hits and hits[0]["h"] == f"index.html?commentary=on#{gloss.id}"
 
 
+@pytest.mark.tier("typeset")
 def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(built):
     text = subprocess.run(
         ["pdftotext", "-raw", str(built / "edition.pdf"), "-"], capture_output=True, text=True, check=True

@@ -60,6 +60,7 @@ def latin(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.tier("typeset")
 def test_the_config_switches_between_chinese_and_latin_apparatus(built, latin):
     chinese_html, latin_html = page_text(built / "site" / "index.html"), page_text(latin / "site" / "index.html")
     chinese_pdf, latin_pdf = flat(pdftotext(built / "edition.pdf")), flat(pdftotext(latin / "edition.pdf"))
@@ -98,6 +99,7 @@ def test_witnesses_carry_their_names_and_editions(tei, sources):
     assert unnamed.find("t:abbr[@type='name']", NS) is None, "no name: the siglum stands for it"
 
 
+@pytest.mark.tier("typeset")
 def test_the_conspectus_maps_names_to_sigla(built, sources):
     html = (built / "site" / "witnesses.html").read_text(encoding="utf-8")
     pdf = pdftotext(built / "edition.pdf", layout=True)
@@ -107,6 +109,7 @@ def test_the_conspectus_maps_names_to_sigla(built, sources):
             assert re.search(rf'class="sig">{meta.name}</span>.*?{meta.siglum}', html, re.S), meta.name
 
 
+@pytest.mark.tier("typeset")
 def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, sources):
     base = next(m for m in sources.witnesses if m.siglum == sources.config.base)
     collated = [m.name for m in sources.witnesses if m.siglum not in (base.siglum, "004")]
@@ -179,6 +182,7 @@ def bare(text: str) -> str:
     return re.sub(r"[，。、；：？！「」『』《》;:\s]", "", text)
 
 
+@pytest.mark.tier("typeset")
 def test_one_citation_in_tei_html_and_pdf(built, tei):
     anchor = tei.xpath("//t:div[@n='3']//t:anchor[@n='3.2']", namespaces=NS)
     assert anchor and anchor[0].get(XML_ID) == "c3.2"
@@ -209,6 +213,7 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
     assert cited > 100, "the margin cites sentences"
 
 
+@pytest.mark.tier("typeset")
 def test_no_citation_on_a_heading(built, tei):
     heads = {"".join(h.itertext()) for h in tei.iterfind(".//t:body//t:head", NS)}
     for line in pdftotext(built / "edition.pdf", layout=True).splitlines():

@@ -13,6 +13,8 @@ from lxml import etree
 from edition.publication.conventions import SERIES_A, SERIES_C
 from edition.publication.tei import TEI_NS
 
+pytestmark = pytest.mark.tier("typeset")  # the PDF's text, and LaTeX typeset
+
 NS = {"t": TEI_NS}
 
 
