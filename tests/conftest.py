@@ -7,6 +7,8 @@ import pytest
 
 from edition.collation import decisions
 from edition.collation.apparatus import collate
+from edition.publication import render
+from edition.publication.conventions import SERIES, Conventions
 from edition.work.build import build
 from edition.work.sources import Sources, decisions_path
 from edition.work.work import Work, export_chapter, export_work
@@ -24,6 +26,39 @@ def exported_chapter(number: int) -> Path:
 
 
 SOURCES = exported_chapter(5)  # 鄉射禮, with the seed witnesses, SBCK and WYG
+
+# --- the tiers: `make test` runs them in this order and stops at the first that fails -----------
+
+TIERS = ("fast", "build", "typeset", "browser")
+# The shared fixtures that put a test in a slower tier (a fixture that uses one of them is slow too:
+# pytest lists the fixtures a test needs through others). A test or module whose own code builds,
+# typesets or runs a browser says so with `@pytest.mark.tier("build")` and the like.
+FIXTURE_TIERS = {
+    "built": "build",  # a full build of the chapter
+    "work_sample": "build",  # a work of two chapters, built
+    "browser": "browser",
+    "page": "browser",
+}
+
+
+def tier_of(item: pytest.Item) -> str:
+    """The slowest tier among the test's fixtures and its `tier` marks; fast by default."""
+    named = [FIXTURE_TIERS[name] for name in item.fixturenames if name in FIXTURE_TIERS]
+    marked = [mark.args[0] for mark in item.iter_markers("tier")]
+    unknown = [name for name in marked if name not in TIERS]
+    if unknown:
+        raise pytest.UsageError(f"{item.nodeid}: no tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")
+    return max(["fast", *named, *marked], key=TIERS.index)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test in exactly one tier: its marker added here, never written by hand."""
+    for item in items:
+        written = [mark.name for mark in item.iter_markers() if mark.name in TIERS]
+        if written:
+            raise pytest.UsageError(f"{item.nodeid}: marked {written[0]!r} by hand; mark it tier({written[0]!r})")
+        item.add_marker(tier_of(item))
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +106,26 @@ def apparatus(witnesses, sources):
         choices.witnesses(True),
         choices.witnesses(False),
     )
+
+
+def printed_entries(edition_xml: Path) -> str:
+    """The apparatus as the PDF prints it, an entry a line: each series of each entry as the
+    conventions phrase it from the TEI (what pdf.Notes sets in LaTeX, without the LaTeX)."""
+    edition = render.read(edition_xml)
+    conventions = Conventions(edition.style)
+    entries = conventions.entries(edition)
+    phrased = (
+        "".join(part.text for _, parts in conventions.sentence(entries[app.id].series(name), app) for part in parts)
+        for app in edition.all_apps
+        for name in SERIES
+    )
+    return "\n".join(entry for entry in phrased if entry)
+
+
+@pytest.fixture(scope="session")
+def printed(built) -> str:
+    """The seed edition's apparatus as the PDF prints it (see printed_entries)."""
+    return printed_entries(built / "edition.xml")
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:

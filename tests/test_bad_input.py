@@ -35,6 +35,7 @@ def assert_no_output(out: Path):
     assert not out.exists() or not any(p for p in out.rglob("*") if p.is_file())
 
 
+@pytest.mark.tier("build")
 def test_the_sample_builds(sources, tmp_path):
     out = tmp_path / "build"
     result = run(sources, out)
@@ -69,6 +70,7 @@ def test_big5_without_encoding_is_named(sources, tmp_path):
     assert_one_line_error(run(sources, tmp_path / "build"), "a.txt:1", "not valid UTF-8", "Big5", 'encoding = "big5"')
 
 
+@pytest.mark.tier("build")
 def test_big5_named_in_the_metadata_is_read(sources, tmp_path):
     write_witness(sources, "A", "a.txt", TRADITIONAL.encode("big5"), extra='encoding = "big5"')
     out = tmp_path / "build"
@@ -76,6 +78,7 @@ def test_big5_named_in_the_metadata_is_read(sources, tmp_path):
     assert "鄉射之禮" in (out / "witnesses" / "A.xml").read_text()
 
 
+@pytest.mark.tier("build")
 def test_an_encoding_named_in_the_metadata_is_read(sources, tmp_path):
     write_witness(sources, "A", "a.txt", SAMPLE.encode("gb18030"), extra='encoding = "gb18030"')
     out = tmp_path / "build"
@@ -84,6 +87,7 @@ def test_an_encoding_named_in_the_metadata_is_read(sources, tmp_path):
     assert report["encoding"] == "gb18030" and report["layers"]["commentary"]["segments"] == 2
 
 
+@pytest.mark.tier("build")
 def test_bom_and_crlf_are_accepted_and_kept(sources, tmp_path):
     data = ("\ufeff" + SAMPLE.replace("\n", "\r\n")).encode("utf-8")
     write_witness(sources, "A", "a.txt", data)
@@ -145,6 +149,7 @@ def test_a_profile_that_leaves_characters_unassigned(sources, tmp_path):
     assert_one_line_error(run(sources, tmp_path / "build"), "a.txt:3", "leaves", "unassigned", "headings-only")
 
 
+@pytest.mark.tier("build")
 def test_a_failed_build_leaves_the_previous_output_alone(sources, tmp_path):
     out = tmp_path / "build"
     assert run(sources, out).exit_code == 0
@@ -155,6 +160,7 @@ def test_a_failed_build_leaves_the_previous_output_alone(sources, tmp_path):
     assert not [p for p in out.parent.iterdir() if ".staging-" in p.name]
 
 
+@pytest.mark.tier("build")
 def test_the_installed_command_prints_one_line_and_no_traceback(sources, tmp_path):
     write_witness(sources, "A", "a.txt", SAMPLE.encode("gb18030"))
     command = Path(sys.executable).parent / "edition"

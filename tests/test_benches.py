@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.tier("build")  # each bench's smoke mode, a process that builds or collates
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -45,3 +49,11 @@ def test_whole_work_smoke_builds_rebuilds_and_finds_nothing_to_do():
 def test_whole_work_scale_smoke_builds_a_work_of_perturbed_copies():
     output = smoke("whole_work", 300, "--scale", "2")
     assert "scale 2: 2 chapters" in output and "cold s" in output and "peak memory" in output
+
+
+def test_budget_smoke_stops_a_runaway_pattern():
+    assert "idle: stopped after" in smoke("budget", 60)
+
+
+def test_whole_work_intake_smoke_reads_the_juanshou_and_the_first_juan():
+    assert "intake of 3 files:" in smoke("whole_work_intake", 120)

@@ -64,6 +64,7 @@ def edition(command: str, sources: Path, tmp_path: Path) -> tuple[int, list[str]
     return result.returncode, (result.stdout if command == "check" else result.stderr).strip().splitlines()
 
 
+@pytest.mark.tier("build")
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     (sources / "profiles").mkdir()
@@ -77,6 +78,7 @@ def test_a_runaway_profile_rule_is_one_line(sources, tmp_path, command):
     assert "rule 'runaway' exceeded its time limit" in lines[0] and lines[0].endswith("a.txt line 5")
 
 
+@pytest.mark.tier("build")
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_runaway_witness_rule_is_one_line(sources, tmp_path, command):
     write_witness(sources, "A", "a.txt", WITH_RUNAWAY_LINE.encode(), extra=WITNESS_RULE)
@@ -173,7 +175,5 @@ def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():
 
     assert Budget(0.1).run(starved_then_matching) == "matched"
     assert timeouts[1] > 2 * timeouts[0]
-    began = time.perf_counter()
-    with pytest.raises(TimeoutError):
+    with pytest.raises(TimeoutError):  # how soon it stops, idle or busy: bench/budget
         Budget(0.2).run(lambda timeout: regex.match(RUNAWAY, "a" * 40 + "b", timeout=timeout))
-    assert time.perf_counter() - began < 5

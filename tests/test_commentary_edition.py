@@ -15,6 +15,7 @@ from stripped import COMMENTARY, without
 
 from edition.collation import decisions, steps
 from edition.publication import tei, validate
+from edition.publication.conventions import Conventions
 from edition.publication.render import read
 from edition.work.build import edit
 from edition.work.sources import decisions_path
@@ -154,6 +155,7 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
     assert hits and hits[0]["h"] == f"index.html?commentary=on#{gloss.id}"
 
 
+@pytest.mark.tier("typeset")
 def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(built):
     text = subprocess.run(
         ["pdftotext", "-raw", str(built / "edition.pdf"), "-"], capture_output=True, text=True, check=True
@@ -165,5 +167,8 @@ def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(buil
     assert "五禮通考自此闕" not in flat
     numbers = re.findall(r"〔注(\d+)〕", flat)
     assert len(numbers) == len(set(numbers)) > 200
-    tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    assert r"\zhu{" in tex and r"\Dfootnote{" in tex
+    edition = read(built / "edition.xml")
+    entries = Conventions(edition.style).entries(edition)
+    assert edition.glosses, "the 注's notes, which the PDF sets in small type"
+    on_the_commentary = [c for app in edition.commentary_apps for c in entries[app.id].clauses]
+    assert on_the_commentary and {c.series for c in on_the_commentary} == {"D"}, "their entries in series D"

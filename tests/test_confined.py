@@ -20,6 +20,8 @@ from probe import COMMAND, assert_one_line, edition, snapshot
 from edition.cli import main
 from edition.work.work import Chapter, Work
 
+pytestmark = pytest.mark.tier("build")  # works built and witnesses added through the installed command
+
 SHORTEST = 3  # 士相見禮
 
 

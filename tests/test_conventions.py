@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SOURCES
+from conftest import SOURCES, printed_entries
 from lxml import etree
 
 from edition.errors import EditionError
@@ -60,15 +60,15 @@ def latin(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.tier("typeset")
 def test_the_config_switches_between_chinese_and_latin_apparatus(built, latin):
     chinese_html, latin_html = page_text(built / "site" / "index.html"), page_text(latin / "site" / "index.html")
     chinese_pdf, latin_pdf = flat(pdftotext(built / "edition.pdf")), flat(pdftotext(latin / "edition.pdf"))
-    chinese_tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    latin_tex = (latin / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    for chinese in (chinese_html, chinese_pdf, chinese_tex):
+    chinese_printed, latin_printed = printed_entries(built / "edition.xml"), printed_entries(latin / "edition.xml")
+    for chinese in (chinese_html, chinese_pdf, chinese_printed):
         assert re.search("原作.，據[^改。]*禮書綱目[^改。]*改", chinese) and "禮書綱目無" in chinese
         assert "emend." not in chinese and "om. " not in chinese
-    for western in (latin_html, latin_pdf, latin_tex):
+    for western in (latin_html, latin_pdf, latin_printed):
         assert "emend." in western and "om." in western
         assert "原作" not in western and "下同" not in western
     assert flat("Editorial principles") in latin_pdf and "凡例" in chinese_pdf
@@ -99,6 +99,7 @@ def test_witnesses_carry_their_names_and_editions(tei, sources):
     assert unnamed.find("t:abbr[@type='name']", NS) is None, "no name: the siglum stands for it"
 
 
+@pytest.mark.tier("typeset")
 def test_the_conspectus_maps_names_to_sigla(built, sources):
     html = (built / "site" / "witnesses.html").read_text(encoding="utf-8")
     pdf = pdftotext(built / "edition.pdf", layout=True)
@@ -108,6 +109,7 @@ def test_the_conspectus_maps_names_to_sigla(built, sources):
             assert re.search(rf'class="sig">{meta.name}</span>.*?{meta.siglum}', html, re.S), meta.name
 
 
+@pytest.mark.tier("typeset")
 def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, sources):
     base = next(m for m in sources.witnesses if m.siglum == sources.config.base)
     collated = [m.name for m in sources.witnesses if m.siglum not in (base.siglum, "004")]
@@ -148,11 +150,10 @@ def test_traditions_and_the_excluded_witness_are_not_extant_throughout(tei):
     assert tei.xpath("//t:listBibl[@type='excluded']/t:bibl[@xml:id='w004']", namespaces=NS)
 
 
-def test_a_recurring_lemma_in_one_sentence_has_its_occurrence(built):
+def test_a_recurring_lemma_in_one_sentence_has_its_occurrence(built, printed):
     html = (built / "site" / "index.html").read_text(encoding="utf-8")
     assert re.search(r'class="lem" lang="lzh">堂¹<', html)
-    tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
-    assert "堂¹，網絡本作常" in tex, "001's 常 for the first 堂 of 升堂揖……當階"
+    assert "堂¹，網絡本作常" in printed, "001's 常 for the first 堂 of 升堂揖……當階"
 
 
 def sentence_text(tei, n: str, length: int = 6) -> str:
@@ -181,6 +182,7 @@ def bare(text: str) -> str:
     return re.sub(r"[，。、；：？！「」『』《》;:\s]", "", text)
 
 
+@pytest.mark.tier("typeset")
 def test_one_citation_in_tei_html_and_pdf(built, tei):
     anchor = tei.xpath("//t:div[@n='3']//t:anchor[@n='3.2']", namespaces=NS)
     assert anchor and anchor[0].get(XML_ID) == "c3.2"
@@ -211,6 +213,7 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
     assert cited > 100, "the margin cites sentences"
 
 
+@pytest.mark.tier("typeset")
 def test_no_citation_on_a_heading(built, tei):
     heads = {"".join(h.itertext()) for h in tei.iterfind(".//t:body//t:head", NS)}
     for line in pdftotext(built / "edition.pdf", layout=True).splitlines():

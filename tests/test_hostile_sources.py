@@ -25,6 +25,8 @@ from probe import (
 
 from edition.cli import main
 
+pytestmark = pytest.mark.tier("build")  # every probe copies a build of the sample and runs the installed command
+
 
 @pytest.fixture(scope="module")
 def good(tmp_path_factory) -> tuple[Path, Path]:

@@ -25,6 +25,8 @@ from edition.errors import EditionError
 from edition.publication import output, pdf
 from edition.work.build import collate_only
 
+pytestmark = pytest.mark.tier("build")  # builds through the installed command, interrupted, refused, repeated
+
 ROOT = Path(__file__).resolve().parent.parent
 EDITION = Path(sys.prefix) / "bin" / "edition"
 ANY_XML = """<grammar xmlns="http://relaxng.org/ns/structure/1.0">
@@ -173,6 +175,7 @@ def test_kill_9_leaves_the_previous_build_and_the_next_build_sweeps(old_build, e
     assert "东阶" in (out / "edition.xml").read_text()
 
 
+@pytest.mark.tier("typeset")
 def test_a_typesetting_program_dies_with_the_build_even_by_kill_9(tmp_path):
     """Killed with the build's Python, a silent child dies too (a chatty one would die anyway, of
     SIGPIPE on its next write)."""
@@ -188,6 +191,7 @@ def test_a_typesetting_program_dies_with_the_build_even_by_kill_9(tmp_path):
     assert wait_until(lambda: not working_in(tmp_path))
 
 
+@pytest.mark.tier("typeset")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_while_typesetting_stops_everything_and_leaves_the_previous_build(old_build, edition, signum):
     out = old_build
@@ -338,6 +342,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_previous_build(old_build, editio
     assert snapshot(out) == before
 
 
+@pytest.mark.tier("typeset")
 def test_a_typesetting_failure_names_a_log_that_is_kept(old_build, edition):
     out = old_build
     config = out.parent / "sources" / "edition.toml"
@@ -353,6 +358,7 @@ def test_a_typesetting_failure_names_a_log_that_is_kept(old_build, edition):
     assert snapshot(out) == before
 
 
+@pytest.mark.tier("typeset")
 def test_a_latex_error_is_its_first_line_and_the_kept_log(tmp_path):
     with pytest.raises(EditionError) as raised:
         pdf.compile_pdf(
@@ -366,6 +372,7 @@ def test_a_latex_error_is_its_first_line_and_the_kept_log(tmp_path):
         shutil.rmtree(log.parent)
 
 
+@pytest.mark.tier("typeset")
 def test_a_rebuild_with_unchanged_latex_keeps_the_pdf(old_build, edition):
     out = old_build
 

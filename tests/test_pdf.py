@@ -13,6 +13,8 @@ from lxml import etree
 from edition.publication.conventions import SERIES_A, SERIES_C
 from edition.publication.tei import TEI_NS
 
+pytestmark = pytest.mark.tier("typeset")  # the PDF's text, and LaTeX typeset
+
 NS = {"t": TEI_NS}
 
 
@@ -88,21 +90,20 @@ def test_every_apparatus_entry_is_a_note_in_the_pdf(built, text):
     assert sum(n for label, n in found.items() if label.startswith("注")) > 200, "the notes on the 注"
 
 
-def test_the_edited_text_and_readings_are_in_the_pdf(built, text):
-    """The text as typeset, and the entries as the LaTeX phrases them (the PDF's two columns of
-    notes interleave in its extracted text)."""
+def test_the_edited_text_and_readings_are_in_the_pdf(text, printed):
+    """The text as typeset, and the entries as the conventions phrase them for print (the PDF's
+    two columns of notes interleave in its extracted text)."""
     flat = re.sub(r"\s+", "", text)
-    tex = (built / "pdf" / "edition.tex").read_text(encoding="utf-8")
     assert "鄕射之禮。主人戒賔，賔出迎，再拜。" in flat, "SBCK's text with 001's punctuation"
-    assert "升堂，揖" in flat and "堂¹，網絡本作常" in tex, "001's 常, with the occurrence of its lemma"
-    assert "袒，原作袓，據網絡本、四庫本改" in tex, "an emendation as a 校勘记 sentence"
-    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in tex, (
+    assert "升堂，揖" in flat and "堂¹，網絡本作常" in printed, "001's 常, with the occurrence of its lemma"
+    assert "袒，原作袓，據網絡本、四庫本改" in printed, "an emendation as a 校勘记 sentence"
+    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in printed, (
         "one reading, each wording quoted"
     )
-    assert "網絡本此處羼入「摧」，刪" in tex
-    assert "禮書綱目始於此" in tex and "禮書綱目止於此" in tex, "the fragment's extent"
-    assert "，下同" in tex
-    assert "emend." not in tex and "om." not in tex
+    assert "網絡本此處羼入「摧」，刪" in printed
+    assert "禮書綱目始於此" in printed and "禮書綱目止於此" in printed, "the fragment's extent"
+    assert "，下同" in printed
+    assert "emend." not in printed and "om." not in printed
     for title in ("凡例", "传本Conspectussiglorum", "今古文索引", "附录", "献大夫", "记侯"):
         assert title in flat
 

@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import exported_chapter
+
+pytestmark = pytest.mark.tier("build")  # two builds compared
 
 EDITION = Path(sys.executable).parent / "edition"
 TIMINGS = {"build.json", ".edition-manifest.json"}

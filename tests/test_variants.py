@@ -342,6 +342,7 @@ def pdf_text(path: Path) -> str:
     )
 
 
+@pytest.mark.tier("typeset")
 def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     out = builds["appendix"]
     edition = render.read(out / "edition.xml")
@@ -371,6 +372,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     assert f"於于{yu.count}T{yu.count}" in text
 
 
+@pytest.mark.tier("typeset")
 def test_the_other_setting_puts_variant_forms_at_each_place(builds):
     out = builds["apparatus"]
     doc = etree.parse(str(out / "edition.xml"))

@@ -23,6 +23,8 @@ from edition.publication.volume import (
     read_work,
 )
 
+pytestmark = pytest.mark.tier("typeset")  # the work's volume typeset
+
 ROW = re.compile(r"^(\S+) (\d+) (\d+) (\d+\.\d+) (\S+)")  # a row of the index: chapter, page, line, citation, lemma
 
 

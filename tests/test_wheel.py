@@ -9,9 +9,12 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, exported_chapter
 
 from edition.publication.validate import tei_all_path
+
+pytestmark = pytest.mark.tier("build")  # a wheel installed in a fresh venv builds a chapter
 
 
 def run(*command, **options) -> str:

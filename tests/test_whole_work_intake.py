@@ -3,46 +3,27 @@ the 四庫全書 (WYG) in sources/, each read by its edition's general profile, 
 layer; 子夏's 傳 of 喪服 as a layer of its own, collated with the classic text; the 卷首's 序, 提要 and
 原目, and each 卷's 考證."""
 
-import time
 from pathlib import Path
 
 import pytest
 import regex
-from texts import NS, runs
+from texts import NS, intake_kanripo, runs
 
 from edition.collation import decisions
 from edition.intake.align import align
-from edition.intake.aligned import Reference
-from edition.intake.profile import load_profile
-from edition.intake.witness import WitnessMeta, intake_witness
 from edition.publication import pdf, render, report, site, tei, validate
 from edition.work.build import edit
 from edition.work.sources import Sources, decisions_path
 
 ROOT = Path(__file__).resolve().parent.parent
-EDITIONS = {"SBCK": ("KR1d0026", "mandoku-notes", range(1, 18)), "WYG": ("KR1d0028", "mandoku-zhushu", range(0, 18))}
 SANGFU = 11
 
 
 @pytest.fixture(scope="module")
 def whole(sources):
-    """(siglum, 卷) -> the witness, WYG read against SBCK's 卷 as intake_all reads them; and the
-    seconds the 35 files took."""
-    normalizer = sources.normalizer()
-    profiles = {profile: load_profile(profile) for _, profile, _ in EDITIONS.values()}
-    read = {}
-    began = time.perf_counter()
-    for juan in range(0, 18):
-        for siglum, (text, profile, juans) in EDITIONS.items():
-            if juan not in juans:
-                continue
-            path = ROOT / "sources" / siglum / f"{text}_{juan:03d}.txt"
-            others = [read[("SBCK", juan)]] if ("SBCK", juan) in read else []
-            meta = WitnessMeta(siglum, path.name, f"{siglum} 卷{juan}", "traditional", profile)
-            read[(siglum, juan)] = intake_witness(
-                meta, path, profiles[profile], (), normalizer, Reference.of(others, normalizer)
-            )
-    return read, time.perf_counter() - began
+    """(siglum, 卷) -> the witness, WYG read against SBCK's 卷 as intake_all reads them (how long
+    the 35 files take, < 60 s: bench/whole_work_intake)."""
+    return intake_kanripo(sources.normalizer())
 
 
 def characters(witness) -> dict[str, int]:
@@ -54,7 +35,7 @@ def characters(witness) -> dict[str, int]:
 
 
 def test_every_character_of_the_35_files_is_in_one_layer(whole):
-    read, seconds = whole
+    read = whole
     assert len(read) == 35
     for (siglum, juan), witness in read.items():
         ends = [0] + [s.end for s in witness.segments]
@@ -66,11 +47,10 @@ def test_every_character_of_the_35_files_is_in_one_layer(whole):
         assert sum(c["characters"] for c in layers.values()) + line_ends == len(witness.raw.text), (
             "the report counts every character"
         )
-    assert seconds < 60, f"intake of the 35 files took {seconds:.1f} s"
 
 
 def test_every_juan_has_classic_text_and_commentary(whole):
-    read, _ = whole
+    read = whole
     for (siglum, juan), witness in read.items():
         if juan:
             counts = characters(witness)
@@ -81,14 +61,14 @@ def test_every_juan_has_classic_text_and_commentary(whole):
 
 
 def test_only_sangfu_has_a_tradition(whole):
-    read, _ = whole
+    read = whole
     for (siglum, juan), witness in read.items():
         tradition = characters(witness).get("tradition", 0)
         assert (tradition > 2500) if juan == SANGFU else (tradition == 0), (siglum, juan)
 
 
 def test_the_tradition_is_collated_with_the_classic_in_reading_order(whole):
-    sbck = whole[0][("SBCK", SANGFU)]
+    sbck = whole[("SBCK", SANGFU)]
     layers = {token.layer for token in sbck.classic.tokens}
     assert layers == {"classic", "tradition"}
     assert sbck.classic.source(sbck.raw, 0, 30) == "䘮服斬衰裳苴絰杖絞帶冠繩纓菅屨者傳曰斬者何不緝也苴絰者麻之有"
@@ -99,14 +79,14 @@ def test_both_witnesses_read_the_same_tradition_but_for_a_few_passages(whole):
     """WYG's 傳 is told by its layout (傳曰 up to the next ○, through its 注 and notes), SBCK's by its
     notes and, where none stands between a 傳 and the next passage of the classic, by the 也 that
     ends the 傳: six short passages of the classic SBCK takes for 傳 or the reverse."""
-    read, _ = whole
+    read = whole
     sbck, wyg = (read[(siglum, SANGFU)].stream.only(("tradition",)).text for siglum in ("SBCK", "WYG"))
     alignment = align(sbck, wyg)
     assert alignment.in_order > 0.95 * max(len(sbck), len(wyg))
 
 
 def test_the_wyg_juanshou_is_front_matter(whole):
-    witness = whole[0][("WYG", 0)]
+    witness = whole[("WYG", 0)]
     counts = characters(witness)
     assert counts.get("classic", 0) == 0 and counts.get("commentary", 0) == 0
     assert (
@@ -127,7 +107,7 @@ def test_the_wyg_juanshou_is_front_matter(whole):
 
 
 def test_every_wyg_juan_ends_with_its_kaozheng(whole):
-    read, _ = whole
+    read = whole
     for juan in range(0, 18):
         witness = read[("WYG", juan)]
         kaozheng = witness.segments_of("kaozheng")
@@ -165,17 +145,17 @@ def test_sbck_sangfu_hand_checked_passage(whole):
     """Lines 8–36 of SBCK 卷十一, read by hand: the first passage of 喪服 and its 注, the long 傳 on
     the mourning dress with its 注 after it, then 父, 諸侯爲天子, 君 each with its 傳, no note between
     them (the classic text runs from the 也 that ends a 傳 to the next 傳曰)."""
-    assert runs(whole[0][("SBCK", SANGFU)], range(8, 37)) == SBCK_SANGFU_8_36
+    assert runs(whole[("SBCK", SANGFU)], range(8, 37)) == SBCK_SANGFU_8_36
     assert sum(len(text) for _, text in SBCK_SANGFU_8_36) >= 300
 
 
 def test_the_tradition_in_the_transcriptions(whole, sources):
     for siglum in ("SBCK", "WYG"):
-        witness = whole[0][(siglum, SANGFU)]
+        witness = whole[(siglum, SANGFU)]
         document = tei.witness_document(sources, witness)
         segs = document.xpath("//t:body//t:seg[@type='tradition']", namespaces=NS)
         assert segs and "".join(segs[0].itertext()).startswith("傳曰斬者何")
-    front = tei.witness_document(sources, whole[0][("WYG", 0)])
+    front = tei.witness_document(sources, whole[("WYG", 0)])
     assert validate.problems(front) == []
     assert front.xpath("//t:body//t:seg[@type='contents']", namespaces=NS) and front.xpath(
         "//t:body//t:seg[@type='preface']", namespaces=NS
@@ -183,7 +163,7 @@ def test_the_tradition_in_the_transcriptions(whole, sources):
 
 
 def test_the_report_counts_each_layer_of_each_witness(whole, sources):
-    read, _ = whole
+    read = whole
     witnesses = [read[("SBCK", SANGFU)], read[("WYG", SANGFU)], read[("WYG", 0)]]
     found = report.witnesses_report(witnesses, sources.variants)["witnesses"]
     for entry, witness in zip(found, witnesses):

@@ -1,9 +1,36 @@
 """Shared by the tests that read witnesses and their transcriptions: a transcription's body read
-back as the raw file, and a witness's layers as runs of text."""
+back as the raw file, a witness's layers as runs of text, and the Kanripo files of the whole 儀禮
+through intake (also bench/whole_work_intake's)."""
 
+from pathlib import Path
+
+from edition.intake.aligned import Reference
+from edition.intake.profile import load_profile
+from edition.intake.witness import WitnessMeta, intake_witness
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
+WORK = Path(__file__).resolve().parent.parent / "sources"  # the whole 儀禮
+# Kanripo's two editions in sources/: text, general profile and 卷 (WYG's 卷首 is 卷 0).
+KANRIPO = {"SBCK": ("KR1d0026", "mandoku-notes", range(1, 18)), "WYG": ("KR1d0028", "mandoku-zhushu", range(0, 18))}
+
+
+def intake_kanripo(normalizer, juans: range = range(0, 18)) -> dict:
+    """(siglum, 卷) -> the witness of each Kanripo file of those 卷, read by its edition's general
+    profile, WYG against SBCK's 卷 as intake_all reads them."""
+    profiles = {profile: load_profile(profile) for _, profile, _ in KANRIPO.values()}
+    read = {}
+    for juan in juans:
+        for siglum, (text, profile, its_juans) in KANRIPO.items():
+            if juan not in its_juans:
+                continue
+            path = WORK / siglum / f"{text}_{juan:03d}.txt"
+            others = [read[("SBCK", juan)]] if ("SBCK", juan) in read else []
+            meta = WitnessMeta(siglum, path.name, f"{siglum} 卷{juan}", "traditional", profile)
+            read[(siglum, juan)] = intake_witness(
+                meta, path, profiles[profile], (), normalizer, Reference.of(others, normalizer)
+            )
+    return read
 
 
 def text_of_body(doc) -> str:
