@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import regex
@@ -23,7 +24,7 @@ from ..intake.normalize import TEXT_LAYERS, UNMAPPED
 from ..intake.witness import Witness
 from ..tables import read_toml
 
-QUOTATIONS = Path(__file__).resolve().parent / "data" / "quotations.toml"
+QUOTATIONS = Path(str(resources.files("edition.collation") / "data" / "quotations.toml"))
 LOOK_BACK = 40  # classic characters of a witness searched back for one the alignment places in the base
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from ..intake.witness import Witness
     from .apparatus import Apparatus
 
-DATA = Path(__file__).resolve().parent / "data" / "steps.toml"
+DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
 HAN = regex.compile(r"\p{Han}")
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
 GAP = "▯"

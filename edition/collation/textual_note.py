@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import regex
@@ -33,7 +34,7 @@ from ..tables import expand_macros, read_toml
 from . import jinguwen
 from .apparatus import Apparatus
 
-DATA = Path(__file__).resolve().parent / "data" / "textual_notes.toml"
+DATA = Path(str(resources.files("edition.collation") / "data" / "textual_notes.toml"))
 HAN = regex.compile(r"\p{Han}")
 BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least

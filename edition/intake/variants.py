@@ -33,6 +33,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import opencc
@@ -43,7 +44,7 @@ from ..errors import EditionError
 from ..tables import read_tsv
 
 UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(str(resources.files("edition.intake") / "data"))
 KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
 KANRIPO_GAIJI = DATA / "kanripo-gaiji.tsv"
 HAN = regex.compile(r"\p{Han}")

@@ -25,6 +25,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 
 from ..errors import EditionError, interrupts_as_errors, warn
@@ -33,7 +34,7 @@ MANIFEST = ".edition-manifest.json"
 LIBC = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD = -100
 RENAME_EXCHANGE = 2
-PACKAGE = Path(__file__).resolve().parent.parent
+PACKAGE = Path(str(resources.files("edition")))
 
 
 def sha256(path: Path) -> str:
