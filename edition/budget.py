@@ -43,3 +43,26 @@ class Budget:
                 self.spent += cpu
                 self.load = min(MAX_LOAD, wall / max(cpu, wall / MAX_LOAD))
         raise TimeoutError("budget spent")
+
+    def finditer(self, pattern, text: str, start: int, end: int):
+        """pattern.finditer(text, start, end) within the CPU time left. A search whose wall-clock
+        timeout passes first (a busy machine, or a slow reader of its matches) is taken up again
+        from its last match, with the load measured; TimeoutError once the CPU time is spent, or
+        after ATTEMPTS tries in a row that found nothing. `position`: where the search stands."""
+        self.position, last, barren = start, None, 0
+        while self.left() > 0 and barren < ATTEMPTS:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            matches = pattern.finditer(text, self.position, end, timeout=self.left() * self.load)
+            found = False
+            try:
+                while (match := self.timed(lambda: next(matches, None))) is not None:
+                    if match.span() == last:  # a match of no length, yielded before the search was taken up
+                        continue
+                    found, last, self.position = True, match.span(), match.end()
+                    yield match
+                return
+            except TimeoutError:
+                wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+                self.load = min(MAX_LOAD, max(2 * self.load, wall / max(cpu, wall / MAX_LOAD)))
+                barren = 0 if found else barren + 1
+        raise TimeoutError("budget spent")

@@ -177,3 +177,24 @@ def test_a_busy_machine_does_not_spend_a_matchs_cpu_time():
     assert timeouts[1] > 2 * timeouts[0]
     with pytest.raises(TimeoutError):  # how soon it stops, idle or busy: bench/budget
         Budget(0.2).run(lambda timeout: regex.match(RUNAWAY, "a" * 40 + "b", timeout=timeout))
+
+
+def test_a_search_whose_wall_time_passes_between_matches_is_taken_up_again():
+    """A rule's search reads every match though the wall-clock timeout regex was given passes
+    while the reader of its matches works (or the machine is busy): the CPU time it spent is what
+    counts. A runaway search still stops, and a match of no length is read once."""
+    import time
+
+    import regex
+
+    from edition.budget import Budget
+
+    found = []
+    for match in Budget(0.2).finditer(regex.compile(r"\p{Han}"), "鄉射之禮主人", 0, 6):
+        found.append(match.group())
+        time.sleep(0.15)  # the reader's wall time, not the search's
+    assert "".join(found) == "鄉射之禮主人"
+    empty = Budget(0.2)
+    assert [m.span() for m in empty.finditer(regex.compile(r"(?=禮)"), "鄉射之禮禮", 0, 5)] == [(3, 3), (4, 4)]
+    with pytest.raises(TimeoutError):
+        list(Budget(0.2).finditer(regex.compile(RUNAWAY), "a" * 40 + "b", 0, 41))

@@ -136,14 +136,11 @@ class TimeLimit(Budget):
 
     def finditer(self, pattern: regex.Pattern, text: str, start: int, end: int, to_raw=lambda offset: offset):
         """pattern.finditer(text, start, end) within the time left; `to_raw` maps offsets in `text` to raw offsets."""
-        matches = pattern.finditer(text, start, end, timeout=self.left_from(to_raw(start)) * self.load)
-        position = start
+        self.left_from(to_raw(start))
         try:
-            while match := self.timed(lambda: next(matches, None)):
-                yield match
-                position = match.end()
+            yield from super().finditer(pattern, text, start, end)
         except TimeoutError:
-            raise self.exceeded(to_raw(culprit(pattern, text, position, end))) from None
+            raise self.exceeded(to_raw(culprit(pattern, text, self.position, end))) from None
 
     def match(self, pattern: regex.Pattern, text: str, offset: int):
         """pattern.match(text) within the time left; `offset`: where `text` starts in the raw text."""
