@@ -96,9 +96,7 @@ class Apparatus:
     section_titles: dict[int, tuple[str, str]]
     make_unit: Callable[[int, int, range], Unit]
     variant_forms: list[VariantForm]
-    own_forms: dict[
-        str, dict[int, tuple[str, str]]
-    ]  # siglum -> base token -> (its characters, "script" or "orthographic")
+    own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
     same_errors: list = field(default_factory=list)  # the other places of each emendation's words (same_error.Repeat)
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it

@@ -234,9 +234,8 @@ def substitution(lemma_text: str, rest: str, offset: int, scope: str) -> tuple[l
         reading, used = quoted.group("reading"), offset + quoted.end()
     else:
         length = len(atoms(shared)) or (1 if len(lemmas) > 1 else len(atoms(lemmas[0])))
-        found = regex.match(
-            rf"(?:(?!{VERDICT})(?:{ATOM})){{1,{length}}}", rest[offset:]
-        )  # X作Y非也: the verdict follows
+        # X作Y非也: the verdict follows the reading
+        found = regex.match(rf"(?:(?!{VERDICT})(?:{ATOM})){{1,{length}}}", rest[offset:])
         if not found:
             return None, 0
         reading, used = found.group(), offset + found.end()

@@ -63,7 +63,6 @@ def carried(apparatus: Apparatus, siglum: str) -> dict[int, str]:
     for gap, marks in marks_by_gap(apparatus.witnesses[siglum]).items():
         if gap in to_base and 0 < to_base[gap]:
             before = out.get(to_base[gap], "")
-            out[to_base[gap]] = (
-                before if before.endswith(marks) else before + marks
-            )  # two gaps of the witness at one of the base's: a mark once
+            # two gaps of the witness at one of the base's: a mark once
+            out[to_base[gap]] = before if before.endswith(marks) else before + marks
     return out

@@ -27,9 +27,8 @@ class Reading:
     error: object = None  # the editorial decision that calls this reading an error of its witness
     forms: tuple[str, ...] = ()  # each token as the witness writes it
     simplified: bool = False  # its witness writes simplified script
-    inner: list = field(
-        default_factory=list
-    )  # of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token
+    # Of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token.
+    inner: list = field(default_factory=list)
 
     def __post_init__(self):
         self.source = self.source or self.display

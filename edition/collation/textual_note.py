@@ -243,9 +243,8 @@ class Reader:
         notes = []
         for number, (begin, words_from, author, end) in enumerate(voices):
             found = self.formulas(passage, words_from, end, excluded)
-            quote_from = (
-                0 if number == 0 and layer.placement == "heading" else begin
-            )  # the heading goes with the first words
+            # the heading goes with the first words
+            quote_from = 0 if number == 0 and layer.placement == "heading" else begin
             notes.append((self.quote(passage, quote_from, end, found), author, [f for f, _ in found]))
         if not any(found for _, _, found in notes):
             return []

@@ -15,17 +15,15 @@ class Unit:
     lemma: Reading
     readings: list[Reading]
     emended: bool = False
-    candidate: bool = (
-        False  # the rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide
-    )
+    # The rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide.
+    candidate: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
     textual_notes: list = field(default_factory=list)  # the witnesses' 校语 on this place (textual_note.TextualNote)
     decided: object = None  # the editorial decision that chose the lemma
     editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
-    evidence: dict[str, list] = field(
-        default_factory=dict
-    )  # reading (comparison text) -> the commentary's quotations that attest it (evidence.Quotation)
+    # Reading (comparison text) -> the commentary's quotations that attest it (evidence.Quotation).
+    evidence: dict[str, list] = field(default_factory=dict)
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
 

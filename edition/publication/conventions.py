@@ -20,10 +20,8 @@ SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
 SERIES_C = ("orthographic", "gaiji")
 SERIES = "ABCD"
 COMMENTARY_SERIES = "D"
-QUOTING = (
-    "lacunaStart",
-    "lacunaEnd",
-)  # where a witness that quotes the 注 in part stops and takes up quoting: no entry
+# Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
+QUOTING = ("lacunaStart", "lacunaEnd")
 TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
 CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -74,15 +74,13 @@ class App:
     lemma: ReadingView
     readings: list[ReadingView]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
-    textual: list[tuple[str, list[tuple[str, str]]]] = field(
-        default_factory=list
-    )  # the witnesses' 校语: (author's id, [(witness id, words)])
+    # The witnesses' 校语: (author's id, [(witness id, words)]).
+    textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     basis_source: str = ""  # the text a 他校 emendation follows
     same_as: str = ""  # the id of the entry whose emendation this one repeats (the same error)
-    evidence: list[tuple[str, str, str]] = field(
-        default_factory=list
-    )  # quotations of the text in the commentary: (witness, layer, words)
+    # Quotations of the text in the commentary: (witness, layer, words).
+    evidence: list[tuple[str, str, str]] = field(default_factory=list)
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)

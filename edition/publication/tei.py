@@ -467,9 +467,8 @@ class EditionWriter:
         self.commentator = f"#{layer_persons(persons).get('commentary', '')}"
         self.prefix = prefix  # of the apps' ids
         self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
-        self.new_paragraph: Callable[[int], etree._Element] | None = (
-            None  # a paragraph of the section written, beginning at a token
-        )
+        # A paragraph of the section written, beginning at a token.
+        self.new_paragraph: Callable[[int], etree._Element] | None = None
         self.section_end = 0
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)

@@ -118,10 +118,9 @@ TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 NAME = "t:abbr[@type='name']"
 APP, WITNESS, WIT_START = (f"{{{TEI['t']}}}{name}" for name in ("app", "witness", "witStart"))
-OPENING = tuple(
-    f"{{{TEI['t']}}}{name}" for name in ("witStart", "lacunaEnd")
-)  # a witness's extent markers: where it is extant from
-CLOSING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witEnd", "lacunaStart"))  # and where it is not
+# A witness's extent markers: where it is extant from, and where it is not.
+OPENING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witStart", "lacunaEnd"))
+CLOSING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witEnd", "lacunaStart"))
 
 
 def in_readers_words(
