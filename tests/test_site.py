@@ -54,6 +54,10 @@ def test_pages_are_self_contained(site, built):
     css = (site / "fonts" / "fonts.css").read_text(encoding="utf-8")
     fonts = re.findall(r'url\("([^"]+)"\)', css)
     assert fonts and all((site / "fonts" / f).stat().st_size > 0 for f in fonts)
+    # every family the style sheet asks for (but the generic) is one the fonts declare
+    declared = set(re.findall(r'font-family: "([^"]+)"', css))
+    asked = set(re.findall(r'"([^"]+)"', re.search(r"--serif:([^;]+);", (site / "site.css").read_text()).group(1)))
+    assert asked and asked <= declared, asked - declared
     assert (site / "downloads" / "edition.xml").read_bytes() == (built / "edition.xml").read_bytes()
     assert (site / "downloads" / "witnesses" / "000.xml").exists()
 

@@ -492,9 +492,9 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
     for family, source, number in (
-        ("EditionView Serif", NOTO, noto_number),
-        ("EditionView HanaMin A", HANAMIN[0], 0),
-        ("EditionView HanaMin B", HANAMIN[1], 0),
+        ("Edition Serif", NOTO, noto_number),
+        ("Edition HanaMin A", HANAMIN[0], 0),
+        ("Edition HanaMin B", HANAMIN[1], 0),
     ):
         cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
         covered = {c for c in rest if ord(c) in cmap}
