@@ -481,6 +481,10 @@ def cut_font(source: Path, number: int, characters: set[str]) -> bytes:
     return data.getvalue()
 
 
+# The site's font families (site.css asks for them), each cut from its font, in the order tried.
+FAMILIES = ("Edition Serif", "Edition HanaMin A", "Edition HanaMin B")
+
+
 def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset(), text: set[str] | None = None) -> None:
     """fonts/*.woff2 and fonts/fonts.css: Noto Serif CJK SC for what it has, HanaMin A then B for
     the rest. A character of the edition's `text` (all `characters` if not given) that none of
@@ -491,11 +495,7 @@ def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset()
     )
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
-    for family, source, number in (
-        ("Edition Serif", NOTO, noto_number),
-        ("Edition HanaMin A", HANAMIN[0], 0),
-        ("Edition HanaMin B", HANAMIN[1], 0),
-    ):
+    for family, source, number in zip(FAMILIES, (NOTO, *HANAMIN), (noto_number, 0, 0)):
         cmap = TTFont(str(source), fontNumber=number, lazy=True).getBestCmap()
         covered = {c for c in rest if ord(c) in cmap}
         if covered:
@@ -522,7 +522,8 @@ def write_shared_fonts(
     chapter_sites: list[Path], out: Path, shown: set[str] = frozenset(), previous: Path | None = None
 ) -> None:
     """The fonts of a work's site, for what its chapters' sites and its own pages (`shown`) show;
-    those of the `previous` site's fonts folder if they were made for the same characters."""
+    those of the `previous` site's fonts folder if they were made for the same characters and
+    families."""
     shown, matched, text = set(shown), set(), set()
     for chapter_site in chapter_sites:
         needed = json.loads((chapter_site / "fonts" / "characters.json").read_text(encoding="utf-8"))
@@ -535,6 +536,7 @@ def write_shared_fonts(
                 "shown": "".join(sorted(shown)),
                 "matched": "".join(sorted(matched - shown)),
                 "text": "".join(sorted(text)),
+                "families": FAMILIES,
             },
             ensure_ascii=False,
         )
