@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
 from ..intake.witness import Witness
@@ -43,6 +44,9 @@ from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, readi
 from .sections import section_cuts
 from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
+
+if TYPE_CHECKING:
+    from .same_error import Repeat
 
 AUTO_RESP = "edition-auto"
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
@@ -98,7 +102,7 @@ class Apparatus:
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
-    same_errors: list = field(default_factory=list)  # the other places of each emendation's words (same_error.Repeat)
+    same_errors: list[Repeat] = field(default_factory=list)  # the other places of each emendation's words
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
 

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .reading import Reading, classify
+
+if TYPE_CHECKING:  # the findings of the analyses that the unit holds
+    from .decisions import Decision
+    from .evidence import Quotation
+    from .jinguwen import Reported
+    from .textual_note import TextualNote
 
 
 @dataclass
@@ -18,12 +25,12 @@ class Unit:
     # The rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide.
     candidate: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
-    reported: list = field(default_factory=list)  # readings of the 今文/古文 traditions (jinguwen.Reported)
-    textual_notes: list = field(default_factory=list)  # the witnesses' 校语 on this place (textual_note.TextualNote)
-    decided: object = None  # the editorial decision that chose the lemma
-    editor_notes: list = field(default_factory=list)  # editorial decisions of kind "note"
-    # Reading (comparison text) -> the commentary's quotations that attest it (evidence.Quotation).
-    evidence: dict[str, list] = field(default_factory=dict)
+    reported: list[Reported] = field(default_factory=list)  # readings of the 今文/古文 traditions
+    textual_notes: list[TextualNote] = field(default_factory=list)  # the witnesses' 校语 on this place
+    decided: Decision | None = None  # the editorial decision that chose the lemma
+    editor_notes: list[Decision] = field(default_factory=list)  # editorial decisions of kind "note"
+    # Reading (comparison text) -> the commentary's quotations that attest it.
+    evidence: dict[str, list[Quotation]] = field(default_factory=dict)
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
 
