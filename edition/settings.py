@@ -53,7 +53,7 @@ def load_persons(path: Path) -> dict[str, Person]:
             listed(row.get("aliases", "")),
             listed(row.get("layers", "")),
         )
-        for _, row in read_tsv(path, ("id", "name", "role", "dates"))
+        for _, row in read_tsv(path, ("id", "name", "role", "dates", "layers"))
     }
 
 

@@ -100,9 +100,13 @@ class WitnessMap:
         return len(self.start)
 
     def gap_inside(self, gap: int) -> bool:
-        """Base gap `gap` lies inside the witness's extant text, even where the witness reads the
-        tokens on either side elsewhere (it then has nothing at the gap, unless it adds there)."""
-        return 0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]
+        """Base gap `gap` lies inside the witness's extant text, and not inside a clause it reads
+        elsewhere (that gap is the clause's, where the witness has it). Between two clauses it
+        moves, or beside one, the witness has nothing at the gap, unless it adds there."""
+        if not (0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]):
+            return False
+        before, after = self.moved_away.get(gap - 1), self.moved_away.get(gap)
+        return before is None or before != after
 
     def positions(self, t0: int, t1: int, gaps: range) -> list[int]:
         found: set[int] = set()

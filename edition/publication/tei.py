@@ -464,7 +464,8 @@ class EditionWriter:
         self.sections = sections
         self.persons = persons
         # Zheng Xuan's, who reports the 今文/古文 readings: the person of the 注 (persons.tsv)
-        self.commentator = f"#{layer_persons(persons).get('commentary', '')}"
+        commentator = layer_persons(persons).get("commentary")
+        self.commentator = f"#{commentator}" if commentator else None
         self.prefix = prefix  # of the apps' ids
         self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
         # A paragraph of the section written, beginning at a token.
@@ -659,8 +660,7 @@ class EditionWriter:
                 "wit": f"#{reported.tradition}",
                 "type": "jinguwen",
                 "subtype": reported.kind,
-                "resp": self.commentator,
-                "source": self.commentator,
+                **({"resp": self.commentator, "source": self.commentator} if self.commentator else {}),
                 "cert": reported.confidence,
             }
             # a tradition is extant only in the reading a note reports
@@ -669,7 +669,8 @@ class EditionWriter:
             said = reported.notes[0]
             self.append_words(rdg, said.siglum, reported.reading, said.start, said.end or said.start + len(said.text))
             el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", "resp": self.commentator}, parent=app)
+            said_by = {"resp": self.commentator} if self.commentator else {}
+            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", **said_by}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
                 if number_in_note:
                     append_text(note, " ")

@@ -204,10 +204,12 @@ def write_work_products(
 
 
 def check_work(sources_dir: Path, only: str | None = None) -> list[str]:
-    """The problems of the work's sources, chapter by chapter (or of one chapter)."""
+    """The problems of the work's sources, chapter by chapter (or of one chapter); a problem of a
+    file the chapters share (a table, an edition's stanza) once."""
     try:
         work = Work.load(sources_dir)
         chapters = [work.chapter(only)] if only else work.chapters
     except EditionError as error:
         return [str(error)]
-    return [problem for chapter in chapters for problem in check_sources(lambda: work.sources(chapter))]
+    problems = (problem for chapter in chapters for problem in check_sources(lambda: work.sources(chapter)))
+    return list(dict.fromkeys(problems))
