@@ -15,7 +15,7 @@ import click
 from . import __version__
 from .errors import EditionError, warn
 from .work.additions import add_edition, add_to_chapter
-from .work.build import build, check, collate_only
+from .work.chapter_build import build, check, collate_only
 from .work.sources import add_witness, guess_layout
 from .work.work import is_work
 from .work.work_build import build_work, check_work

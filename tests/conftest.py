@@ -9,7 +9,7 @@ from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.publication import render
 from edition.publication.conventions import SERIES, Conventions
-from edition.work.build import build
+from edition.work.chapter_build import build
 from edition.work.sources import Sources, decisions_path
 from edition.work.work import Work, export_chapter, export_work
 

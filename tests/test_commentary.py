@@ -11,7 +11,7 @@ from edition.collation import decisions
 from edition.collation.apparatus import collate
 from edition.collation.commentary import collate_commentary
 from edition.intake.align import align
-from edition.work.build import commentary_line
+from edition.work.chapter_build import commentary_line
 from edition.work.sources import decisions_path
 
 

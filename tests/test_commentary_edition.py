@@ -17,7 +17,7 @@ from edition.collation import decisions, steps
 from edition.publication import tei, validate
 from edition.publication.conventions import Conventions
 from edition.publication.render import read
-from edition.work.build import edit
+from edition.work.chapter_build import edit
 from edition.work.sources import decisions_path
 
 NS = {"t": tei.TEI_NS}

@@ -15,7 +15,7 @@ from lxml import etree
 from edition.errors import EditionError
 from edition.publication.conventions import chinese_number
 from edition.publication.tei import TEI_NS
-from edition.work.build import build
+from edition.work.chapter_build import build
 from edition.work.sources import Sources
 
 NS = {"t": TEI_NS}

@@ -17,7 +17,7 @@ from edition.collation.apparatus import collate
 from edition.collation.sections import sections as find_sections
 from edition.errors import SourceErrors
 from edition.publication import report, tei, validate
-from edition.work.build import check, edit
+from edition.work.chapter_build import check, edit
 from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from lxml import etree
 from edition.cli import main
 from edition.publication import render
 from edition.publication.tei import TEI_NS
-from edition.work.build import collate_only
+from edition.work.chapter_build import collate_only
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "書名：儀禮\n篇名：鄉射禮第五\n版本：測試本\n\n"

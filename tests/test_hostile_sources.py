@@ -391,7 +391,7 @@ def test_control_characters_and_noncharacters_are_kept_as_declared_g(project):
 
 def test_an_unexpected_error_is_one_line_naming_the_step_and_debug_shows_the_traceback(project, monkeypatch):
     sources, build = project
-    from edition.work import build as build_module
+    from edition.work import chapter_build as build_module
 
     def broken(*args):
         raise ValueError("something no one foresaw")

@@ -16,13 +16,13 @@ from edition.collation.apparatus import collate
 from edition.collation.witness_map import clause_boundaries
 from edition.errors import EditionError
 from edition.intake.align import align
-from edition.intake.aligned import Reference
+from edition.intake.alignment_rule import Reference
 from edition.intake.profile import load_profile
 from edition.intake.witness import WitnessMeta, intake_witness
 from edition.publication import report, tei, validate
 from edition.publication.tei import TEI_NS
 from edition.tables import read_toml
-from edition.work.build import edit
+from edition.work.chapter_build import edit
 
 NS = {"t": TEI_NS}
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ from probe import SAMPLE, sample_sources, write_witness
 
 from edition.errors import EditionError
 from edition.publication import output, pdf
-from edition.work.build import collate_only
+from edition.work.chapter_build import collate_only
 
 pytestmark = pytest.mark.tier("build")  # builds through the installed command, interrupted, refused, repeated
 

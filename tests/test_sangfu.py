@@ -9,7 +9,7 @@ from lxml import etree
 
 from edition.collation import decisions
 from edition.publication import tei
-from edition.work.build import edit
+from edition.work.chapter_build import edit
 from edition.work.work import Work
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}

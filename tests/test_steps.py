@@ -141,7 +141,7 @@ def test_a_made_up_shu_divides_a_small_base_through_its_alignment(tmp_path):
     from probe import sample_sources, write_witness
 
     from edition.collation import decisions
-    from edition.work.build import edit
+    from edition.work.chapter_build import edit
     from edition.work.sources import Sources, decisions_path
 
     root = sample_sources(tmp_path / "sources")

@@ -177,7 +177,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
 
     from edition.collation import decisions
     from edition.publication import tei
-    from edition.work.build import edit
+    from edition.work.chapter_build import edit
     from edition.work.sources import Sources, decisions_path
 
     root = sample_sources(tmp_path / "sources")

@@ -28,7 +28,7 @@ from edition.intake.variants import KANRIPO_GAIJI, VariantForms, kanripo_substit
 from edition.publication import render
 from edition.publication.tei import TEI_NS
 from edition.tables import read_tsv
-from edition.work.build import build
+from edition.work.chapter_build import build
 from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent

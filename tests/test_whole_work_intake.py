@@ -12,7 +12,7 @@ from texts import NS, intake_kanripo, runs
 from edition.collation import decisions
 from edition.intake.align import align
 from edition.publication import pdf, render, report, site, tei, validate
-from edition.work.build import edit
+from edition.work.chapter_build import edit
 from edition.work.sources import Sources, decisions_path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -226,7 +226,7 @@ def audience(sample):
     """覲禮 as built, and where its witnesses have each entry in their raw files, as the build knows it."""
     from edition.collation import decisions
     from edition.publication.tei import WitnessPlaces
-    from edition.work.build import edit
+    from edition.work.chapter_build import edit
 
     sources, out, _ = sample
     work = Work.load(sources)

@@ -23,7 +23,7 @@ from ..budget import Budget
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
 from .align import align, layout_problem
-from .aligned import Reference
+from .alignment_rule import Reference
 from .normalize import Normalizer
 from .profile import Profile, built_in, compose, load_profile, split_layers
 from .raw import RawText, guess_encoding, read_raw

@@ -8,7 +8,7 @@ With `across`, a pattern reads through characters of those layers as if they wer
 note running over page breaks and the markers of printed line ends), sees the line ends between
 them, and leaves them as they are. Three rule kinds go beyond a regular expression: `intrusion`
 (inserted web spam, see `intrusion.py`), `register` (modern lines, see `register.py`) and
-`alignment` (classic text told from commentary by the other witnesses, see `aligned.py`).
+`alignment` (classic text told from commentary by the other witnesses, see `alignment_rule.py`).
 
 A profile composes: an entry `feature = "small-notes"` stands for the rules of the shared feature
 `features/small-notes.toml` at that place (a feature may compose others). Their names are
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import NAME, TomlLines, read_toml
-from . import aligned, intrusion, register
+from . import alignment_rule, intrusion, register
 from .layering import FORCED_FORMAT, Layering, Segment, TimeLimit
 from .raw import RawText
 from .rule import Rule
@@ -137,7 +137,10 @@ def views(layering: Layering, rule: Rule):
 
 
 def split_layers(
-    raw: RawText, profile: Profile, extra_rules: tuple[Rule, ...] = (), reference: aligned.Reference | None = None
+    raw: RawText,
+    profile: Profile,
+    extra_rules: tuple[Rule, ...] = (),
+    reference: alignment_rule.Reference | None = None,
 ) -> list[Segment]:
     """Apply a witness's own rules (repairs), then its profile; fail if anything is left over.
     `reference`: the other witnesses' classic text, for rules of kind `alignment`."""
@@ -147,7 +150,7 @@ def split_layers(
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
         if rule.kind == "alignment":
-            aligned.apply(
+            alignment_rule.apply(
                 layering, rule, TimeLimit(rule, raw, sum(map(len, reference.texts)) if reference else 0), reference
             )
             continue

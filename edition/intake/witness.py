@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
-from .aligned import Reference
+from .alignment_rule import Reference
 from .layering import Segment
 from .normalize import TEXT_LAYERS, Normalizer, Stream
 from .profile import Profile, split_layers

@@ -17,7 +17,7 @@ import tomlkit
 
 from ..collation.reading import Orthography
 from ..errors import EditionError, interrupts_as_errors
-from ..intake.aligned import Reference
+from ..intake.alignment_rule import Reference
 from ..intake.gaiji import GaijiTable
 from ..intake.guess import Guess, guess
 from ..intake.normalize import Normalizer

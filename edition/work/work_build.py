@@ -23,7 +23,7 @@ from ..errors import EditionError
 from ..processes import die_with
 from ..publication import corpus, validate, volume, work_site
 from ..publication.output import Staging, code_listing, digest, listing, staged
-from .build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
+from .chapter_build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
 from .work import Chapter, Work
 
 INPUTS = "inputs.sha256"
