@@ -97,15 +97,14 @@ def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
 @pytest.fixture(scope="session")
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
-    choices = decisions.load(decisions_path(SOURCES))
-    return collate(
-        list(witnesses.values()),
-        sources.config.base,
-        sources.orthography(),
-        sources.config.min_quality,
-        choices.witnesses(True),
-        choices.witnesses(False),
-    )
+    return collated(witnesses, sources, decisions.load(decisions_path(SOURCES)))
+
+
+def collated(witnesses, sources, choices, collating=collate):
+    """The witnesses collated as the build collates them (`collating`: the 經's collation, or the
+    注's), with the editors' witness decisions."""
+    arguments = (sources.config.base, sources.orthography(), sources.config.min_quality)
+    return collating(list(witnesses.values()), *arguments, choices.witnesses(True), choices.witnesses(False))
 
 
 def printed_entries(edition_xml: Path) -> str:

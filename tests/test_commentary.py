@@ -5,10 +5,9 @@ comments on; readings found by hand in the raw files."""
 import dataclasses
 
 import pytest
-from conftest import SOURCES
+from conftest import SOURCES, collated
 
 from edition.collation import decisions
-from edition.collation.apparatus import collate
 from edition.collation.commentary import collate_commentary
 from edition.intake.align import align
 from edition.work.chapter_build import commentary_line
@@ -21,14 +20,7 @@ def choices():
 
 
 def commentary_of(witnesses, sources, choices):
-    return collate_commentary(
-        list(witnesses.values()),
-        sources.config.base,
-        sources.orthography(),
-        sources.config.min_quality,
-        choices.witnesses(True),
-        choices.witnesses(False),
-    )
+    return collated(witnesses, sources, choices, collate_commentary)
 
 
 @pytest.fixture(scope="module")
@@ -190,14 +182,7 @@ def test_the_classic_apparatus_is_unchanged(witnesses, sources, choices, comment
         ]
 
     def classic():
-        return collate(
-            list(witnesses.values()),
-            sources.config.base,
-            sources.orthography(),
-            sources.config.min_quality,
-            choices.witnesses(True),
-            choices.witnesses(False),
-        )
+        return collated(witnesses, sources, choices)
 
     before = signature(classic())
     commentary_of(witnesses, sources, choices)

@@ -197,11 +197,11 @@ def append_format(parent: etree._Element, segment, raw, line: int) -> int:
     return line
 
 
-def layer_element(layer: str, persons: dict[str, Person]) -> tuple[str, dict]:
-    """The element of a layer, with the person whose layer it is (persons.tsv) as its @resp."""
+def layer_element(layer: str, owners: dict[str, str]) -> tuple[str, dict]:
+    """The element of a layer, with the person whose layer it is (`owners`: layer -> person id,
+    from persons.tsv) as its @resp."""
     tag, attrib = LAYER_ELEMENTS[layer]
-    person = layer_persons(persons).get(layer)
-    return tag, {**attrib, "resp": f"#{person}"} if person else dict(attrib)
+    return tag, {**attrib, "resp": f"#{owners[layer]}"} if layer in owners else dict(attrib)
 
 
 def scholia_resp(sources: SourcesForTei, text: str, attrs: dict) -> str | None:
@@ -219,6 +219,7 @@ def transcription_body(sources: SourcesForTei, witness: Witness) -> tuple[etree.
     el("lb", {"n": str(line)}, parent=ab)
     used: set[GaijiEntry] = set()
     raw = witness.raw
+    owners = layer_persons(sources.persons)
     for group in elements(witness.segments):
         first = group[0]
         if first.layer == "format":
@@ -229,7 +230,7 @@ def transcription_body(sources: SourcesForTei, witness: Witness) -> tuple[etree.
             continue
         if "gap" in first.attrs and first.layer == "remark":
             el("gap", {"reason": taken(first, raw, "gap") or first.text(raw), "extent": "unknown"}, parent=ab)
-        tag, attrib = layer_element(first.layer, sources.persons)
+        tag, attrib = layer_element(first.layer, owners)
         if first.layer == "scholia":
             resp = scholia_resp(sources, first.text(raw), first.attrs)
             if resp:
@@ -462,10 +463,9 @@ class EditionWriter:
     ):
         self.apparatus = apparatus
         self.sections = sections
-        self.persons = persons
+        self.owners = layer_persons(persons)  # layer -> the id of the person whose it is
         # Zheng Xuan's, who reports the 今文/古文 readings: the person of the 注 (persons.tsv)
-        commentator = layer_persons(persons).get("commentary")
-        self.commentator = f"#{commentator}" if commentator else None
+        self.commentator = f"#{self.owners['commentary']}" if "commentary" in self.owners else None
         self.prefix = prefix  # of the apps' ids
         self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
         # A paragraph of the section written, beginning at a token.
@@ -904,7 +904,7 @@ class CommentaryWriter(EditionWriter):
         return out
 
     def note(self, gloss, anchored: bool) -> list[etree._Element]:
-        tag, attrib = layer_element("commentary", self.persons)
+        tag, attrib = layer_element("commentary", self.owners)
         n = str(gloss.index + 1)
         note = el(tag, {**attrib, XML_ID: f"zhu-{n}", "n": n, "target": f"#k{gloss.c0}"})
         self.write(Sentences(note), gloss.t1, lambda u: self.commentary.gloss_of(u).index == gloss.index)
