@@ -6,7 +6,7 @@ import re
 import pytest
 from lxml import etree
 
-from edition.collation.sections import divisions
+from edition.collation.headings import divisions
 from edition.publication import render
 from edition.publication.tei import TEI_NS
 

@@ -12,7 +12,8 @@ import pytest
 from conftest import SOURCES
 from lxml import etree
 
-from edition.collation import decisions
+from edition.collation import analysis, decisions
+from edition.collation.analysis import Context
 from edition.collation.apparatus import collate
 from edition.collation.sections import sections as find_sections
 from edition.errors import SourceErrors
@@ -94,7 +95,7 @@ def edited(root: Path):
     sources = Sources.load(root)
     choices = decisions.load(root / "decisions.toml")
     edited = edit(sources, sources.intake_all(), choices)
-    return sources, choices, edited.apparatus, edited.sections
+    return sources, edited.found, edited.apparatus, edited.sections
 
 
 def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, tmp_path):
@@ -121,8 +122,10 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
     )
     (tmp_path / "decisions.toml").write_text('[editors]\ned = "editors"\n\n' + entry["decision"], encoding="utf-8")
     choices = decisions.load(tmp_path / "decisions.toml")
-    decisions.apply(apparatus, choices, sources.normalizer().fold, sections)
-    assert not choices.items[0].stale and unit.lemma.source == "記" and unit.decided is choices.items[0]
+    context = Context(sources.config, tmp_path / "edition.toml", sources.normalizer(), sources.persons, choices)
+    context.found["sections"] = sections
+    analysis.run(apparatus, [decisions], context)
+    assert not context.found["decisions"].stale() and unit.lemma.source == "記" and unit.decided is choices.items[0]
     assert f"app-{unit.index + 1}" not in {
         c["app"] for c in report.collation_report(apparatus, sections, {})["candidates"]
     }
@@ -168,7 +171,7 @@ def same_words(tmp_path_factory):
 
 
 def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
-    sources, choices, apparatus, found = same_words
+    sources, findings, apparatus, found = same_words
     assert set(apparatus.witnesses) == {"001", "WYG", "002"}
     first, second = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐")
     assert second.emended and second.basis == "對校" and sorted(second.lemma.sigla) == ["002", "WYG"], "two witnesses"
@@ -176,31 +179,34 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
         "one witness, but the same error"
     )
     assert not first.evidence, "nothing else for it"
-    [alike] = [r for r in apparatus.same_errors if r.applied]
+    repeats = findings["same_error"].repeats
+    [alike] = [r for r in repeats if r.applied]
     assert alike.unit is first and alike.origin is second
-    summary = report.collation_report(apparatus, found, choices.editors)
+    summary = report.collation_report(apparatus, found, findings["decisions"].decisions.editors, repeats)
     assert {(r["app"], r["treated_alike"]) for r in summary["same_errors"]} >= {(f"app-{first.index + 1}", True)}
 
 
 def test_places_that_cannot_be_emended_alike_are_listed(same_words):
-    sources, choices, apparatus, found = same_words
+    sources, findings, apparatus, found = same_words
     emended = unit_at(apparatus, "司马命[张]侯弟子")
     assert (
         emended.lemma.source == "設"
         and not emended.lemma.sigla
         and emended.basis == "他校"
-        and not choices.items[-1].stale
+        and not findings["decisions"].stale()
     )
-    [listed] = [r for r in apparatus.same_errors if r.origin is emended]
+    repeats = findings["same_error"].repeats
+    [listed] = [r for r in repeats if r.origin is emended]
     assert not listed.applied and listed.why == "no witness reads 設 here"
     assert apparatus.base.classic.text[listed.t0 - 2 : listed.t1 + 1] == "前命张侯"
-    summary = report.collation_report(apparatus, found, choices.editors)
+    summary = report.collation_report(apparatus, found, findings["decisions"].decisions.editors, repeats)
     assert any(not r["treated_alike"] and r["why_not"] == "no witness reads 設 here" for r in summary["same_errors"])
     assert "no witness reads 設 here" in report.collation_markdown(summary)
 
 
 def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
-    sources, choices, apparatus, found = same_words
+    sources, findings, apparatus, found = same_words
+    choices = findings["decisions"].decisions
     document = tei.edition_document(sources, apparatus, found, choices.editors)
     assert validate.problems(document) == []
     first, second, emended = (
@@ -220,7 +226,7 @@ def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
     ]
     details = document.xpath("//t:witDetail[@type='evidence']", namespaces=NS)
     assert details and all(d.get("wit") in ("#w001", "#wWYG", "#w002") and d.find("t:q", NS).text for d in details)
-    summary = decisions.report(choices)
+    summary = decisions.summarize(findings["decisions"])
     assert (
         summary["decisions"][-1]["basis"] == "他校"
         and summary["decisions"][-1]["source"] == "a parallel text, for the test"

@@ -30,7 +30,7 @@ def body() -> etree._Element:
 def steps_paragraphs(edited):
     from edition.collation import steps
 
-    return steps.paragraph_starts(edited.steps[0])
+    return steps.paragraph_starts(edited.found["steps"].steps)
 
 
 def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple[str, str, str]]]]:

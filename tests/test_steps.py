@@ -148,7 +148,7 @@ def test_a_made_up_shu_divides_a_small_base_through_its_alignment(tmp_path):
     write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), profile="zhushu", append=True)
     sources = Sources.load(root)
     edited = edit(sources, sources.intake_all(), decisions.load(decisions_path(root)))
-    placed, unplaced = edited.steps
+    placed, unplaced = edited.found["steps"].steps, edited.found["steps"].unplaced
     text = edited.apparatus.base.classic.text
     assert [(s.title, s.source, s.line) for s in placed] == [
         ("请射纳器", "B", 5),

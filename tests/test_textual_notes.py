@@ -185,7 +185,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     sources = Sources.load(root)
     choices = decisions.load(decisions_path(root))
     edited = edit(sources, sources.intake_all(), choices)
-    apparatus, found, (passages, _) = edited.apparatus, edited.sections, edited.textual_notes
+    apparatus, found, passages = edited.apparatus, edited.sections, edited.found["textual_notes"].passages
     by_words = {n.words: n for p in passages for n in p.notes}
     assert set(by_words) == {"盛氏世佐曰纳当作内", "矢石经作弓"}
     sheng, zhu = by_words["盛氏世佐曰纳当作内"], by_words["矢石经作弓"]

@@ -31,28 +31,39 @@ import gc
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import wraps
 from itertools import chain
-from typing import TYPE_CHECKING
 
 from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
 from ..intake.witness import Witness
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
+from .model import (
+    CarriedPunctuation,
+    EditorNote,
+    EntryOver,
+    ErrorRuling,
+    HeadingApart,
+    MovedTraditionReading,
+    Placement,
+    Reported,
+    Ruling,
+    SameError,
+    TextualNoteOnPlace,
+    TraditionReading,
+)
 from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text, wildcard_equal
 from .sections import section_cuts
 from .variation_unit import Unit
 from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
-
-if TYPE_CHECKING:
-    from .same_error import Repeat
 
 AUTO_RESP = "edition-auto"
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
+INTERNAL_BASIS = "本校"  # on the book itself: the same words emended alike elsewhere
 LINES_NAMED = 12
 
 
@@ -102,7 +113,6 @@ class Apparatus:
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
-    same_errors: list[Repeat] = field(default_factory=list)  # the other places of each emendation's words
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
 
@@ -156,6 +166,79 @@ class Apparatus:
         self.units.sort(key=lambda u: (u.t0, u.t1))
         self.number()
         return unit
+
+    def with_reading(self, unit: Unit, t0: int, t1: int, reading: str) -> str:
+        """The unit's base text with base tokens t0:t1 read as `reading`."""
+        tokens, raw = self.base.classic.tokens, self.base.raw
+        return (
+            "".join(t.source(raw) for t in tokens[unit.t0 : t0])
+            + reading
+            + "".join(t.source(raw) for t in tokens[t1 : unit.t1])
+        )
+
+    def receive(self, placement: Placement) -> Unit | None:
+        """Write what an analysis found into the entries (see `analysis`); the entry that took it."""
+        match placement:
+            case CarriedPunctuation(marks, source):
+                self.punctuation, self.punctuation_source = marks, source
+            case HeadingApart(division):
+                self.units = [
+                    u for u in self.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
+                ]
+                for gap in range(division.t0 + 1, division.t1 + 1):
+                    mark = self.punctuation.pop(gap, "")
+                    if mark and division.t0 not in self.punctuation:
+                        self.punctuation[division.t0] = mark
+            case TraditionReading(t0, t1, tradition, kind, core, core_norm, note, confidence):
+                unit = self.unit_over(t0, t1)
+                same = next(
+                    (
+                        r
+                        for r in unit.reported
+                        if (r.tradition, r.span, r.core_norm) == (tradition, (t0, t1), core_norm)
+                    ),
+                    None,
+                )
+                if same is None:
+                    reading = self.with_reading(unit, t0, t1, core)
+                    unit.reported.append(
+                        Reported(tradition, kind, reading, [note], confidence, core, (t0, t1), core_norm)
+                    )
+                elif note not in same.notes:
+                    same.notes.append(note)
+                return unit
+            case MovedTraditionReading(holder, reported, t0, t1):
+                holder.reported.remove(reported)
+                unit = self.unit_over(t0, t1)
+                reading = self.with_reading(unit, t0, t1, reported.core)
+                unit.reported.append(replace(reported, reading=reading, confidence="high", span=(t0, t1)))
+                return unit
+            case TextualNoteOnPlace(note):
+                shared = sorted(self.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
+                unit = shared[0] if shared else self.unit_over(note.t0, note.t1)
+                unit.textual_notes.append(note)
+                return unit
+            case EntryOver(t0, t1):
+                return self.unit_over(t0, t1)
+            case Ruling(unit, chosen, decision, basis):
+                if chosen is not None:
+                    unit.take_lemma(chosen)
+                unit.decided, unit.basis = decision, basis
+                unit.emended = unit.candidate = False
+                return unit
+            case ErrorRuling(reading, unit, decision):
+                reading.error = decision
+                return unit
+            case EditorNote(unit, decision):
+                unit.editor_notes.append(decision)
+                return unit
+            case SameError(repeat, reading):
+                unit, origin = repeat.unit, repeat.origin
+                unit.take_lemma(reading)
+                unit.emended, unit.decided = origin.emended, origin.decided
+                unit.basis, unit.same_as, unit.candidate = INTERNAL_BASIS, origin, False
+                return unit
+        return None
 
 
 def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:

@@ -19,6 +19,7 @@ that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move t
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,10 +27,13 @@ import regex
 
 from ..errors import EditionError
 from ..tables import read_toml
+from .analysis import Context, Placements, Report
 from .apparatus import COLLATION, Apparatus
-from .jinguwen import Reported
+from .model import EditorNote, EntryOver, ErrorRuling, MovedTraditionReading, Placement, Reported, Ruling
 from .reading import Reading
 from .variation_unit import Unit
+
+NAME = "decisions"
 
 
 @dataclass
@@ -38,8 +42,6 @@ class Decision:
     line: int
     kind: str
     fields: dict
-    stale: str = ""  # why it could not be applied
-    applied_to: str = ""  # the app it was applied to
 
     def __getattr__(self, name):
         try:
@@ -113,40 +115,83 @@ def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
     return next((u for u in apparatus.units if u.t0 == t0 and u.t1 == t1), None)
 
 
-def apply(apparatus: Apparatus, decisions: Decisions, fold, sections) -> None:
-    """Apply every decision that still finds its place; mark the others stale."""
-    placer = ContextPlacer(apparatus, fold, sections)
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a decision: where it was applied (an entry, or the witness it includes or
+    excludes), or why it is stale."""
+
+    applied_to: Unit | str | None = None
+    stale: str = ""
+
+
+@dataclass
+class DecisionFindings:
+    decisions: Decisions
+    norm: Callable[[str], str]  # a reading as compared
+    places: list[tuple[Decision, tuple[int, int]]]  # the base tokens of each decision on the text
+    outcomes: dict[int, Outcome] = field(default_factory=dict)  # by the decision's number, as placed
+
+    def stale(self) -> list[tuple[Decision, str]]:
+        return [(d, self.outcomes[d.number].stale) for d in self.decisions.items if self.outcomes[d.number].stale]
+
+
+def find(apparatus: Apparatus, context: Context) -> DecisionFindings:
+    """Where each decision's context is in the base text now; a decision whose context is gone
+    is stale already."""
+    decisions = context.decisions
+    placer = ContextPlacer(apparatus, context.normalizer.fold, context.found["sections"])
+    found = DecisionFindings(decisions, placer.norm, [])
     placed: list[tuple[Decision, int, int]] = []
     for decision in decisions.items:
         if decision.kind == "witness":
-            status = apparatus.statuses.get(decision.witness)
-            if status is None:
-                decision.stale = f"no witness {decision.witness}"
-            else:
-                decision.applied_to = decision.witness
+            known = decision.witness in apparatus.statuses
+            found.outcomes[decision.number] = (
+                Outcome(decision.witness) if known else Outcome(stale=f"no witness {decision.witness}")
+            )
             continue
         place = placer.place(decision)
         if isinstance(place, str):
-            decision.stale = place
+            found.outcomes[decision.number] = Outcome(stale=place)
             continue
-        t0, t1 = place
-        refuse_overlap(decisions.path, decision, t0, t1, placed)
-        placed.append((decision, t0, t1))
+        refuse_overlap(decisions.path, decision, *place, placed)
+        placed.append((decision, *place))
+        found.places.append((decision, place))
+    return found
+
+
+def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
+    """Every decision that still finds its entry, ruled there; the others stale, with the reason."""
+    base_siglum = apparatus.base.meta.siglum
+    for decision, (t0, t1) in found.places:
         if decision.kind == "jinguwen-anchor":
-            decision.stale = move_jinguwen(apparatus, decision, t0, t1)
+            held = held_reading(apparatus, decision)
+            if held is None:
+                stale = f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
+                found.outcomes[decision.number] = Outcome(stale=stale)
+            else:
+                found.outcomes[decision.number] = Outcome((yield MovedTraditionReading(*held, t0, t1)))
             continue
         # a note, or an emendation not on the witnesses, may stand where they agree: it makes an entry of its own
-        unit = (
-            apparatus.unit_over(t0, t1)
-            if decision.kind == "note" or conjectural(decision)
-            else unit_at(apparatus, t0, t1)
-        )
+        if decision.kind == "note" or conjectural(decision):
+            unit = yield EntryOver(t0, t1)
+        else:
+            unit = unit_at(apparatus, t0, t1)
         if unit is None:
-            decision.stale = "the bracketed characters are no longer one entry of the apparatus"
+            found.outcomes[decision.number] = Outcome(
+                stale="the bracketed characters are no longer one entry of the apparatus"
+            )
             continue
-        decision.stale = APPLY[decision.kind](unit, decision, placer, apparatus.base.meta.siglum)
-        if not decision.stale:
-            decision.applied_to = f"app-{unit.index + 1}"
+        ruling = RULE[decision.kind](unit, decision, base_siglum, found.norm)
+        if isinstance(ruling, str):
+            found.outcomes[decision.number] = Outcome(stale=ruling)
+        else:
+            found.outcomes[decision.number] = Outcome((yield ruling))
+
+
+def report(apparatus: Apparatus, found: DecisionFindings, context: Context) -> Report:
+    summary = summarize(found)
+    lines = tuple(f"  stale decision {d.number} (decisions.toml:{d.line}): {stale}" for d, stale in found.stale())
+    return Report("decisions", summary, markdown(summary), lines)
 
 
 def refuse_overlap(path: Path, decision: Decision, t0: int, t1: int, placed: list[tuple[Decision, int, int]]) -> None:
@@ -172,85 +217,49 @@ def conjectural(decision: Decision) -> bool:
     return decision.kind == "lemma" and basis(decision) != COLLATION
 
 
-def choose_lemma(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
-    wanted = placer.norm(decision.reading)
+def choose_lemma(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[str], str]) -> Placement | str:
+    wanted = norm(decision.reading)
     if wanted == unit.lemma.norm:  # the lemma stays: the editor has decided the place
-        unit.decided, unit.candidate = decision, False
-        unit.basis = basis(decision) if base_siglum not in unit.lemma.sigla else ""
-        unit.emended = False
-        return ""
+        return Ruling(unit, None, decision, basis(decision) if base_siglum not in unit.lemma.sigla else "")
     chosen = next((r for r in unit.readings if r.norm == wanted and not r.moves), None)
     if chosen is None and not conjectural(decision):
         return (
             f"no witness reads {decision.reading!r} here any more "
             "(an emendation of the editor's own needs basis 本校, 他校 or 理校)"
         )
-    make_lemma(unit, chosen or Reading([], [], decision.reading, wanted), decision)
-    unit.basis = basis(decision)
-    return ""
+    return Ruling(unit, chosen or Reading([], [], decision.reading, wanted), decision, basis(decision))
 
 
-def reject_emendation(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
+def reject_emendation(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[str], str]) -> Placement | str:
     if not unit.emended:
         return "there is no automatic emendation here any more"
     base = next((r for r in unit.readings if base_siglum in r.sigla), None)
     if base is None:
         return "the base's reading is not in this entry"
-    make_lemma(unit, base, decision)
-    unit.basis = ""
-    return ""
+    return Ruling(unit, base, decision, "")
 
 
-def make_lemma(unit: Unit, chosen, decision: Decision) -> None:
-    unit.take_lemma(chosen)
-    unit.emended = unit.candidate = False
-    unit.decided = decision
-
-
-def mark_error(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
+def mark_error(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[str], str]) -> Placement | str:
     reading = next((r for r in unit.readings if decision.witness in r.sigla), None)
     if reading is None:
         return f"witness {decision.witness} has no reading of its own here any more"
-    reading.error = decision
-    return ""
+    return ErrorRuling(reading, unit, decision)
 
 
-def add_note(unit: Unit, decision: Decision, placer: ContextPlacer, base_siglum: str) -> str:
-    unit.editor_notes.append(decision)
-    return ""
+def add_note(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[str], str]) -> Placement | str:
+    return EditorNote(unit, decision)
 
 
-APPLY = {"lemma": choose_lemma, "reject-emendation": reject_emendation, "error": mark_error, "note": add_note}
+RULE = {"lemma": choose_lemma, "reject-emendation": reject_emendation, "error": mark_error, "note": add_note}
 
 
-def move_jinguwen(apparatus: Apparatus, decision: Decision, t0: int, t1: int) -> str:
+def held_reading(apparatus: Apparatus, decision: Decision) -> tuple[Unit, Reported] | None:
+    """The entry that holds the 今文/古文 reading of the note `words` of `witness`, and that reading."""
     for unit in apparatus.units:
-        for reported in list(unit.reported):
+        for reported in unit.reported:
             if any(n.siglum == decision.witness and n.text == decision.words for n in reported.notes):
-                unit.reported.remove(reported)
-                target = apparatus.unit_over(t0, t1)
-                tokens = apparatus.base.classic.tokens
-                raw = apparatus.base.raw
-                reading = (
-                    "".join(t.source(raw) for t in tokens[target.t0 : t0])
-                    + reported.core
-                    + "".join(t.source(raw) for t in tokens[t1 : target.t1])
-                )
-                target.reported.append(
-                    Reported(
-                        reported.tradition,
-                        reported.kind,
-                        reading,
-                        reported.notes,
-                        "high",
-                        reported.core,
-                        (t0, t1),
-                        reported.core_norm,
-                    )
-                )
-                decision.applied_to = f"app-{target.index + 1}"
-                return ""
-    return f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
+                return unit, reported
+    return None
 
 
 def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
@@ -278,7 +287,9 @@ def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp
     )
 
 
-def report(decisions: Decisions) -> dict:
+def summarize(found: DecisionFindings) -> dict:
+    decisions = found.decisions
+    outcomes = {n: (applied_name(o.applied_to), o.stale) for n, o in found.outcomes.items()}
     return {
         "editors": decisions.editors,
         "decisions": [
@@ -288,12 +299,18 @@ def report(decisions: Decisions) -> dict:
                 "kind": d.kind,
                 **({"basis": basis(d)} if d.kind == "lemma" else {}),
                 **d.fields,
-                "applied_to": d.applied_to,
-                "stale": d.stale,
+                "applied_to": outcomes[d.number][0],
+                "stale": outcomes[d.number][1],
             }
             for d in decisions.items
         ],
     }
+
+
+def applied_name(applied_to: Unit | str | None) -> str:
+    if isinstance(applied_to, Unit):
+        return f"app-{applied_to.index + 1}"
+    return applied_to or ""
 
 
 def markdown(summary: dict) -> str:

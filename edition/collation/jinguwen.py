@@ -25,8 +25,11 @@ from rapidfuzz.distance import Levenshtein
 from ..intake.normalize import DROPPED, Normalizer
 from ..intake.witness import Witness
 from ..tables import expand_macros
+from .analysis import Context, Placements, Report
 from .apparatus import Apparatus
+from .model import Reported, TraditionReading
 
+NAME = "jinguwen"
 DATA = resources.files("edition.collation") / "data" / "jinguwen.toml"
 
 
@@ -90,20 +93,6 @@ class Note:
     parsed: list[Parsed] = field(default_factory=list)
     problem: str = ""
     end: int = 0  # raw offset after the note's last character
-
-
-@dataclass
-class Reported:
-    """One tradition's reading in one app, with the notes that report it."""
-
-    tradition: str
-    kind: str
-    reading: str  # over the whole app
-    notes: list[Note]
-    confidence: str
-    core: str = ""  # the tradition's own characters at the anchor
-    span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
-    core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
 
 
 @dataclass
@@ -486,6 +475,16 @@ class Anchoring:
         return Anchor(note, parsed, start, end, confidence)
 
 
+@dataclass(frozen=True)
+class JinguwenFindings:
+    notes: list[Note]
+    anchors: list[Anchor]
+
+
+def find(apparatus: Apparatus, context: Context) -> JinguwenFindings:
+    return JinguwenFindings(*collect(apparatus, context.normalizer))
+
+
 def collect(apparatus: Apparatus, normalizer: Normalizer) -> tuple[list[Note], list[Anchor]]:
     notes: list[Note] = []
     anchors: list[Anchor] = []
@@ -514,52 +513,33 @@ def effect(base: str, reading: str) -> str:
     return "substitution"
 
 
-def tradition_reading(apparatus: Apparatus, unit, anchor: Anchor) -> str:
-    """The unit's base text with the anchored characters replaced by the tradition's reading."""
-    base = apparatus.base
-    tokens = base.classic.tokens
-    before = "".join(t.source(base.raw) for t in tokens[unit.t0 : anchor.t0])
-    after = "".join(t.source(base.raw) for t in tokens[anchor.t1 : unit.t1])
-    return before + anchor.parsed.reading + after
-
-
-def apply(apparatus: Apparatus, anchors: list[Anchor]) -> None:
-    """Add each anchored reading to the app over its characters, merging notes that report the same
-    reading (whatever the script or form a witness writes it in) of the same tradition at the same place."""
-    for anchor in anchors:
-        if anchor.confidence == "none":
-            continue
-        unit = apparatus.unit_over(anchor.t0, anchor.t1)
-        reading = tradition_reading(apparatus, unit, anchor)
-        span = (anchor.t0, anchor.t1)
-        same = next(
-            (
-                r
-                for r in unit.reported
-                if (r.tradition, r.span, r.core_norm) == (anchor.parsed.tradition, span, anchor.reading_norm)
-            ),
-            None,
-        )
-        if same:
-            if anchor.note not in same.notes:
-                same.notes.append(anchor.note)
-            continue
-        kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-        unit.reported.append(
-            Reported(
+def place(apparatus: Apparatus, found: JinguwenFindings) -> Placements:
+    """Each anchored reading goes into the entry over its characters, with the notes that report
+    the same reading (whatever the script or form a witness writes it in) of the same tradition at
+    the same place."""
+    for anchor in found.anchors:
+        if anchor.confidence != "none":
+            kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
+            yield TraditionReading(
+                anchor.t0,
+                anchor.t1,
                 anchor.parsed.tradition,
                 kind,
-                reading,
-                [anchor.note],
-                anchor.confidence,
                 anchor.parsed.reading,
-                span,
                 anchor.reading_norm,
+                anchor.note,
+                anchor.confidence,
             )
-        )
 
 
-def report(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:
+def report(apparatus: Apparatus, found: JinguwenFindings, context: Context) -> Report:
+    summary = summarize(apparatus, found.notes, found.anchors, context.found["sections"])
+    placed = sum(1 for a in found.anchors if a.confidence != "none")
+    line = f"  今文/古文: {len(found.notes)} notes, {len(found.anchors)} readings, {placed} anchored"
+    return Report("jinguwen", summary, markdown(summary), (line,))
+
+
+def summarize(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], sections) -> dict:
     """Every note found, what it says, where it is anchored (or why not), and where witnesses
     disagree about it or leave it out."""
     base = apparatus.base

@@ -16,8 +16,13 @@ from bisect import bisect_left
 
 import regex
 
+from ..errors import EditionError
 from ..intake.witness import Witness
+from .analysis import Context, Placements
 from .apparatus import Apparatus
+from .model import CarriedPunctuation
+
+NAME = "punctuation"
 
 MARK = regex.compile(r"\p{P}")
 IDEOGRAPHIC = {".": "。"}
@@ -66,3 +71,25 @@ def carried(apparatus: Apparatus, siglum: str) -> dict[int, str]:
             # two gaps of the witness at one of the base's: a mark once
             out[to_base[gap]] = before if before.endswith(marks) else before + marks
     return out
+
+
+def find(apparatus: Apparatus, context: Context) -> CarriedPunctuation | None:
+    """The marks of the witness the settings name (`punctuation_from`), if they name one."""
+    siglum = context.config.punctuation_from
+    if not siglum:
+        return None
+    if siglum not in apparatus.witnesses:
+        raise EditionError(
+            context.config_path,
+            f"punctuation_from: witness {siglum!r} is not in the apparatus ({apparatus.statuses[siglum].reason})",
+        )
+    return CarriedPunctuation(carried(apparatus, siglum), siglum)
+
+
+def place(apparatus: Apparatus, found: CarriedPunctuation | None) -> Placements:
+    if found is not None:
+        yield found
+
+
+def report(apparatus: Apparatus, found: CarriedPunctuation | None, context: Context) -> None:
+    return None

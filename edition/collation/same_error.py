@@ -9,16 +9,20 @@ emended the first place. Every other place is listed with the reason it was not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import regex
 
+from .analysis import Context, Placements
 from .apparatus import Apparatus
+from .model import SameError
+from .reading import Reading
 from .variation_unit import Unit
+
+NAME = "same_error"
 
 NEIGHBOURS = 1  # characters on either side that must be the same too: the same words, not the same character anywhere
 LONGEST = 4  # characters of the base's words, and of the emendation, at most: a slip that recurs, not a lost passage
-INTERNAL = "本校"
 
 
 @dataclass
@@ -38,9 +42,15 @@ def emendations(apparatus: Apparatus) -> list[Unit]:
     return [u for u in apparatus.units if u.emended or u.decided is not None and u.basis and base not in u.lemma.sigla]
 
 
-def treat_alike(apparatus: Apparatus) -> list[Repeat]:
+@dataclass
+class SameErrorFindings:
+    places: list[tuple[Unit, int, int]]  # each emendation, with another place t0:t1 of its words
+    repeats: list[Repeat] = field(default_factory=list)  # what became of each place, as placed
+
+
+def find(apparatus: Apparatus, context: Context) -> SameErrorFindings:
     text = apparatus.base.classic.text
-    out = []
+    places = []
     for origin in emendations(apparatus):
         wrong, right = text[origin.t0 : origin.t1], origin.lemma.norm
         if not (0 < len(wrong) <= LONGEST and 0 < len(right) <= LONGEST) or origin.t0 < NEIGHBOURS:
@@ -49,25 +59,36 @@ def treat_alike(apparatus: Apparatus) -> list[Repeat]:
         for match in regex.finditer(regex.escape(words), text, overlapped=True):
             t0 = match.start() + NEIGHBOURS
             if t0 != origin.t0:
-                out.append(repeat(apparatus, origin, t0, t0 + len(wrong)))
-    return out
+                places.append((origin, t0, t0 + len(wrong)))
+    return SameErrorFindings(places)
 
 
-def repeat(apparatus: Apparatus, origin: Unit, t0: int, t1: int) -> Repeat:
+def place(apparatus: Apparatus, found: SameErrorFindings) -> Placements:
+    """Each other place emended alike where it can be, in order: a place emended so already by an
+    earlier one is left as it is."""
+    for origin, t0, t1 in found.places:
+        unit, reading, why = alike(apparatus, origin, t0, t1)
+        found.repeats.append(Repeat(origin, t0, t1, unit, reading is not None, why))
+        if reading is not None:
+            yield SameError(found.repeats[-1], reading)
+
+
+def report(apparatus: Apparatus, found: SameErrorFindings, context: Context) -> None:
+    return None  # the collation report lists the places (`publication.report`)
+
+
+def alike(apparatus: Apparatus, origin: Unit, t0: int, t1: int) -> tuple[Unit | None, Reading | None, str]:
+    """The entry at t0:t1, if it is one, and the reading there that emends it as `origin` is
+    emended; or why it cannot be."""
     unit = next((u for u in apparatus.units if (u.t0, u.t1) == (t0, t1)), None)
     right = origin.lemma.norm
     if unit is not None and unit.lemma.norm == right:
-        return Repeat(origin, t0, t1, unit, False, "emended so already")
+        return unit, None, "emended so already"
     if unit is not None and (unit.decided is not None or unit.emended):
-        return Repeat(
-            origin, t0, t1, unit, False, "decided otherwise here" if unit.decided else "emended otherwise here"
-        )
+        return unit, None, "decided otherwise here" if unit.decided else "emended otherwise here"
     reading = next((r for r in unit.readings if r.norm == right and not r.moves), None) if unit else None
     if reading is None:
-        return Repeat(origin, t0, t1, unit, False, f"no witness reads {origin.lemma.display} here")
+        return unit, None, f"no witness reads {origin.lemma.display} here"
     if unit.evidence.get(unit.lemma.norm):
-        return Repeat(origin, t0, t1, unit, False, "the commentary quotes the base's words here")
-    unit.take_lemma(reading)
-    unit.emended, unit.decided = origin.emended, origin.decided
-    unit.basis, unit.same_as, unit.candidate = INTERNAL, origin, False
-    return Repeat(origin, t0, t1, unit, True)
+        return unit, None, "the commentary quotes the base's words here"
+    return unit, reading, ""

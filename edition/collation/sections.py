@@ -1,5 +1,5 @@
 """Sections: the ritual's sections, taken from the labels the witnesses carry and mapped onto the base,
-and the divisions a heading word of the base opens (the 記 of a chapter).
+and the divisions a heading word of the base opens (the 記 of a chapter, see `headings`).
 
 A label whose profile rule says `section = "closes"` ends the section it names (右献大夫, 蕙田案以上旅酬);
 its `title` pattern takes the name out of it. A witness's first label can only vouch for the part
@@ -17,24 +17,17 @@ import regex
 
 from ..budget import Budget
 from ..errors import EditionError
+from .analysis import Context, Placements
+from .headings import Division
 
 if TYPE_CHECKING:
     from ..intake.witness import Witness
     from .variation_unit import Unit
     from .witness_map import WitnessMap, WitnessStatus
 
+NAME = "sections"
 INCIPIT = 8
 TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
-
-
-@dataclass(frozen=True)
-class Division:
-    """A division of the text that a heading word of the base opens where a passage of its classic
-    text begins with it; the heading is base tokens t0:t1, which no section holds."""
-
-    head: str
-    t0: int
-    t1: int
 
 
 @dataclass
@@ -45,39 +38,6 @@ class Section:
     t0: int
     t1: int
     opens: Division | None = None  # the division whose heading stands before it
-
-
-def divisions(base: Witness, heads: tuple[str, ...]) -> list[Division]:
-    """Each heading word's division, where the first passage of the base's classic text that begins
-    with it stands."""
-    tokens = base.classic.tokens
-    passage_starts = {s.start for s in base.compared_segments}
-    out = []
-    for head in heads:
-        at = next(
-            (
-                i
-                for i, t in enumerate(tokens)
-                if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head
-            ),
-            None,
-        )
-        if at is not None:
-            out.append(Division(head, at, at + len(head)))
-    return sorted(out, key=lambda d: d.t0)
-
-
-def set_headings_apart(apparatus, found: list[Division]) -> None:
-    """A heading is no text of the collation: no unit inside it, and punctuation carried to its end
-    stands before it."""
-    for division in found:
-        apparatus.units = [
-            u for u in apparatus.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
-        ]
-        for gap in range(division.t0 + 1, division.t1 + 1):
-            mark = apparatus.punctuation.pop(gap, "")
-            if mark and division.t0 not in apparatus.punctuation:
-                apparatus.punctuation[division.t0] = mark
 
 
 def label_boundaries(witnesses: dict[str, Witness], maps: dict[str, WitnessMap]) -> dict[int, tuple[str, str]]:
@@ -174,3 +134,18 @@ def unique_id(candidate: str, used: set[str]) -> str:
         number += 1
     used.add(xml_id)
     return xml_id
+
+
+def find(apparatus, context: Context) -> list[Section]:
+    return sections(
+        apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, context.found["headings"]
+    )
+
+
+def place(apparatus, found: list[Section]) -> Placements:
+    """Sections are read off the entries; they place nothing in them."""
+    yield from ()
+
+
+def report(apparatus, found: list[Section], context: Context) -> None:
+    return None

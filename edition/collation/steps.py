@@ -31,6 +31,7 @@ import regex
 
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
+from .analysis import Context, Placements, Report
 
 if TYPE_CHECKING:
     from ..intake.layering import Segment
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from ..intake.witness import Witness
     from .apparatus import Apparatus
 
+NAME = "steps"
 DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
 HAN = regex.compile(r"\p{Han}")
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
@@ -161,6 +163,31 @@ def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], li
         else:
             same.step = replace(same.step, agreeing=(*same.step.agreeing, f.source))
     return in_sequence(placed), sorted(unplaced, key=lambda u: (u.source, u.line))
+
+
+@dataclass(frozen=True)
+class StepFindings:
+    steps: list[Step]  # in base order
+    unplaced: list[Unplaced]  # the formulas not placed
+
+
+def find(apparatus: Apparatus, context: Context) -> StepFindings:
+    return StepFindings(*find_steps(apparatus, load(context.normalizer)))
+
+
+def place(apparatus: Apparatus, found: StepFindings) -> Placements:
+    """Steps divide the text into paragraphs; they place nothing in the entries."""
+    yield from ()
+
+
+def report(apparatus: Apparatus, found: StepFindings, context: Context) -> Report:
+    formulas = len(found.steps) + sum(len(s.agreeing) for s in found.steps) + len(found.unplaced)
+    lines = (
+        f"  steps of the rite: {formulas} formulas of the 疏, {len(found.steps)} steps placed, "
+        f"{len(found.unplaced)} formulas not placed",
+        *(f"    {u.source} line {u.line} 論{u.title}: {u.reason}" for u in found.unplaced),
+    )
+    return Report("steps", lines=lines)
 
 
 def paragraph_starts(steps: list[Step]) -> dict[int, Step]:

@@ -32,8 +32,11 @@ from ..intake.normalize import Normalizer, Stream
 from ..intake.witness import Witness
 from ..tables import expand_macros, read_toml
 from . import jinguwen
+from .analysis import Context, Placements, Report
 from .apparatus import Apparatus
+from .model import TextualNoteOnPlace
 
+NAME = "textual_notes"
 DATA = Path(str(resources.files("edition.collation") / "data" / "textual_notes.toml"))
 HAN = regex.compile(r"\p{Han}")
 BOUNDARY = "|"
@@ -331,7 +334,7 @@ class Reader:
         return begin, end
 
 
-def find(witness: Witness, data: TextualNotes) -> tuple[list[Passage], list[dict]]:
+def in_witness(witness: Witness, data: TextualNotes) -> tuple[list[Passage], list[dict]]:
     """The witness's passages that hold 校语, each with its notes; and the entries of a layer of
     notes that quote their place (the 考證) in which no formula is recognised."""
     excluded = [(n.start, n.end) for n in jinguwen.find_notes(witness)]
@@ -451,6 +454,16 @@ class Placing:
         return span, "medium", f"{why}: placed on the last character of the place", own
 
 
+@dataclass(frozen=True)
+class TextualNoteFindings:
+    passages: list[Passage]
+    unrecognised: list[dict]  # the entries of the 考證 in which no formula is recognised
+
+
+def find(apparatus: Apparatus, context: Context) -> TextualNoteFindings:
+    return TextualNoteFindings(*collect(apparatus, context.persons, context.normalizer))
+
+
 def collect(
     apparatus: Apparatus, persons: dict, normalizer: Normalizer, data_path: Path = DATA
 ) -> tuple[list[Passage], list[dict]]:
@@ -459,7 +472,7 @@ def collect(
     placing = Placing(apparatus, normalizer)
     passages, unrecognised = [], []
     for witness in apparatus.witnesses.values():
-        found, left = find(witness, data)
+        found, left = in_witness(witness, data)
         for passage in found:
             placing.place(passage)
         passages += found
@@ -467,22 +480,26 @@ def collect(
     return passages, unrecognised
 
 
-def apply(apparatus: Apparatus, passages: list[Passage]) -> None:
+def place(apparatus: Apparatus, found: TextualNoteFindings) -> Placements:
     """Each placed note with a named author goes with the apparatus entry over its characters: the
     first of those it shares characters with (a note is no reading: entries are not merged for
     it), or one made where the witnesses agree."""
-    for passage in passages:
+    for passage in found.passages:
         for note in passage.notes:
             if note.confidence != "none" and note.author:
-                shared = sorted(apparatus.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
-                unit = shared[0] if shared else apparatus.unit_over(note.t0, note.t1)
-                unit.textual_notes.append(note)
+                yield TextualNoteOnPlace(note)
 
 
 # --- reporting ---------------------------------------------------------------------------------------------
 
 
-def report(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dict], persons: dict) -> dict:
+def report(apparatus: Apparatus, found: TextualNoteFindings, context: Context) -> Report:
+    summary = summarize(apparatus, found.passages, found.unrecognised, context.persons)
+    line = f"  校语: {len(summary['notes'])} notes, {summary['placed']} with an apparatus entry"
+    return Report("textual_notes", summary, markdown(summary), (line,))
+
+
+def summarize(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dict], persons: dict) -> dict:
     text = apparatus.base.classic.text
     app_of = {id(n): f"app-{u.index + 1}" for u in apparatus.all_units() for n in u.textual_notes}
     rows = []

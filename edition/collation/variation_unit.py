@@ -10,7 +10,7 @@ from .reading import Reading, classify
 if TYPE_CHECKING:  # the findings of the analyses that the unit holds
     from .decisions import Decision
     from .evidence import Quotation
-    from .jinguwen import Reported
+    from .model import Reported
     from .textual_note import TextualNote
 
 

@@ -228,10 +228,10 @@ def summary_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def collation_report(apparatus, sections, editors: dict[str, str]) -> dict:
+def collation_report(apparatus, sections, editors: dict[str, str], same_errors=()) -> dict:
     """What collation found: quality and extent per witness, readings by type, transpositions,
     automatic emendations with their evidence, candidates for the editor, and the other places of
-    each emendation's words."""
+    each emendation's words (`same_errors`, from `collation.same_error`)."""
     base = apparatus.base
     tokens = base.classic.tokens
 
@@ -308,7 +308,7 @@ def collation_report(apparatus, sections, editors: dict[str, str]) -> dict:
         if u.emended
     ]
     candidates = [candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided]
-    same_errors = [
+    repeats = [
         {
             "emendation": f"app-{r.origin.index + 1}",
             "base_words": base_text(r.t0, r.t1),
@@ -318,7 +318,7 @@ def collation_report(apparatus, sections, editors: dict[str, str]) -> dict:
             "treated_alike": r.applied,
             "why_not": r.why,
         }
-        for r in apparatus.same_errors
+        for r in same_errors
     ]
     return {
         "tool": f"edition {__version__}",
@@ -334,7 +334,7 @@ def collation_report(apparatus, sections, editors: dict[str, str]) -> dict:
         "transpositions": transpositions,
         "emendations": emendations,
         "candidates": candidates,
-        "same_errors": same_errors,
+        "same_errors": repeats,
     }
 
 

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from ..collation import decisions, jinguwen, punctuation, same_error, steps, textual_note
+from ..collation import analysis, decisions, headings, jinguwen, punctuation, same_error, sections, steps, textual_note
+from ..collation.analysis import Context, Report
 from ..collation.apparatus import Apparatus, collate
 from ..collation.commentary import Commentary, collate_commentary
-from ..collation.sections import Section, divisions, set_headings_apart
-from ..collation.sections import sections as find_sections
+from ..collation.sections import Section
 from ..errors import EditionError, SourceErrors
 from ..intake.witness import Witness
 from ..publication import pdf, render, report, site, tei, validate
@@ -39,46 +39,33 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
     staging.write("reports/witnesses.md", report.summary_markdown(summary))
 
 
+# The analyses of the apparatus, in the order they run (see `collation.analysis`): the punctuation
+# carried over before the headings that move it, the 今文/古文 readings and the 校语 before the
+# entries are divided into sections, the decisions on the sections they name, and the same error
+# treated alike once every emendation is made.
+ANALYSES = (punctuation, jinguwen, textual_note, headings, sections, steps, decisions, same_error)
+
+
 class Edited(NamedTuple):
     apparatus: Apparatus  # of the 經
-    notes: list[jinguwen.Note]
-    anchors: list[jinguwen.Anchor]
-    sections: list[Section]
     commentary: Commentary | None  # the 注 collated, if the base carries it
-    textual_notes: tuple  # the witnesses' 校语 found, and the 考證 entries read as none
-    steps: tuple[list[steps.Step], list[steps.Unplaced]]  # the ritual's steps the 疏 names, and the formulas not placed
+    found: dict  # each analysis's findings, by its name
+    reports: list[Report]
+
+    @property
+    def sections(self) -> list[Section]:
+        return self.found["sections"]
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
-    """Collation of the 經 and of the 注, the 今文/古文 notes, the witnesses' 校语, the sections, the
-    ritual's steps, the editors' decisions, and the same errors treated alike."""
+    """Collation of the 經 and of the 注, then the analyses of the apparatus."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    if config.punctuation_from:
-        if config.punctuation_from not in apparatus.witnesses:
-            raise EditionError(
-                sources.root / "edition.toml",
-                f"punctuation_from: witness {config.punctuation_from!r} is not in the apparatus "
-                f"({apparatus.statuses[config.punctuation_from].reason})",
-            )
-        apparatus.punctuation, apparatus.punctuation_source = (
-            punctuation.carried(apparatus, config.punctuation_from),
-            config.punctuation_from,
-        )
-    normalizer = sources.normalizer()
-    notes, anchors = jinguwen.collect(apparatus, normalizer)
-    jinguwen.apply(apparatus, anchors)
-    textual = textual_note.collect(apparatus, sources.persons, normalizer)
-    textual_note.apply(apparatus, textual[0])
-    headings = divisions(apparatus.base, config.divisions)
-    set_headings_apart(apparatus, headings)
-    found = find_sections(apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, headings)
-    ritual_steps = steps.find_steps(apparatus, steps.load(normalizer))
-    decisions.apply(apparatus, choices, normalizer.fold, found)
-    apparatus.same_errors = same_error.treat_alike(apparatus)
+    context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
+    reports = analysis.run(apparatus, ANALYSES, context)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    return Edited(apparatus, notes, anchors, found, commentary, textual, ritual_steps)
+    return Edited(apparatus, commentary, context.found, reports)
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -86,18 +73,9 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(sources.decisions)
-    apparatus, notes, anchors, found, commentary, (passages, unrecognised), (placed_steps, unplaced_steps) = edit(
-        sources, witnesses, choices
-    )
+    apparatus, commentary, found, reports = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     staging.timings["collation"] = seconds
-    for decision in choices.items:
-        if decision.stale:
-            progress(f"  stale decision {decision.number} (decisions.toml:{decision.line}): {decision.stale}")
-    placed = sum(1 for a in anchors if a.confidence != "none")
-    progress(f"  今文/古文: {len(notes)} notes, {len(anchors)} readings, {placed} anchored")
-    textual_summary = textual_note.report(apparatus, passages, unrecognised, sources.persons)
-    progress(f"  校语: {len(textual_summary['notes'])} notes, {textual_summary['placed']} with an apparatus entry")
     for siglum, status in apparatus.statuses.items():
         progress(
             f"  {siglum}: quality {status.quality:.3f}, "
@@ -105,34 +83,22 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
         )
     progress(
         f"  {len(apparatus.all_units())} variation units, {len(apparatus.transpositions)} transpositions, "
-        f"{len(found)} sections in {seconds:.2f} s"
+        f"{len(found['sections'])} sections in {seconds:.2f} s"
     )
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
-    formulas = len(placed_steps) + sum(len(s.agreeing) for s in placed_steps) + len(unplaced_steps)
-    progress(
-        f"  steps of the rite: {formulas} formulas of the 疏, {len(placed_steps)} steps placed, "
-        f"{len(unplaced_steps)} formulas not placed"
-    )
-    for unplaced in unplaced_steps:
-        progress(f"    {unplaced.source} line {unplaced.line} 論{unplaced.title}: {unplaced.reason}")
-    document = tei.edition_document(
-        sources, apparatus, found, choices.editors, steps.paragraph_starts(placed_steps), commentary
-    )
+    for line in (line for r in reports for line in r.lines):
+        progress(line)
+    paragraphs = steps.paragraph_starts(found["steps"].steps)
+    document = tei.edition_document(sources, apparatus, found["sections"], choices.editors, paragraphs, commentary)
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml", witness_at=tei.WitnessPlaces(apparatus, commentary))
     staging.write("edition.xml", tei.serialize(document))
-    summary = report.collation_report(apparatus, found, choices.editors)
-    staging.write("reports/collation.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
-    staging.write("reports/collation.md", report.collation_markdown(summary))
-    decisions_summary = decisions.report(choices)
-    staging.write("reports/decisions.json", json.dumps(decisions_summary, ensure_ascii=False, indent=1) + "\n")
-    staging.write("reports/decisions.md", decisions.markdown(decisions_summary))
-    notes_summary = jinguwen.report(apparatus, notes, anchors, found)
-    staging.write("reports/jinguwen.json", json.dumps(notes_summary, ensure_ascii=False, indent=1) + "\n")
-    staging.write("reports/jinguwen.md", jinguwen.markdown(notes_summary))
-    staging.write("reports/textual_notes.json", json.dumps(textual_summary, ensure_ascii=False, indent=1) + "\n")
-    staging.write("reports/textual_notes.md", textual_note.markdown(textual_summary))
+    summary = report.collation_report(apparatus, found["sections"], choices.editors, found["same_error"].repeats)
+    reports = [Report("collation", summary, report.collation_markdown(summary)), *reports]
+    for written in (r for r in reports if r.summary is not None):
+        staging.write(f"reports/{written.name}.json", json.dumps(written.summary, ensure_ascii=False, indent=1) + "\n")
+        staging.write(f"reports/{written.name}.md", written.markdown)
 
 
 def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -231,9 +197,5 @@ def check_sources(load_sources: Callable[[], Sources]) -> list[str]:
     witnesses = sources.intake_all(errors=problems)
     if problems:
         return problems
-    edit(sources, witnesses, choices)
-    return [
-        f"{sources.decisions}:{d.line}: decision {d.number} ({d.kind}) is stale: {d.stale}"
-        for d in choices.items
-        if d.stale
-    ]
+    found = edit(sources, witnesses, choices).found["decisions"]
+    return [f"{sources.decisions}:{d.line}: decision {d.number} ({d.kind}) is stale: {why}" for d, why in found.stale()]

@@ -1,0 +1,76 @@
+"""The analyses of the apparatus, run as a pipeline the build declares.
+
+An analysis is a module with one interface:
+
+- `find(apparatus, context)`: its findings, read from the apparatus and the context, changing
+  neither;
+- `place(apparatus, found)`: a generator of what the apparatus is to receive (the placements of
+  `model`). The apparatus receives each one (`Apparatus.receive`) before the next is asked for,
+  and answers it with the entry that took it, so that a placement may build on the entries made
+  before it. An analysis never writes into the apparatus itself;
+- `report(apparatus, found, context)`: what it reports, once every analysis has run (the entries
+  are numbered as they will be printed).
+
+Each analysis's findings are kept in the context under its `NAME` as soon as it has run: those of
+an earlier analysis are what a later one may read (the sections a decision names, the headings the
+sections stand between).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ..intake.normalize import Normalizer
+from ..settings import EditionConfig, Person
+
+if TYPE_CHECKING:
+    from .apparatus import Apparatus
+    from .decisions import Decisions
+    from .model import Placement
+    from .variation_unit import Unit
+
+Placements = Generator["Placement", "Unit | None", None]
+
+
+@dataclass
+class Context:
+    """What the analyses read besides the apparatus: the edition's settings and tables, the
+    editors' decisions, and the findings of the analyses run so far."""
+
+    config: EditionConfig
+    config_path: Path  # edition.toml, named in a problem of the settings
+    normalizer: Normalizer
+    persons: dict[str, Person]
+    decisions: Decisions
+    found: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Report:
+    """An analysis's report: `reports/<name>.json` and `.md` where it writes files, and the lines
+    the build prints of it."""
+
+    name: str
+    summary: dict | None = None
+    markdown: str = ""
+    lines: tuple[str, ...] = ()
+
+
+def run(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) -> list[Report]:
+    """Run the analyses in their order, each finding, then placing into the apparatus; then their
+    reports, in the same order."""
+    for analysis in analyses:
+        found = analysis.find(apparatus, context)
+        placing = analysis.place(apparatus, found)
+        received = None
+        try:
+            while True:
+                received = apparatus.receive(placing.send(received))
+        except StopIteration:
+            pass
+        context.found[analysis.NAME] = found
+    return [r for a in analyses if (r := a.report(apparatus, context.found[a.NAME], context)) is not None]

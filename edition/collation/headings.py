@@ -1,0 +1,60 @@
+"""Headings: the divisions a heading word of the base opens (the 記 of a chapter), where the
+first passage of its classic text that begins with that word stands. A heading is no text of the
+collation: it is set apart from the entries (`model.HeadingApart`), and no section holds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .analysis import Context, Placements
+from .model import HeadingApart
+
+if TYPE_CHECKING:
+    from ..intake.witness import Witness
+
+NAME = "headings"
+
+
+@dataclass(frozen=True)
+class Division:
+    """A division of the text that a heading word of the base opens where a passage of its classic
+    text begins with it; the heading is base tokens t0:t1, which no section holds."""
+
+    head: str
+    t0: int
+    t1: int
+
+
+def divisions(base: Witness, heads: tuple[str, ...]) -> list[Division]:
+    """Each heading word's division, where the first passage of the base's classic text that begins
+    with it stands."""
+    tokens = base.classic.tokens
+    passage_starts = {s.start for s in base.compared_segments}
+    out = []
+    for head in heads:
+        at = next(
+            (
+                i
+                for i, t in enumerate(tokens)
+                if t.start in passage_starts and "".join(u.source(base.raw) for u in tokens[i : i + len(head)]) == head
+            ),
+            None,
+        )
+        if at is not None:
+            out.append(Division(head, at, at + len(head)))
+    return sorted(out, key=lambda d: d.t0)
+
+
+def find(apparatus, context: Context) -> list[Division]:
+    return divisions(apparatus.base, context.config.divisions)
+
+
+def place(apparatus, found: list[Division]) -> Placements:
+    for division in found:
+        yield HeadingApart(division)
+
+
+def report(apparatus, found: list[Division], context: Context) -> None:
+    return None
