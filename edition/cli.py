@@ -17,8 +17,8 @@ from .errors import EditionError, warn
 from .work.additions import add_edition, add_to_chapter
 from .work.chapter_build import build, check, collate_only
 from .work.sources import add_witness, guess_layout
-from .work.work import is_work
 from .work.work_build import build_work, check_work
+from .work.work_sources import is_work
 
 
 def paths_and_verbosity(command):

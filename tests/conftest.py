@@ -11,7 +11,7 @@ from edition.publication import render
 from edition.publication.conventions import SERIES, Conventions
 from edition.work.chapter_build import build
 from edition.work.sources import Sources, decisions_path
-from edition.work.work import Work, export_chapter, export_work
+from edition.work.work_sources import Work, export_chapter, export_work
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "sources"  # the whole 儀禮

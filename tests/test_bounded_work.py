@@ -14,8 +14,8 @@ from probe import SAMPLE, sample_sources, write_witness
 from texts import text_of_body
 
 from edition.errors import EditionError
+from edition.intake.model import RawText
 from edition.intake.profile import Profile, split_layers
-from edition.intake.raw import RawText
 from edition.intake.rule import Rule
 from edition.publication import tei, validate
 from edition.work.sources import Sources

@@ -157,7 +157,7 @@ def test_moved_ji_clauses_of_000_are_transpositions_tied_to_both_places(edition,
 
 
 def test_order_difference_inside_a_clause_is_a_transposition():
-    from edition.collation.reading import Reading
+    from edition.collation.model import Reading
 
     base, witness = "主人坐取爵于上篚以降宾降", "主人坐取爵于篚上以降宾降"
     a = align(base, witness)

@@ -18,7 +18,7 @@ from conftest import WORK, sample_work
 from probe import COMMAND, assert_one_line, edition, snapshot
 
 from edition.cli import main
-from edition.work.work import Chapter, Work
+from edition.work.work_sources import Chapter, Work
 
 pytestmark = pytest.mark.tier("build")  # works built and witnesses added through the installed command
 

@@ -8,6 +8,7 @@ from lxml import etree
 
 from edition.collation.headings import divisions
 from edition.publication import render
+from edition.publication.model import Paragraph
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
@@ -64,7 +65,7 @@ def test_paragraphs_follow_the_steps_of_the_rite(tei, built):
         len(s.findall("t:p", NS)) for s in sections
     )
     rendered = render.read(built / "edition.xml")
-    opened = [i for s in rendered.sections for i in s.items if isinstance(i, render.Paragraph) and not i.first]
+    opened = [i for s in rendered.sections for i in s.items if isinstance(i, Paragraph) and not i.first]
     assert len(opened) == sum(len(s.findall("t:p", NS)) - 1 for s in sections), (
         "a paragraph of the PDF for each (pdf.paragraph opens one at each but the section's first)"
     )

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from conftest import SOURCES
 
+from edition.intake.model import RawText
 from edition.intake.profile import load_profile, split_layers
-from edition.intake.raw import RawText
 
 SPAM_IN_TRANSLATION = [
     "舌尖上的中国海报",

@@ -133,8 +133,9 @@ def test_004_chrome_and_junk(witnesses):
 def test_a_reader_sites_page_of_another_title_has_its_header_and_footer_as_chrome(tmp_path, sources):
     """The scrambled-web profile reads the site's template, not one page's strings: another
     chapter's page, with another box in its footer, has its title as label and its frame as chrome."""
+    from edition.intake.model import WitnessMeta
     from edition.intake.profile import load_profile
-    from edition.intake.witness import WitnessMeta, intake_witness
+    from edition.intake.witness import intake_witness
 
     page = (
         "繁體版\n字体\n默认 特大\n\n燕礼\n\n作者: 某   更新时间: 1970-01-01   字数:10字\n\n"

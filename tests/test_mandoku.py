@@ -17,8 +17,9 @@ from edition.collation.witness_map import clause_boundaries
 from edition.errors import EditionError
 from edition.intake.align import align
 from edition.intake.alignment_rule import Reference
+from edition.intake.model import WitnessMeta
 from edition.intake.profile import load_profile
-from edition.intake.witness import WitnessMeta, intake_witness
+from edition.intake.witness import intake_witness
 from edition.publication import report, tei, validate
 from edition.publication.tei import TEI_NS
 from edition.tables import read_toml

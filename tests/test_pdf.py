@@ -172,7 +172,7 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
 def test_a_missing_glyph_fails_the_build_naming_the_character(tmp_path):
     from edition.errors import EditionError
     from edition.publication import pdf
-    from edition.publication.render import EditionView, SectionView
+    from edition.publication.model import EditionView, SectionView
 
     edition = EditionView(
         "缺字", "edition", {}, [SectionView("s-1", "缺字", "incipit", "s-1-p1", ["字\U000f0001字"])], [], {}

@@ -10,7 +10,7 @@ from lxml import etree
 from edition.collation import decisions
 from edition.publication import tei
 from edition.work.chapter_build import edit
-from edition.work.work import Work
+from edition.work.work_sources import Work
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"

@@ -10,8 +10,8 @@ from urllib.parse import quote
 import pytest
 from conftest import AXE, url
 
+from edition.publication.chapter_site import build_site
 from edition.publication.render import read
-from edition.publication.site import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [

@@ -7,7 +7,8 @@ from itertools import pairwise
 import pytest
 
 from edition.collation import steps
-from edition.collation.steps import Step, paragraph_starts
+from edition.collation.model import Step
+from edition.collation.steps import paragraph_starts
 
 
 @pytest.fixture(scope="module")

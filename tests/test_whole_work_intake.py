@@ -11,7 +11,8 @@ from texts import NS, intake_kanripo, runs
 
 from edition.collation import decisions
 from edition.intake.align import align
-from edition.publication import pdf, render, report, site, tei, validate
+from edition.publication import chapter_site, pdf, render, report, tei, validate
+from edition.publication.model import LayerMark
 from edition.work.chapter_build import edit
 from edition.work.sources import Sources, decisions_path
 
@@ -210,7 +211,7 @@ def test_the_tradition_in_the_edition_and_its_views(tmp_path):
     path.write_bytes(tei.serialize(document))
     edition = render.read(path)
     section = edition.sections[0]
-    assert [i.unit for i in section.items if isinstance(i, render.LayerMark)] == units
+    assert [i.unit for i in section.items if isinstance(i, LayerMark)] == units
     assert pdf.paragraph(section, pdf.Notes(edition)).count(r"\chuan{}") == 3
-    mark = site.environment().from_string("{% for i in items if i is layer_mark %}{{ i.unit }} {% endfor %}")
+    mark = chapter_site.environment().from_string("{% for i in items if i is layer_mark %}{{ i.unit }} {% endfor %}")
     assert mark.render(items=section.items).split() == units, "the site's templates tell the marks"

@@ -17,8 +17,8 @@ from lxml import etree
 
 from edition.cli import main
 from edition.work.placement import ChapterPlacer
-from edition.work.work import Work
 from edition.work.work_build import INPUTS, build_work
+from edition.work.work_sources import Work
 
 TEI = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"

@@ -172,17 +172,17 @@ def test_accessibility(page, work_site, name):
 def test_the_works_fonts_are_made_again_when_their_families_change(tmp_path, monkeypatch):
     """The work's fonts are taken over from the previous site only if they were made for the same
     characters and the same families: fonts made under other family names are made again."""
-    from edition.publication import site
+    from edition.publication import chapter_site
 
     chapter = tmp_path / "chapter"
     (chapter / "fonts").mkdir(parents=True)
     (chapter / "fonts" / "characters.json").write_text(json.dumps({"shown": "禮", "matched": "", "text": "禮"}))
     first, second, third = tmp_path / "first", tmp_path / "second", tmp_path / "third"
     with monkeypatch.context() as patched:
-        patched.setattr(site, "FAMILIES", ("Old Serif", "Old A", "Old B"))
-        site.write_shared_fonts([chapter], first)
-        site.write_shared_fonts([chapter], second, previous=first / "fonts")
+        patched.setattr(chapter_site, "FAMILIES", ("Old Serif", "Old A", "Old B"))
+        chapter_site.write_shared_fonts([chapter], first)
+        chapter_site.write_shared_fonts([chapter], second, previous=first / "fonts")
     assert (second / "fonts" / "fonts.css").stat().st_ino == (first / "fonts" / "fonts.css").stat().st_ino
-    site.write_shared_fonts([chapter], third, previous=first / "fonts")
+    chapter_site.write_shared_fonts([chapter], third, previous=first / "fonts")
     css = (third / "fonts" / "fonts.css").read_text(encoding="utf-8")
-    assert f'"{site.FAMILIES[0]}"' in css and "Old Serif" not in css
+    assert f'"{chapter_site.FAMILIES[0]}"' in css and "Old Serif" not in css

@@ -5,8 +5,9 @@ through intake (also bench/whole_work_intake's)."""
 from pathlib import Path
 
 from edition.intake.alignment_rule import Reference
+from edition.intake.model import WitnessMeta
 from edition.intake.profile import load_profile
-from edition.intake.witness import WitnessMeta, intake_witness
+from edition.intake.witness import intake_witness
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}

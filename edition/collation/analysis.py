@@ -28,10 +28,7 @@ from ..intake.normalize import Normalizer
 from ..settings import EditionConfig, Person
 
 if TYPE_CHECKING:
-    from .apparatus import Apparatus
-    from .decisions import Decisions
-    from .model import Placement
-    from .variation_unit import Unit
+    from .model import Apparatus, Decisions, Placement, Unit
 
 Placements = Generator["Placement", "Unit | None", None]
 

@@ -30,215 +30,33 @@ from __future__ import annotations
 import gc
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import wraps
 from itertools import chain
 
-from ..intake.align import STRETCH, Move, align, layout_problem, witness_position
-from ..intake.witness import Witness
+from ..intake.align import STRETCH, align, layout_problem
+from ..intake.model import Move, Witness, witness_position
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
 from .model import (
-    CarriedPunctuation,
-    EditorNote,
-    EntryOver,
-    ErrorRuling,
-    HeadingApart,
-    MovedTraditionReading,
-    Placement,
-    Reported,
-    Ruling,
-    SameError,
-    TextualNoteOnPlace,
-    TraditionReading,
+    COLLATION,
+    Apparatus,
+    Reading,
+    Transposition,
+    Unit,
+    VariantForm,
+    WitnessStatus,
+    reading_text,
 )
-from .reading import UNMAPPED, Orthography, Reading, classify, merge_same, reading_text, wildcard_equal
+from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
 from .sections import section_cuts
-from .variation_unit import Unit
-from .witness_map import WitnessMap, WitnessStatus, clause_boundaries
+from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
-COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
-INTERNAL_BASIS = "本校"  # on the book itself: the same words emended alike elsewhere
 LINES_NAMED = 12
-
-
-@dataclass
-class Transposition:
-    """A clause that witness `siglum` reads at base gap `at` (its tokens w0:w1), which the base
-    reads at b0:b1; `away` and `arrival` are its units at the two places."""
-
-    id: int
-    siglum: str
-    b0: int
-    b1: int
-    at: int
-    w0: int
-    w1: int
-    display: str
-    differences: int  # characters in which the moved block differs from the base's text
-    ops: tuple = ()  # the witness's text of it aligned with the base's (align.Op)
-    away: Unit | None = None
-    arrival: Unit | None = None
-
-    def reading_at(self, unit: Unit) -> Reading:
-        return next(r for r in unit.readings if self.id in r.moves)
-
-
-@dataclass
-class VariantForm:
-    """A pair of the 异体字表: the base's form, a witness's form, where each witness writes it."""
-
-    text: str
-    form: str
-    counts: dict[str, int]
-    sources: tuple[str, ...]
-
-
-@dataclass
-class Apparatus:
-    base: Witness
-    witnesses: dict[str, Witness]  # included, base first
-    statuses: dict[str, WitnessStatus]
-    units: list[Unit]  # in base order; those inside a moved clause's place are nested in its unit there
-    transpositions: list[Transposition]
-    maps: dict[str, WitnessMap]
-    section_cuts: list[int]
-    section_titles: dict[int, tuple[str, str]]
-    make_unit: Callable[[int, int, range], Unit]
-    variant_forms: list[VariantForm]
-    own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
-    moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
-    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
-    punctuation_source: str = ""  # the witness it is carried over from
-
-    def entries(self) -> list[Unit]:
-        """The units that stand in the text, in its order. At one gap: the clauses moved there
-        (in the witness's order), then additions; a moved clause's place comes before the units
-        nested in it."""
-        arrivals = {id(t.arrival): t.w0 for t in self.transpositions}
-        aways = {id(t.away) for t in self.transpositions}
-
-        def key(u: Unit):
-            if id(u) in arrivals:
-                return (u.t0, 0, arrivals[id(u)])
-            return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in aways else 3, -u.t1)
-
-        return sorted(self.units + self.moved, key=key)
-
-    def all_units(self) -> list[Unit]:
-        """Every unit in the order of the document, those inside a moved reading after its unit."""
-        return [v for u in self.entries() for v in (u, *(inner for r in u.readings for _, _, inner in r.inner))]
-
-    def number(self) -> None:
-        for index, unit in enumerate(self.all_units()):
-            unit.index = index
-
-    def overlapping(self, t0: int, t1: int) -> list[Unit]:
-        """The units (not those of moved clauses) that share base tokens t0:t1, or stand at a gap inside them."""
-        return [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
-
-    def unit_over(self, t0: int, t1: int) -> Unit:
-        """The unit covering base tokens t0:t1: an existing one (a moved clause's place among them),
-        or one made by merging those it overlaps, or a new one, never across either end of a moved
-        clause's place (it is cut to the part where it begins). Units stay in order and keep their
-        readings."""
-        ends = sorted({g for t in self.transpositions for g in (t.b0, t.b1)})
-        t1 = min([t1, *(g for g in ends if t0 < g < t1)])
-        place = next((u for u in self.moved if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
-        if place is not None:  # a moved clause's place is its own unit
-            return place
-        overlapping = self.overlapping(t0, t1)
-        if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
-            return overlapping[0]
-        if overlapping:
-            t0, t1 = min(t0, *(u.t0 for u in overlapping)), max(t1, *(u.t1 for u in overlapping))
-        unit = self.make_unit(t0, t1, range(t0 + 1, t1))
-        for old in overlapping:
-            unit.reported += old.reported
-            unit.textual_notes += old.textual_notes
-            self.units.remove(old)
-        self.units.append(unit)
-        self.units.sort(key=lambda u: (u.t0, u.t1))
-        self.number()
-        return unit
-
-    def with_reading(self, unit: Unit, t0: int, t1: int, reading: str) -> str:
-        """The unit's base text with base tokens t0:t1 read as `reading`."""
-        tokens, raw = self.base.classic.tokens, self.base.raw
-        return (
-            "".join(t.source(raw) for t in tokens[unit.t0 : t0])
-            + reading
-            + "".join(t.source(raw) for t in tokens[t1 : unit.t1])
-        )
-
-    def receive(self, placement: Placement) -> Unit | None:
-        """Write what an analysis found into the entries (see `analysis`); the entry that took it."""
-        match placement:
-            case CarriedPunctuation(marks, source):
-                self.punctuation, self.punctuation_source = marks, source
-            case HeadingApart(division):
-                self.units = [
-                    u for u in self.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
-                ]
-                for gap in range(division.t0 + 1, division.t1 + 1):
-                    mark = self.punctuation.pop(gap, "")
-                    if mark and division.t0 not in self.punctuation:
-                        self.punctuation[division.t0] = mark
-            case TraditionReading(t0, t1, tradition, kind, core, core_norm, note, confidence):
-                unit = self.unit_over(t0, t1)
-                same = next(
-                    (
-                        r
-                        for r in unit.reported
-                        if (r.tradition, r.span, r.core_norm) == (tradition, (t0, t1), core_norm)
-                    ),
-                    None,
-                )
-                if same is None:
-                    reading = self.with_reading(unit, t0, t1, core)
-                    unit.reported.append(
-                        Reported(tradition, kind, reading, [note], confidence, core, (t0, t1), core_norm)
-                    )
-                elif note not in same.notes:
-                    same.notes.append(note)
-                return unit
-            case MovedTraditionReading(holder, reported, t0, t1):
-                holder.reported.remove(reported)
-                unit = self.unit_over(t0, t1)
-                reading = self.with_reading(unit, t0, t1, reported.core)
-                unit.reported.append(replace(reported, reading=reading, confidence="high", span=(t0, t1)))
-                return unit
-            case TextualNoteOnPlace(note):
-                shared = sorted(self.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
-                unit = shared[0] if shared else self.unit_over(note.t0, note.t1)
-                unit.textual_notes.append(note)
-                return unit
-            case EntryOver(t0, t1):
-                return self.unit_over(t0, t1)
-            case Ruling(unit, chosen, decision, basis):
-                if chosen is not None:
-                    unit.take_lemma(chosen)
-                unit.decided, unit.basis = decision, basis
-                unit.emended = unit.candidate = False
-                return unit
-            case ErrorRuling(reading, unit, decision):
-                reading.error = decision
-                return unit
-            case EditorNote(unit, decision):
-                unit.editor_notes.append(decision)
-                return unit
-            case SameError(repeat, reading):
-                unit, origin = repeat.unit, repeat.origin
-                unit.take_lemma(reading)
-                unit.emended, unit.decided = origin.emended, origin.decided
-                unit.basis, unit.same_as, unit.candidate = INTERNAL_BASIS, origin, False
-                return unit
-        return None
 
 
 def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:

@@ -15,56 +15,15 @@ each note of it as a clause of its own.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections import Counter
-from dataclasses import dataclass
-from functools import cached_property
 from itertools import groupby
 
-from ..intake.layering import CODES
+from ..intake.model import CODES, Witness
 from ..intake.rule import TRANSMITTED
-from ..intake.witness import Witness
-from .apparatus import Apparatus, collate
+from .apparatus import collate
+from .model import Commentary, Gloss
 from .reading import Orthography
-from .variation_unit import Unit
 
 LAYER = "commentary"
-
-
-@dataclass(frozen=True)
-class Gloss:
-    """A note of the base's 注: its tokens t0:t1 in the base's 注 stream, standing after the 經
-    passage it comments on, base classic tokens c0:c1 (at classic gap c1)."""
-
-    index: int
-    t0: int
-    t1: int
-    c0: int
-    c1: int
-
-
-@dataclass
-class Commentary:
-    apparatus: Apparatus  # of the 注 views: its base tokens are the base's 注
-    glosses: list[Gloss]
-
-    @cached_property
-    def _starts(self) -> list[int]:
-        return [g.t0 for g in self.glosses]
-
-    def gloss_of(self, unit: Unit) -> Gloss:
-        """The gloss of the unit's first token; of the token before, for an addition."""
-        token = unit.t0 if unit.t1 > unit.t0 else max(unit.t0 - 1, 0)
-        return self.glosses[bisect_right(self._starts, token) - 1]
-
-    def counts(self) -> dict[str, Counter]:
-        """Siglum -> reading type (subtype for substantive readings) -> readings, over every unit."""
-        out: dict[str, Counter] = {siglum: Counter() for siglum in self.apparatus.witnesses}
-        for unit in self.apparatus.all_units():
-            for reading in unit.readings:
-                for siglum in reading.sigla:
-                    out[siglum][reading.subtype or reading.type] += 1
-        return out
 
 
 def glosses(base: Witness) -> list[Gloss]:

@@ -28,36 +28,23 @@ import regex
 from ..errors import EditionError
 from ..tables import read_toml
 from .analysis import Context, Placements, Report
-from .apparatus import COLLATION, Apparatus
-from .model import EditorNote, EntryOver, ErrorRuling, MovedTraditionReading, Placement, Reported, Ruling
-from .reading import Reading
-from .variation_unit import Unit
+from .model import (
+    COLLATION,
+    Apparatus,
+    Decision,
+    Decisions,
+    EditorNote,
+    EntryOver,
+    ErrorRuling,
+    MovedTraditionReading,
+    Placement,
+    Reading,
+    Reported,
+    Ruling,
+    Unit,
+)
 
 NAME = "decisions"
-
-
-@dataclass
-class Decision:
-    number: int
-    line: int
-    kind: str
-    fields: dict
-
-    def __getattr__(self, name):
-        try:
-            return self.fields[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-@dataclass
-class Decisions:
-    path: Path
-    editors: dict[str, str]
-    items: list[Decision] = field(default_factory=list)
-
-    def witnesses(self, include: bool) -> tuple[str, ...]:
-        return tuple(d.witness for d in self.items if d.kind == "witness" and d.include == include)
 
 
 def load(path: Path) -> Decisions:

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import regex
 
+from ..intake.model import Witness
 from ..intake.normalize import TEXT_LAYERS, UNMAPPED
-from ..intake.witness import Witness
 from ..tables import read_toml
+from .model import Quotation
 
 QUOTATIONS = Path(str(resources.files("edition.collation") / "data" / "quotations.toml"))
 LOOK_BACK = 40  # classic characters of a witness searched back for one the alignment places in the base
@@ -33,25 +34,6 @@ class QuotationPattern:
     name: str
     layer: str
     pattern: regex.QuotationPattern
-    before: int
-    after: int
-
-
-@dataclass(frozen=True)
-class Quotation:
-    """Words of the classic text a witness's commentary quotes: raw offsets start:end, `near` the
-    base gap where the commentary stands, the base text from `near - before` to `near + after`
-    the stretch it may quote."""
-
-    siglum: str
-    layer: str
-    rule: str
-    text: str  # its characters as the witness writes them
-    norm: str  # the comparison text
-    start: int
-    end: int
-    line: int
-    near: int
     before: int
     after: int
 

@@ -5,26 +5,15 @@ collation: it is set apart from the entries (`model.HeadingApart`), and no secti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .analysis import Context, Placements
-from .model import HeadingApart
+from .model import Division, HeadingApart
 
 if TYPE_CHECKING:
-    from ..intake.witness import Witness
+    from ..intake.model import Witness
 
 NAME = "headings"
-
-
-@dataclass(frozen=True)
-class Division:
-    """A division of the text that a heading word of the base opens where a passage of its classic
-    text begins with it; the heading is base tokens t0:t1, which no section holds."""
-
-    head: str
-    t0: int
-    t1: int
 
 
 def divisions(base: Witness, heads: tuple[str, ...]) -> list[Division]:

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 import tomllib
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 
 import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from ..intake.model import Witness
 from ..intake.normalize import DROPPED, Normalizer
-from ..intake.witness import Witness
 from ..tables import expand_macros
 from .analysis import Context, Placements, Report
-from .apparatus import Apparatus
-from .model import Reported, TraditionReading
+from .model import Apparatus, Note, Parsed, Reported, TraditionReading
 
 NAME = "jinguwen"
 DATA = resources.files("edition.collation") / "data" / "jinguwen.toml"
@@ -70,29 +69,6 @@ SKIP = regex.compile(MACROS["SKIP"])
 VERDICT = MACROS["VERDICT"]
 BRACKET = regex.compile(r"[\p{Ps}\p{Pe}]")
 WINDOW = 60  # the longest clause, in tokens, that a note is taken to follow
-
-
-@dataclass
-class Parsed:
-    tradition: str  # "jinwen" or "guwen"
-    kind: str  # substitution, omission, phrase, addition (in effect)
-    lemma: str  # the base's characters the note is about (X), or "" for a phrase
-    reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
-    scope: str = "one"  # "all" for 皆: every occurrence in the passage
-    words: str = ""  # the part of the note this reading comes from
-    words_reading_like_base: str = ""  # for paired phrases: the run that, found as such in the base, is a phrase
-
-
-@dataclass
-class Note:
-    siglum: str
-    line: int
-    start: int  # raw offset of the note's tradition word
-    text: str  # the note sentence as the witness writes it
-    commentary: str  # the whole 注 segment
-    parsed: list[Parsed] = field(default_factory=list)
-    problem: str = ""
-    end: int = 0  # raw offset after the note's last character
 
 
 @dataclass

@@ -1,22 +1,336 @@
-"""Collation's model: what the analyses hand the apparatus to receive (`Apparatus.receive`).
+"""Collation's model: readings, variation units, the apparatus, and the findings of the analyses its
+entries hold; and the placements the analyses hand the apparatus (see `analysis`).
 
 Each placement says where it goes and what it brings; the apparatus alone writes it into its
-entries. See `analysis` for the pipeline that yields them.
+entries (`Apparatus.receive`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
 
-if TYPE_CHECKING:
-    from .decisions import Decision
-    from .headings import Division
-    from .jinguwen import Note
-    from .reading import Reading
-    from .same_error import Repeat
-    from .textual_note import TextualNote
-    from .variation_unit import Unit
+from ..intake.model import Alignment, Token, Witness
+from .reading import UNMAPPED, classify
+from .witness_map import WitnessMap
+
+COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
+INTERNAL_BASIS = "本校"  # on the book itself: the same words emended alike elsewhere
+
+
+# --- readings, variation units and the apparatus
+
+
+@dataclass
+class Reading:
+    sigla: list[str]
+    tokens: list[Token]  # of the first witness; the others read the same characters
+    display: str  # as printed: the witness's own characters (the base's with its punctuation)
+    norm: str  # the comparison text
+    type: str | None = None  # None for the lemma
+    subtype: str | None = None
+    moves: list[int] = field(default_factory=list)  # transpositions this reading takes part in
+    moved_away: bool = False
+    intrusion: bool = False
+    xml_id: str = ""
+    source: str = ""  # the witness's own characters without punctuation: what readings are compared by
+    error: object = None  # the editorial decision that calls this reading an error of its witness
+    forms: tuple[str, ...] = ()  # each token as the witness writes it
+    simplified: bool = False  # its witness writes simplified script
+    # Of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token.
+    inner: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.source = self.source or self.display
+
+    @classmethod
+    def of(cls, witness: Witness, tokens: list[Token], **fields) -> Reading:
+        display, norm = reading_text(witness, tokens)
+        forms = tuple(t.source(witness.raw) for t in tokens)
+        return cls(
+            [witness.meta.siglum],
+            tokens,
+            display,
+            norm,
+            forms=forms,
+            simplified=witness.meta.writes_simplified,
+            **fields,
+        )
+
+
+def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
+    display = "".join(t.source(witness.raw) for t in tokens)
+    norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
+    return display, norm
+
+
+@dataclass
+class Unit:
+    index: int
+    t0: int  # base tokens t0:t1
+    t1: int
+    lemma: Reading
+    readings: list[Reading]
+    emended: bool = False
+    # The rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide.
+    candidate: bool = False
+    markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
+    reported: list[Reported] = field(default_factory=list)  # readings of the 今文/古文 traditions
+    textual_notes: list[TextualNote] = field(default_factory=list)  # the witnesses' 校语 on this place
+    decided: Decision | None = None  # the editorial decision that chose the lemma
+    editor_notes: list[Decision] = field(default_factory=list)  # editorial decisions of kind "note"
+    # Reading (comparison text) -> the commentary's quotations that attest it.
+    evidence: dict[str, list[Quotation]] = field(default_factory=dict)
+    basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
+    same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
+
+    @property
+    def all_readings(self) -> list[Reading]:
+        return [self.lemma, *self.readings]
+
+    def reading_of(self, siglum: str) -> Reading | None:
+        return next((r for r in self.all_readings if siglum in r.sigla), None)
+
+    @property
+    def types(self) -> set[str]:
+        return {r.type for r in self.readings if r.type}
+
+    def take_lemma(self, chosen: Reading) -> None:
+        """Make `chosen` (one of the readings, or the editor's own) the lemma; the former lemma
+        becomes a reading, and every reading is typed against the new one."""
+        former = self.lemma
+        if chosen in self.readings:
+            self.readings.remove(chosen)
+        chosen.type = chosen.subtype = None
+        if former.sigla or former.norm:
+            self.readings.append(former)
+        self.lemma = chosen
+        for reading in self.readings:
+            reading.type, reading.subtype = classify(reading, chosen)
+
+
+@dataclass
+class Transposition:
+    """A clause that witness `siglum` reads at base gap `at` (its tokens w0:w1), which the base
+    reads at b0:b1; `away` and `arrival` are its units at the two places."""
+
+    id: int
+    siglum: str
+    b0: int
+    b1: int
+    at: int
+    w0: int
+    w1: int
+    display: str
+    differences: int  # characters in which the moved block differs from the base's text
+    ops: tuple = ()  # the witness's text of it aligned with the base's (intake.model.Op)
+    away: Unit | None = None
+    arrival: Unit | None = None
+
+    def reading_at(self, unit: Unit) -> Reading:
+        return next(r for r in unit.readings if self.id in r.moves)
+
+
+@dataclass
+class VariantForm:
+    """A pair of the 异体字表: the base's form, a witness's form, where each witness writes it."""
+
+    text: str
+    form: str
+    counts: dict[str, int]
+    sources: tuple[str, ...]
+
+
+@dataclass
+class WitnessStatus:
+    siglum: str
+    quality: float
+    included: bool
+    reason: str
+    extant: list[tuple[int, int]]
+    alignment: Alignment | None = None
+
+
+@dataclass
+class Apparatus:
+    base: Witness
+    witnesses: dict[str, Witness]  # included, base first
+    statuses: dict[str, WitnessStatus]
+    units: list[Unit]  # in base order; those inside a moved clause's place are nested in its unit there
+    transpositions: list[Transposition]
+    maps: dict[str, WitnessMap]
+    section_cuts: list[int]
+    section_titles: dict[int, tuple[str, str]]
+    make_unit: Callable[[int, int, range], Unit]
+    variant_forms: list[VariantForm]
+    own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
+    moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
+    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
+    punctuation_source: str = ""  # the witness it is carried over from
+
+    def entries(self) -> list[Unit]:
+        """The units that stand in the text, in its order. At one gap: the clauses moved there
+        (in the witness's order), then additions; a moved clause's place comes before the units
+        nested in it."""
+        arrivals = {id(t.arrival): t.w0 for t in self.transpositions}
+        aways = {id(t.away) for t in self.transpositions}
+
+        def key(u: Unit):
+            if id(u) in arrivals:
+                return (u.t0, 0, arrivals[id(u)])
+            return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in aways else 3, -u.t1)
+
+        return sorted(self.units + self.moved, key=key)
+
+    def all_units(self) -> list[Unit]:
+        """Every unit in the order of the document, those inside a moved reading after its unit."""
+        return [v for u in self.entries() for v in (u, *(inner for r in u.readings for _, _, inner in r.inner))]
+
+    def number(self) -> None:
+        for index, unit in enumerate(self.all_units()):
+            unit.index = index
+
+    def overlapping(self, t0: int, t1: int) -> list[Unit]:
+        """The units (not those of moved clauses) that share base tokens t0:t1, or stand at a gap inside them."""
+        return [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
+
+    def unit_over(self, t0: int, t1: int) -> Unit:
+        """The unit covering base tokens t0:t1: an existing one (a moved clause's place among them),
+        or one made by merging those it overlaps, or a new one, never across either end of a moved
+        clause's place (it is cut to the part where it begins). Units stay in order and keep their
+        readings."""
+        ends = sorted({g for t in self.transpositions for g in (t.b0, t.b1)})
+        t1 = min([t1, *(g for g in ends if t0 < g < t1)])
+        place = next((u for u in self.moved if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
+        if place is not None:  # a moved clause's place is its own unit
+            return place
+        overlapping = self.overlapping(t0, t1)
+        if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
+            return overlapping[0]
+        if overlapping:
+            t0, t1 = min(t0, *(u.t0 for u in overlapping)), max(t1, *(u.t1 for u in overlapping))
+        unit = self.make_unit(t0, t1, range(t0 + 1, t1))
+        for old in overlapping:
+            unit.reported += old.reported
+            unit.textual_notes += old.textual_notes
+            self.units.remove(old)
+        self.units.append(unit)
+        self.units.sort(key=lambda u: (u.t0, u.t1))
+        self.number()
+        return unit
+
+    def with_reading(self, unit: Unit, t0: int, t1: int, reading: str) -> str:
+        """The unit's base text with base tokens t0:t1 read as `reading`."""
+        tokens, raw = self.base.classic.tokens, self.base.raw
+        return (
+            "".join(t.source(raw) for t in tokens[unit.t0 : t0])
+            + reading
+            + "".join(t.source(raw) for t in tokens[t1 : unit.t1])
+        )
+
+    def receive(self, placement: Placement) -> Unit | None:
+        """Write what an analysis found into the entries (see `analysis`); the entry that took it."""
+        match placement:
+            case CarriedPunctuation(marks, source):
+                self.punctuation, self.punctuation_source = marks, source
+            case HeadingApart(division):
+                self.units = [
+                    u for u in self.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
+                ]
+                for gap in range(division.t0 + 1, division.t1 + 1):
+                    mark = self.punctuation.pop(gap, "")
+                    if mark and division.t0 not in self.punctuation:
+                        self.punctuation[division.t0] = mark
+            case TraditionReading(t0, t1, tradition, kind, core, core_norm, note, confidence):
+                unit = self.unit_over(t0, t1)
+                same = next(
+                    (
+                        r
+                        for r in unit.reported
+                        if (r.tradition, r.span, r.core_norm) == (tradition, (t0, t1), core_norm)
+                    ),
+                    None,
+                )
+                if same is None:
+                    reading = self.with_reading(unit, t0, t1, core)
+                    unit.reported.append(
+                        Reported(tradition, kind, reading, [note], confidence, core, (t0, t1), core_norm)
+                    )
+                elif note not in same.notes:
+                    same.notes.append(note)
+                return unit
+            case MovedTraditionReading(holder, reported, t0, t1):
+                holder.reported.remove(reported)
+                unit = self.unit_over(t0, t1)
+                reading = self.with_reading(unit, t0, t1, reported.core)
+                unit.reported.append(replace(reported, reading=reading, confidence="high", span=(t0, t1)))
+                return unit
+            case TextualNoteOnPlace(note):
+                shared = sorted(self.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
+                unit = shared[0] if shared else self.unit_over(note.t0, note.t1)
+                unit.textual_notes.append(note)
+                return unit
+            case EntryOver(t0, t1):
+                return self.unit_over(t0, t1)
+            case Ruling(unit, chosen, decision, basis):
+                if chosen is not None:
+                    unit.take_lemma(chosen)
+                unit.decided, unit.basis = decision, basis
+                unit.emended = unit.candidate = False
+                return unit
+            case ErrorRuling(reading, unit, decision):
+                reading.error = decision
+                return unit
+            case EditorNote(unit, decision):
+                unit.editor_notes.append(decision)
+                return unit
+            case SameError(repeat, reading):
+                unit, origin = repeat.unit, repeat.origin
+                unit.take_lemma(reading)
+                unit.emended, unit.decided = origin.emended, origin.decided
+                unit.basis, unit.same_as, unit.candidate = INTERNAL_BASIS, origin, False
+                return unit
+        return None
+
+
+@dataclass(frozen=True)
+class Gloss:
+    """A note of the base's 注: its tokens t0:t1 in the base's 注 stream, standing after the 經
+    passage it comments on, base classic tokens c0:c1 (at classic gap c1)."""
+
+    index: int
+    t0: int
+    t1: int
+    c0: int
+    c1: int
+
+
+@dataclass
+class Commentary:
+    apparatus: Apparatus  # of the 注 views: its base tokens are the base's 注
+    glosses: list[Gloss]
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [g.t0 for g in self.glosses]
+
+    def gloss_of(self, unit: Unit) -> Gloss:
+        """The gloss of the unit's first token; of the token before, for an addition."""
+        token = unit.t0 if unit.t1 > unit.t0 else max(unit.t0 - 1, 0)
+        return self.glosses[bisect_right(self._starts, token) - 1]
+
+    def counts(self) -> dict[str, Counter]:
+        """Siglum -> reading type (subtype for substantive readings) -> readings, over every unit."""
+        out: dict[str, Counter] = {siglum: Counter() for siglum in self.apparatus.witnesses}
+        for unit in self.apparatus.all_units():
+            for reading in unit.readings:
+                for siglum in reading.sigla:
+                    out[siglum][reading.subtype or reading.type] += 1
+        return out
 
 
 # --- what the analyses find, held in the entries
@@ -34,6 +348,169 @@ class Reported:
     core: str = ""  # the tradition's own characters at the anchor
     span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
     core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
+
+
+@dataclass
+class Parsed:
+    tradition: str  # "jinwen" or "guwen"
+    kind: str  # substitution, omission, phrase, addition (in effect)
+    lemma: str  # the base's characters the note is about (X), or "" for a phrase
+    reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
+    scope: str = "one"  # "all" for 皆: every occurrence in the passage
+    words: str = ""  # the part of the note this reading comes from
+    words_reading_like_base: str = ""  # for paired phrases: the run that, found as such in the base, is a phrase
+
+
+@dataclass
+class Note:
+    siglum: str
+    line: int
+    start: int  # raw offset of the note's tradition word
+    text: str  # the note sentence as the witness writes it
+    commentary: str  # the whole 注 segment
+    parsed: list[Parsed] = field(default_factory=list)
+    problem: str = ""
+    end: int = 0  # raw offset after the note's last character
+
+
+@dataclass
+class FormulaMatch:
+    """One formula in a note: the characters it names, in the witness's own characters."""
+
+    formula: str
+    kind: str
+    lemma: str = ""
+    place: str = ""
+    reading: str = ""
+    source: str = ""
+    named: list[str] = field(default_factory=list)  # the lemma, else the place, a character at a time
+    named_norm: str = ""  # the same, as compared
+    reading_norm: str = ""
+
+    def trim(self, first: int) -> None:
+        """Name only the characters from `first` on: in unpunctuated text a formula's named
+        characters end where it says, but may begin later than it can tell (釋曰經賓上有于字)."""
+        self.named, self.named_norm = self.named[first:], self.named_norm[first:]
+        if self.lemma:
+            self.lemma = "".join(self.named)
+        else:
+            self.place = "".join(self.named)
+
+
+@dataclass
+class TextualNote:
+    siglum: str
+    layer: str
+    line: int
+    start: int  # raw span of the quoted words
+    end: int
+    words: str  # the witness's own characters
+    author: str  # person id ("" if none could be named)
+    found: list[FormulaMatch] = field(default_factory=list)
+    heading: str = ""  # the place a note quotes at its head
+    t0: int = 0  # the base tokens it is placed on
+    t1: int = 0
+    confidence: str = "none"
+    reason: str = ""
+
+    @property
+    def key(self) -> tuple:
+        """The same note in several witnesses: its author and what it says, as compared."""
+        return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
+
+
+@dataclass
+class Decision:
+    number: int
+    line: int
+    kind: str
+    fields: dict
+
+    def __getattr__(self, name):
+        try:
+            return self.fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@dataclass
+class Decisions:
+    path: Path
+    editors: dict[str, str]
+    items: list[Decision] = field(default_factory=list)
+
+    def witnesses(self, include: bool) -> tuple[str, ...]:
+        return tuple(d.witness for d in self.items if d.kind == "witness" and d.include == include)
+
+
+@dataclass(frozen=True)
+class Quotation:
+    """Words of the classic text a witness's commentary quotes: raw offsets start:end, `near` the
+    base gap where the commentary stands, the base text from `near - before` to `near + after`
+    the stretch it may quote."""
+
+    siglum: str
+    layer: str
+    rule: str
+    text: str  # its characters as the witness writes them
+    norm: str  # the comparison text
+    start: int
+    end: int
+    line: int
+    near: int
+    before: int
+    after: int
+
+
+@dataclass
+class Repeat:
+    """Another place `t0:t1` of the base with the words of emendation `origin`."""
+
+    origin: Unit
+    t0: int
+    t1: int
+    unit: Unit | None  # its entry, if it is one
+    applied: bool
+    why: str = ""  # why it was not emended alike
+
+
+@dataclass(frozen=True)
+class Division:
+    """A division of the text that a heading word of the base opens where a passage of its classic
+    text begins with it; the heading is base tokens t0:t1, which no section holds."""
+
+    head: str
+    t0: int
+    t1: int
+
+
+@dataclass
+class Section:
+    xml_id: str
+    title: str
+    source: str  # the siglum whose label names it, or "incipit"
+    t0: int
+    t1: int
+    opens: Division | None = None  # the division whose heading stands before it
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str  # in the source's own characters
+    t0: int  # base tokens t0:t1
+    t1: int
+    source: str  # the siglum whose formula names it
+    line: int  # the formula's line in the source's file
+    agreeing: tuple[str, ...] = ()  # other witnesses whose formula opens the same step at the same place
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    source: str
+    line: int
+    title: str
+    last: str  # the words it runs to, in the source's characters
+    reason: str
 
 
 # --- placements

@@ -17,10 +17,9 @@ from bisect import bisect_left
 import regex
 
 from ..errors import EditionError
-from ..intake.witness import Witness
+from ..intake.model import Witness
 from .analysis import Context, Placements
-from .apparatus import Apparatus
-from .model import CarriedPunctuation
+from .model import Apparatus, CarriedPunctuation
 
 NAME = "punctuation"
 

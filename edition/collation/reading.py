@@ -1,57 +1,18 @@
-"""Readings: what a witness reads in a variation unit, and how a reading is typed against the lemma."""
+"""Readings typed: how a reading is typed against the lemma, and how differences of script and
+form are treated (the readings themselves are `model`'s)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..intake.normalize import Normalizer, Token
-from ..intake.witness import Witness
+from ..intake.normalize import Normalizer
+
+if TYPE_CHECKING:
+    from .model import Reading
 
 UNMAPPED = "\ufffc"
 SCRIPT_SOURCE = "OpenCC (t2s): one character in simplified script"
-
-
-@dataclass
-class Reading:
-    sigla: list[str]
-    tokens: list[Token]  # of the first witness; the others read the same characters
-    display: str  # as printed: the witness's own characters (the base's with its punctuation)
-    norm: str  # the comparison text
-    type: str | None = None  # None for the lemma
-    subtype: str | None = None
-    moves: list[int] = field(default_factory=list)  # transpositions this reading takes part in
-    moved_away: bool = False
-    intrusion: bool = False
-    xml_id: str = ""
-    source: str = ""  # the witness's own characters without punctuation: what readings are compared by
-    error: object = None  # the editorial decision that calls this reading an error of its witness
-    forms: tuple[str, ...] = ()  # each token as the witness writes it
-    simplified: bool = False  # its witness writes simplified script
-    # Of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token.
-    inner: list = field(default_factory=list)
-
-    def __post_init__(self):
-        self.source = self.source or self.display
-
-    @classmethod
-    def of(cls, witness: Witness, tokens: list[Token], **fields) -> Reading:
-        display, norm = reading_text(witness, tokens)
-        forms = tuple(t.source(witness.raw) for t in tokens)
-        return cls(
-            [witness.meta.siglum],
-            tokens,
-            display,
-            norm,
-            forms=forms,
-            simplified=witness.meta.writes_simplified,
-            **fields,
-        )
-
-
-def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
-    display = "".join(t.source(witness.raw) for t in tokens)
-    norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
-    return display, norm
 
 
 @dataclass(frozen=True)

@@ -14,27 +14,12 @@ from dataclasses import dataclass, field
 import regex
 
 from .analysis import Context, Placements
-from .apparatus import Apparatus
-from .model import SameError
-from .reading import Reading
-from .variation_unit import Unit
+from .model import Apparatus, Reading, Repeat, SameError, Unit
 
 NAME = "same_error"
 
 NEIGHBOURS = 1  # characters on either side that must be the same too: the same words, not the same character anywhere
 LONGEST = 4  # characters of the base's words, and of the emendation, at most: a slip that recurs, not a lost passage
-
-
-@dataclass
-class Repeat:
-    """Another place `t0:t1` of the base with the words of emendation `origin`."""
-
-    origin: Unit
-    t0: int
-    t1: int
-    unit: Unit | None  # its entry, if it is one
-    applied: bool
-    why: str = ""  # why it was not emended alike
 
 
 def emendations(apparatus: Apparatus) -> list[Unit]:

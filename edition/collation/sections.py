@@ -10,7 +10,6 @@ too. Stretches no label names are titled by their first words.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import regex
@@ -18,26 +17,15 @@ import regex
 from ..budget import Budget
 from ..errors import EditionError
 from .analysis import Context, Placements
-from .headings import Division
+from .model import Division, Section, Unit, WitnessStatus
 
 if TYPE_CHECKING:
-    from ..intake.witness import Witness
-    from .variation_unit import Unit
-    from .witness_map import WitnessMap, WitnessStatus
+    from ..intake.model import Witness
+    from .witness_map import WitnessMap
 
 NAME = "sections"
 INCIPIT = 8
 TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
-
-
-@dataclass
-class Section:
-    xml_id: str
-    title: str
-    source: str  # the siglum whose label names it, or "incipit"
-    t0: int
-    t1: int
-    opens: Division | None = None  # the division whose heading stands before it
 
 
 def label_boundaries(witnesses: dict[str, Witness], maps: dict[str, WitnessMap]) -> dict[int, tuple[str, str]]:

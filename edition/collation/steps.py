@@ -32,12 +32,10 @@ import regex
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
 from .analysis import Context, Placements, Report
+from .model import Apparatus, Step, Unplaced
 
 if TYPE_CHECKING:
-    from ..intake.layering import Segment
-    from ..intake.normalize import Stream
-    from ..intake.witness import Witness
-    from .apparatus import Apparatus
+    from ..intake.model import Segment, Stream, Witness
 
 NAME = "steps"
 DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
@@ -62,25 +60,6 @@ class Patterns:
     patterns: tuple[StepPattern, ...]
     ends: dict[str, str]  # words for an end that are no words of the text -> the words the step stops before
     max_tokens: int
-
-
-@dataclass(frozen=True)
-class Step:
-    title: str  # in the source's own characters
-    t0: int  # base tokens t0:t1
-    t1: int
-    source: str  # the siglum whose formula names it
-    line: int  # the formula's line in the source's file
-    agreeing: tuple[str, ...] = ()  # other witnesses whose formula opens the same step at the same place
-
-
-@dataclass(frozen=True)
-class Unplaced:
-    source: str
-    line: int
-    title: str
-    last: str  # the words it runs to, in the source's characters
-    reason: str
 
 
 @dataclass

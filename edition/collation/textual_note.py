@@ -28,13 +28,12 @@ from pathlib import Path
 
 import regex
 
-from ..intake.normalize import Normalizer, Stream
-from ..intake.witness import Witness
+from ..intake.model import Stream, Witness
+from ..intake.normalize import Normalizer
 from ..tables import expand_macros, read_toml
 from . import jinguwen
 from .analysis import Context, Placements, Report
-from .apparatus import Apparatus
-from .model import TextualNoteOnPlace
+from .model import Apparatus, FormulaMatch, TextualNote, TextualNoteOnPlace
 
 NAME = "textual_notes"
 DATA = Path(str(resources.files("edition.collation") / "data" / "textual_notes.toml"))
@@ -58,52 +57,6 @@ class Layer:
     author: str  # person id, or "" (the layout rule's scholar, else the witness's compiler)
     placement: str  # "follows" or "heading"
     entries_by_line: bool  # an entry begins on each line that starts with the layer's text
-
-
-@dataclass
-class FormulaMatch:
-    """One formula in a note: the characters it names, in the witness's own characters."""
-
-    formula: str
-    kind: str
-    lemma: str = ""
-    place: str = ""
-    reading: str = ""
-    source: str = ""
-    named: list[str] = field(default_factory=list)  # the lemma, else the place, a character at a time
-    named_norm: str = ""  # the same, as compared
-    reading_norm: str = ""
-
-    def trim(self, first: int) -> None:
-        """Name only the characters from `first` on: in unpunctuated text a formula's named
-        characters end where it says, but may begin later than it can tell (釋曰經賓上有于字)."""
-        self.named, self.named_norm = self.named[first:], self.named_norm[first:]
-        if self.lemma:
-            self.lemma = "".join(self.named)
-        else:
-            self.place = "".join(self.named)
-
-
-@dataclass
-class TextualNote:
-    siglum: str
-    layer: str
-    line: int
-    start: int  # raw span of the quoted words
-    end: int
-    words: str  # the witness's own characters
-    author: str  # person id ("" if none could be named)
-    found: list[FormulaMatch] = field(default_factory=list)
-    heading: str = ""  # the place a note quotes at its head
-    t0: int = 0  # the base tokens it is placed on
-    t1: int = 0
-    confidence: str = "none"
-    reason: str = ""
-
-    @property
-    def key(self) -> tuple:
-        """The same note in several witnesses: its author and what it says, as compared."""
-        return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
 
 
 @dataclass

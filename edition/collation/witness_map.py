@@ -1,24 +1,13 @@
-"""A witness against the base: its status (quality, extent) and where its tokens stand."""
+"""A witness against the base: where its tokens stand, and the clause boundaries its alignment keeps
+to (its status, quality and extent, is the model's `WitnessStatus`)."""
 
 from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from dataclasses import dataclass
 from itertools import islice
 
-from ..intake.align import Alignment
-from ..intake.witness import Witness
-
-
-@dataclass
-class WitnessStatus:
-    siglum: str
-    quality: float
-    included: bool
-    reason: str
-    extant: list[tuple[int, int]]
-    alignment: Alignment | None = None
+from ..intake.model import Alignment, Witness
 
 
 def clause_boundaries(witness: Witness) -> frozenset[int]:

@@ -20,63 +20,15 @@ length of the texts: only the short stretches between anchors are aligned by dyn
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Levenshtein
 
+from .model import Alignment, Move, Op
+
 WILDCARDS = "▯\ufffc"
 CLAUSE = 10  # characters aligned in one run: a clause read in order, not a chance match
 STRETCH = 20  # characters between runs that the base lacks: a note, not a variant
-
-
-@dataclass(frozen=True)
-class Op:
-    """One step of an alignment: base[b0:b1] against witness[w0:w1]."""
-
-    tag: str  # "equal", "replace", "delete" (base only), "insert" (witness only)
-    b0: int
-    b1: int
-    w0: int
-    w1: int
-
-
-@dataclass(frozen=True)
-class Move:
-    """A block the witness reads at w0:w1, which the base reads at b0:b1; the witness places it
-    at base gap `at` (before base token `at`)."""
-
-    b0: int
-    b1: int
-    w0: int
-    w1: int
-    at: int
-    ops: tuple[Op, ...]
-
-    def split(self, b: int) -> tuple[Move, Move]:
-        """The block cut at base position b0 < b < b1 into two, both placed at the same gap."""
-        w = witness_position(self.ops, b, self.w0)
-        left = [part for op in self.ops for part in cut_op(op, b, w)[:1] if part.b1 <= b and part.w1 <= w]
-        right = [part for op in self.ops for part in cut_op(op, b, w)[-1:] if part.b0 >= b and part.w0 >= w]
-        return Move(self.b0, b, self.w0, w, self.at, tuple(left)), Move(b, self.b1, w, self.w1, self.at, tuple(right))
-
-
-@dataclass
-class Alignment:
-    base_length: int
-    witness_length: int
-    ops: list[Op]  # in base order; covers the witness's extant stretches
-    moves: list[Move] = field(default_factory=list)
-    extant: list[tuple[int, int]] = field(default_factory=list)  # base ranges where the witness is extant
-
-    @property
-    def in_order(self) -> int:
-        """Witness characters matched in the order of the base."""
-        return sum(op.w1 - op.w0 for op in self.ops if op.tag == "equal")
-
-    @property
-    def quality(self) -> float:
-        return self.in_order / self.witness_length if self.witness_length else 0.0
 
 
 def layout_problem(alignment: Alignment) -> list[Op] | None:
@@ -89,22 +41,6 @@ def layout_problem(alignment: Alignment) -> list[Op] | None:
     if sum(r for r in runs if r >= CLAUSE) < sum(runs) / 2 or sum(op.w1 - op.w0 for op in stretches) < unaligned / 2:
         return None
     return stretches
-
-
-def witness_position(ops, b: int, default: int) -> int:
-    """The witness position that stands against base position b in these ops."""
-    for op in ops:
-        if op.b0 <= b <= op.b1:
-            return op.w0 + min(b - op.b0, op.w1 - op.w0)
-    return default
-
-
-def cut_op(op: Op, b: int, w: int) -> tuple[Op, ...]:
-    """An op cut at base position b and witness position w, if it spans them."""
-    if not (op.b0 < b < op.b1 or op.w0 < w < op.w1):
-        return (op,)
-    b, w = min(max(b, op.b0), op.b1), min(max(w, op.w0), op.w1)
-    return Op(op.tag, op.b0, b, op.w0, w), Op(op.tag, b, op.b1, w, op.w1)
 
 
 def unique_kgrams(

@@ -33,7 +33,7 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from .align import align
-from .layering import CODES, LAYER_OF_CODE
+from .model import CODES, LAYER_OF_CODE
 
 if TYPE_CHECKING:
     from .layering import Layering, TimeLimit

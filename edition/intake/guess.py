@@ -24,11 +24,11 @@ from ..errors import EditionError
 from ..tables import TomlLines, read_toml
 from .align import align, layout_problem
 from .alignment_rule import Reference
+from .model import RawText, Witness
 from .normalize import Normalizer
 from .profile import Profile, built_in, compose, load_profile, split_layers
-from .raw import RawText, guess_encoding, read_raw
+from .raw import guess_encoding, read_raw
 from .rule import TRANSMITTED
-from .witness import Witness
 
 SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
 BETTER = 0.02  # how much better (a share of the score) another profile must read the file to be chosen

@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import re
 from array import array
-from dataclasses import dataclass, field
-from functools import cache
 
 import regex
 
 from ..budget import Budget
 from ..errors import EditionError
-from .raw import RawText
-from .rule import LAYERS, UNASSIGNED, Rule
+from .model import CODES, LINE_END, RawText, Segment, runs_of
+from .rule import UNASSIGNED, Rule
 
 FORCED_FORMAT = re.compile("[\n\r]")
-
-
-CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
-LAYER_OF_CODE = tuple(CODES)
-LINE_END = len(CODES)  # the code of a line terminator until it is made format, after the rules
 
 
 # The time a rule's patterns may spend matching over a witness, and more per character of it.
@@ -30,27 +23,6 @@ TIME_LIMIT_PER_CHAR = 5e-6  # an alignment reads about 2 µs per character of it
 
 
 PROBE = 0.05  # seconds a search may take while the place a rule ran away is looked for
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    layer: str
-    start: int
-    end: int
-    line: int
-    rule: str
-    attrs: dict = field(default_factory=dict, compare=False, hash=False)
-
-    def text(self, raw: RawText) -> str:
-        return raw.text[self.start : self.end]
-
-
-@cache
-def runs_of(layers: frozenset[str], line_ends: bool = False) -> re.Pattern:
-    """A pattern for runs of characters in any of `layers`, on Layering.codes; line terminators
-    still unassigned count as unassigned, or with `line_ends` always."""
-    codes = {CODES[layer] for layer in layers} | ({LINE_END} if line_ends or UNASSIGNED in layers else set())
-    return re.compile(b"[" + re.escape(bytes(sorted(codes))) + b"]+")
 
 
 class Layering:

@@ -7,27 +7,22 @@ both simplified forms of 餘, compare equal), punctuation and line wraps are dro
 become one gap token, gaiji become one token carrying their mapped character (or their own form
 when unmapped). The witness's own characters stay in the raw text for display.
 
-A stream keeps its tokens column by column (a witness of 50 MB has tens of millions of them);
+A stream (`model.Stream`) keeps its tokens column by column (a witness of 50 MB has tens of millions of them);
 `Stream.tokens` makes Token objects only when asked for.
 """
 
 from __future__ import annotations
 
-import re
-import sys
 from array import array
-from collections import Counter
-from functools import cached_property, lru_cache
-from itertools import compress, repeat
-from typing import NamedTuple
+from functools import lru_cache
+from itertools import compress
 
 import opencc
 import regex
 
 from ..errors import EditionError
 from .gaiji import GaijiEntry, GaijiTable
-from .layering import CODES, LAYER_OF_CODE, Segment, runs_of
-from .raw import RawText
+from .model import CODES, HOW, KINDS, RawText, Segment, Stream
 from .variants import VariantForms
 
 OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
@@ -44,90 +39,8 @@ TEXT_LAYERS = (
     "preface",
     "contents",
 )
-KINDS = ("char", "gap", "gaiji")
-HOW = ("", "variant", "opencc")
 UNMAPPED = "\ufffc"
 MARK_TO_HOW = bytes(max(0, mark - 1) for mark in range(256))  # Normalizer.marks of a kept character -> HOW
-
-
-class Token(NamedTuple):
-    """A tuple, so that the many a collation asks for are quick to make."""
-
-    char: str
-    kind: str  # "char", "gap" or "gaiji"
-    start: int
-    end: int
-    layer: str
-    gaiji: GaijiEntry | None = None
-    folded: str = ""  # how the comparison form was reached: "", "variant" or "opencc"
-
-    def source(self, raw: RawText) -> str:
-        return raw.text[self.start : self.end]
-
-
-class Stream:
-    """The tokens of some layers of a witness: token i is text[i] (its comparison character, gaps
-    as ▯, unmapped gaiji as U+FFFC), raw offsets starts[i]:ends[i], KINDS[kinds[i]], the layer
-    of CODES codes[i], HOW[folds[i]], and for a gaiji its (entry, character) entries[gaiji[i]]."""
-
-    def __init__(
-        self,
-        layers: tuple[str, ...],
-        text: str,
-        starts: array,
-        ends: array,
-        kinds: bytearray,
-        codes: bytearray,
-        folds: bytearray,
-        gaiji: array,
-        entries: list[tuple[GaijiEntry, str]],
-    ):
-        self.layers = layers
-        self.text = text
-        self.starts, self.ends = starts, ends
-        self.kinds, self.codes, self.folds = kinds, codes, folds
-        self.gaiji, self.entries = gaiji, entries
-
-    @cached_property
-    def tokens(self) -> list[Token]:
-        """The tokens as Token objects, made when first asked for: collation asks for those of the
-        base and of the witnesses it includes, never for a large witness it leaves out."""
-        names = ((KINDS, self.kinds), (LAYER_OF_CODE, self.codes), (HOW, self.folds))
-        kinds, layers, folds = (map(table.__getitem__, column) for table, column in names)
-        chars = map(sys.intern, self.text)  # one str object per distinct character
-        tokens = list(map(Token._make, zip(chars, kinds, self.starts, self.ends, layers, repeat(None), folds)))
-        for match in re.finditer(re.escape(bytes((KINDS.index("gaiji"),))), self.kinds):
-            tokens[match.start()] = self.token(match.start())
-        return tokens
-
-    def token(self, i: int) -> Token:
-        kind = KINDS[self.kinds[i]]
-        entry, char = self.entries[self.gaiji[i]] if kind == "gaiji" else (None, sys.intern(self.text[i]))
-        return Token(char, kind, self.starts[i], self.ends[i], LAYER_OF_CODE[self.codes[i]], entry, HOW[self.folds[i]])
-
-    def only(self, layers: tuple[str, ...]) -> Stream:
-        spans = [m.span() for m in runs_of(frozenset(layers)).finditer(self.codes)]
-
-        def pick(column):
-            out = column[:0]
-            for a, b in spans:
-                out += column[a:b]
-            return out
-
-        columns = (self.starts, self.ends, self.kinds, self.codes, self.folds, self.gaiji)
-        return Stream(layers, "".join(self.text[a:b] for a, b in spans), *map(pick, columns), self.entries)
-
-    def source(self, raw: RawText, i: int, j: int | None) -> str:
-        """The witness's own characters of tokens i:j."""
-        return "".join(raw.text[start:end] for start, end in zip(self.starts[i:j], self.ends[i:j]))
-
-    def of_kind(self, kind: str) -> list[Token]:
-        return [self.token(m.start()) for m in re.finditer(re.escape(bytes((KINDS.index(kind),))), self.kinds)]
-
-    def conversions(self, raw: RawText) -> Counter:
-        """(witness form, comparison form, how) -> count."""
-        converted = (i for m in re.finditer(rb"[^\x00]+", self.folds) for i in range(*m.span()))
-        return Counter((raw.text[self.starts[i] : self.ends[i]], self.text[i], HOW[self.folds[i]]) for i in converted)
 
 
 class TranslationTable(dict):

@@ -31,8 +31,8 @@ from pathlib import Path
 from ..errors import EditionError
 from ..tables import NAME, TomlLines, read_toml
 from . import alignment_rule, intrusion, register
-from .layering import FORCED_FORMAT, Layering, Segment, TimeLimit
-from .raw import RawText
+from .layering import FORCED_FORMAT, Layering, TimeLimit
+from .model import RawText, Segment
 from .rule import Rule
 
 

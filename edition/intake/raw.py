@@ -3,61 +3,15 @@
 from __future__ import annotations
 
 import codecs
-import hashlib
 import re
-from bisect import bisect_right
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from charset_normalizer import from_bytes
 
 from ..errors import EditionError
-
-BOM = "\ufeff"
-
+from .model import RawText
 
 CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")  # below U+0020, except tab, line ends and form feed
-
-
-@dataclass
-class RawText:
-    """A witness file as bytes and as text; offsets everywhere are code-point offsets into `text`."""
-
-    path: Path
-    data: bytes
-    text: str
-    encoding: str
-    _line_starts: list[int] = field(default_factory=list, repr=False)
-
-    def __post_init__(self):
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-
-    def line_of(self, offset: int) -> int:
-        """1-based line number of a code-point offset."""
-        return bisect_right(self._line_starts, offset)
-
-    def column_of(self, offset: int) -> int:
-        return offset - self._line_starts[self.line_of(offset) - 1] + 1
-
-    @property
-    def line_count(self) -> int:
-        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
-
-    @property
-    def has_bom(self) -> bool:
-        return self.text.startswith(BOM)
-
-    @property
-    def newline(self) -> str:
-        crlf = self.text.count("\r\n")
-        return "CRLF" if crlf and crlf == self.text.count("\n") else ("mixed" if crlf else "LF")
-
-    def encode(self, text: str) -> bytes:
-        return text.encode(self.encoding)
 
 
 def guess_encoding(data: bytes) -> str | None:

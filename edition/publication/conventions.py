@@ -12,7 +12,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .render import App, EditionView
+    from .model import App, EditionView
 
 # The series of the apparatus: A the witnesses' readings, emendations and notes, B 今文/古文, C
 # stand-ins and variant forms, all of the 經; D every entry on the 注.

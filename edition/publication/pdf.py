@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from .conventions import SERIES, TRADITION_NAMES, Conventions
-from .render import App, Cite, EditionView, GlossView, LayerMark, Paragraph
+from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",

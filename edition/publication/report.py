@@ -6,9 +6,10 @@ from collections import Counter, defaultdict
 
 from .. import __version__
 from ..collation import decisions
+from ..intake.model import Witness
 from ..intake.rule import LAYERS
 from ..intake.variants import VariantForms
-from ..intake.witness import Witness, elements
+from ..intake.witness import elements
 from ..tables import NOT_TEXT, describe_not_text
 
 CONTEXT = 6

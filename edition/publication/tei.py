@@ -32,9 +32,9 @@ from ..budget import Budget
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
-from ..intake.layering import CODES, LAYER_OF_CODE
+from ..intake.model import CODES, LAYER_OF_CODE, Witness, WitnessMeta
 from ..intake.normalize import GAP, TEXT_LAYERS
-from ..intake.witness import Witness, WitnessMeta, elements
+from ..intake.witness import elements
 from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table

@@ -25,8 +25,8 @@ from ..errors import EditionError
 from . import render
 from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
 from .manifest import BuiltChapter, BuiltWork, WorkWitness, read_work
+from .model import EditionView, WitnessView
 from .pdf import compile_pdf, environment, xdv_to_pdf
-from .render import EditionView, WitnessView
 
 TEX_UNSAFE = regex.compile(r"[\s%#{}~^\\$&]")
 WITNESS_ITEMS = ("throughout", "partial", "excluded")  # the 凡例's items on the witnesses, in order

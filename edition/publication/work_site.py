@@ -2,7 +2,7 @@
 with a search, a 今文/古文 index, a conspectus of the witnesses and a heat map across the work.
 
 Like a chapter's site it is written from build outputs alone: `work.json`, and each chapter's
-`edition.xml` and reports (read as the chapter's site reads them, `site.load_site`); each
+`edition.xml` and reports (read as the chapter's site reads them, `chapter_site.load_site`); each
 chapter's own site is copied into a folder of its own. It works from file:// with no server:
 the search index is one script a chapter, each adding itself to `window.EDITION_SEARCH`.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .chapter_site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
 from .manifest import BuiltChapter, BuiltWork, read_work
-from .site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
 
 BIN = 100  # characters of the base a cell of the heat map stands for
 WORK_ASSETS = ("search.js", "site.css", "work-filter.js")

@@ -17,7 +17,7 @@ from ..intake.raw import check_text_data
 from ..tables import read_text, violations
 from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
-from .work import Chapter, Work
+from .work_sources import Chapter, Work
 
 
 class Added(NamedTuple):

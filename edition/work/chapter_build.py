@@ -15,12 +15,12 @@ from typing import NamedTuple
 
 from ..collation import analysis, decisions, headings, jinguwen, punctuation, same_error, sections, steps, textual_note
 from ..collation.analysis import Context, Report
-from ..collation.apparatus import Apparatus, collate
-from ..collation.commentary import Commentary, collate_commentary
-from ..collation.sections import Section
+from ..collation.apparatus import collate
+from ..collation.commentary import collate_commentary
+from ..collation.model import Apparatus, Commentary, Decisions, Section
 from ..errors import EditionError, SourceErrors
-from ..intake.witness import Witness
-from ..publication import pdf, render, report, site, tei, validate
+from ..intake.model import Witness
+from ..publication import chapter_site, pdf, render, report, tei, validate
 from ..publication.output import Staging, staged
 from .sources import Sources
 
@@ -57,7 +57,7 @@ class Edited(NamedTuple):
         return self.found["sections"]
 
 
-def edit(sources: Sources, witnesses: list[Witness], choices: decisions.Decisions) -> Edited:
+def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edited:
     """Collation of the 經 and of the 注, then the analyses of the apparatus."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
@@ -125,13 +125,13 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
 def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     """The static HTML edition, from the staged TEI, reports and PDF only."""
     progress("write site/ (HTML)")
-    site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
+    chapter_site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
 
 
 def stage_chapter_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     """A chapter's HTML in a work: its fonts are the work site's, made once for all chapters."""
     progress("write site/ (HTML)")
-    site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True)
+    chapter_site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True)
 
 
 def commentary_line(commentary: Commentary) -> str:

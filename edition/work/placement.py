@@ -18,7 +18,7 @@ import regex
 from ..errors import EditionError
 from ..intake.guess import decode
 from ..intake.normalize import Normalizer
-from .work import Chapter, Work
+from .work_sources import Chapter, Work
 
 RUN = 4  # characters: long enough that the runs of one chapter are rarely another's
 AT_LEAST = 0.03  # of the file's runs, in the chapter it belongs to

@@ -20,12 +20,13 @@ from ..errors import EditionError, interrupts_as_errors
 from ..intake.alignment_rule import Reference
 from ..intake.gaiji import GaijiTable
 from ..intake.guess import Guess, guess
+from ..intake.model import Witness, WitnessMeta
 from ..intake.normalize import Normalizer
 from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import read_raw
 from ..intake.rule import Rule
 from ..intake.variants import VariantForms
-from ..intake.witness import Witness, WitnessMeta, intake_witness, load_witness_metadata
+from ..intake.witness import intake_witness, load_witness_metadata
 from ..settings import EditionConfig, Person, load_persons
 from ..tables import (
     expected,

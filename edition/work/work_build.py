@@ -24,7 +24,7 @@ from ..processes import die_with
 from ..publication import corpus, validate, volume, work_site
 from ..publication.output import Staging, code_listing, digest, listing, staged
 from .chapter_build import WORK_CHAPTER_STAGES, Progress, check_sources, run_stages
-from .work import Chapter, Work
+from .work_sources import Chapter, Work
 
 INPUTS = "inputs.sha256"
 

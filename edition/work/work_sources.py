@@ -21,8 +21,9 @@ import tomlkit
 
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
+from ..intake.model import WitnessMeta
 from ..intake.variants import VariantForms
-from ..intake.witness import WitnessMeta, load_witness_metadata
+from ..intake.witness import load_witness_metadata
 from ..settings import load_persons
 from ..tables import read_toml
 from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, profiles_and_rules

@@ -1,4 +1,4 @@
-"""The static HTML edition: reading view, witness views, synopsis, reference pages and search.
+"""A chapter's static HTML edition: reading view, witness views, synopsis, reference pages and search.
 
 Like the PDF, the site is written from the build's outputs alone: `edition.xml` (read through
 `render.read`, Zheng Xuan's 注 among it) and the JSON reports. It works from
@@ -27,7 +27,8 @@ from fontTools.ttLib import TTCollection, TTFont
 
 from ..errors import EditionError
 from .conventions import SERIES, SERIES_A, Conventions
-from .render import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView, read
+from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
+from .render import read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"

@@ -1,0 +1,232 @@
+"""Publication's model: the edition as read back from its TEI, for the PDF and HTML views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class WitnessView:
+    id: str
+    siglum: str
+    title: str
+    quality: str
+    status: str
+    extent: str
+    base: bool = False  # the base text (底本)
+    name: str = ""  # the short name of the apparatus (禮書綱目)
+    author: str = ""
+    edition: str = ""  # the edition it reproduces
+    abridged: tuple[str, ...] = ()  # the layers it quotes in part (commentary)
+
+    @property
+    def label(self) -> str:
+        """What the apparatus calls it: its name, or its siglum where it has none."""
+        return self.name or self.siglum
+
+    @property
+    def included(self) -> bool:
+        return self.status.startswith("included")
+
+    @property
+    def hypothetical(self) -> bool:
+        return self.status.startswith("hypothetical")
+
+
+@dataclass
+class ReadingView:
+    id: str
+    wit: list[str]
+    text: str
+    type: str = ""
+    subtype: str = ""
+    resp: str = ""
+    cert: str = ""
+    quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
+    corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
+    elsewhere: list[App] = field(default_factory=list)  # the apps those readings are in
+    counterparts: list[ReadingView] = field(default_factory=list)  # those readings
+    inner: list[App] = field(default_factory=list)  # the entries nested in this reading
+
+
+@dataclass
+class App:
+    id: str
+    number: int
+    lemma: ReadingView
+    readings: list[ReadingView]
+    editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
+    # The witnesses' 校语: (author's id, [(witness id, words)]).
+    textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
+    basis_source: str = ""  # the text a 他校 emendation follows
+    same_as: str = ""  # the id of the entry whose emendation this one repeats (the same error)
+    # Quotations of the text in the commentary: (witness, layer, words).
+    evidence: list[tuple[str, str, str]] = field(default_factory=list)
+    markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
+    emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
+    parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
+    section: str = ""  # the id of its section
+    citation: str = ""  # section.sentence of the sentence it is in
+    before: str = ""  # the character of the edited text before it, and after it (for additions)
+    after: str = ""
+    occurrence: int = 0  # of a lemma that recurs in its sentence: which occurrence it is (1, 2…), else 0
+    within: App | None = None  # the app whose lemma or reading holds it
+    in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
+    gloss: str = ""  # the id of the note of the 注 it is an entry of ("" for the 經)
+
+    @property
+    def in_text(self) -> bool:
+        return not self.in_reading
+
+    @property
+    def label(self) -> str:
+        """The entry's number as the views give it: 注12 for an entry of the 注."""
+        return f"注{self.number}" if self.gloss else str(self.number)
+
+    @property
+    def nested(self) -> list[App]:
+        return [part for part in self.parts if isinstance(part, App)]
+
+    def family(self) -> list[App]:
+        """This app and every app nested in its lemma or its readings."""
+        inner = [app for part in self.nested for app in part.family()]
+        return [self, *inner, *(app for r in self.readings for nested in r.inner for app in nested.family())]
+
+    def of_types(self, types) -> list[ReadingView]:
+        return [r for r in self.readings if r.type in types]
+
+
+@dataclass
+class GlossView:
+    """A note of Zheng Xuan's 注 after the 經 passage it comments on: its edited text and entries."""
+
+    id: str
+    items: list = field(default_factory=list)  # str and App
+    section: str = ""
+    citation: str = ""  # section.sentence of the 經 it stands in
+
+    @property
+    def text(self) -> str:
+        return "".join(i if isinstance(i, str) else i.lemma.text for i in self.items)
+
+    @property
+    def apps(self) -> list[App]:
+        return [i for i in self.items if isinstance(i, App)]
+
+
+@dataclass
+class Cite:
+    """The start of a sentence: its citation (section.sentence), also its xml:id in the TEI."""
+
+    id: str
+    n: str
+
+
+@dataclass
+class Paragraph:
+    """Where a paragraph of a section begins: its xml:id, and the step of the rite it begins with
+    (`n`, empty if none); `first` for the section's first paragraph, which the section opens."""
+
+    id: str
+    n: str
+    first: bool = False
+
+
+@dataclass
+class LayerMark:
+    """Where the edited text changes layer: a 傳 begins (`unit` tradition) or the classic text
+    takes up again after it (classic)."""
+
+    unit: str
+
+
+MARKS = (Cite, Paragraph, LayerMark)  # items of a section that are no text
+
+
+@dataclass
+class SectionView:
+    id: str
+    title: str
+    source: str
+    paragraph_id: str
+    items: list = field(default_factory=list)  # str, App, Cite or GlossView
+    number: int = 0
+    opens: str = ""  # the heading of the division (記) that begins with it
+
+    @property
+    def text_items(self) -> list:
+        """The edited 經 and its entries, without the sentences' citations, the paragraphs' starts and the 注."""
+        return [i for i in self.items if not isinstance(i, (*MARKS, GlossView))]
+
+    @property
+    def glosses(self) -> list[GlossView]:
+        """The notes of the 注 in the section, those a lemma holds among them."""
+        return [gloss for item in self.items for gloss in glosses_in(item)]
+
+    @property
+    def apps(self) -> list[App]:
+        return [i for i in self.items if isinstance(i, App)]
+
+
+@dataclass
+class VariantFormView:
+    """A row of the 异体字表."""
+
+    text: str  # the edited text's form
+    form: str  # the witnesses' form
+    count: int
+    witnesses: list[tuple[str, int]]  # witness id, count
+    sources: str  # the tables the fold comes from
+
+
+@dataclass
+class EditionView:
+    title: str
+    tool: str
+    witnesses: dict[str, WitnessView]
+    sections: list[SectionView]
+    apps: list[App]
+    gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
+    commentary_apps: list[App] = field(default_factory=list)  # the entries of the 注
+    variant_forms: list[VariantFormView] = field(default_factory=list)
+    variant_forms_note: str = ""  # the 异体字表's own description
+    variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
+    persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
+    style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
+    fanli_head: str = ""
+    fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
+    fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)
+
+    @property
+    def base(self) -> WitnessView | None:
+        return next((w for w in self.witnesses.values() if w.base), None)
+
+    @property
+    def all_apps(self) -> list[App]:
+        """The entries of the 經, then those of the 注."""
+        return self.apps + self.commentary_apps
+
+    @property
+    def glosses(self) -> list[GlossView]:
+        return [gloss for section in self.sections for gloss in section.glosses]
+
+    def sigla(self, ids: list[str], joiner: str = " ") -> str:
+        """The witnesses' names (sigla where they have none)."""
+        return joiner.join(self.witnesses[i.lstrip("#")].label for i in ids if i.lstrip("#") in self.witnesses)
+
+
+@dataclass
+class Collected:
+    """What reading the TEI collects: the stand-ins, and the entries of the 經 and of the 注."""
+
+    gaiji: dict
+    apps: list[App] = field(default_factory=list)
+    commentary_apps: list[App] = field(default_factory=list)
+
+
+def glosses_in(item) -> list[GlossView]:
+    """The notes of the 注 an item is or holds (in a lemma)."""
+    if isinstance(item, GlossView):
+        return [item]
+    return [gloss for part in item.parts for gloss in glosses_in(part)] if isinstance(item, App) else []
