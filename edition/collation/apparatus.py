@@ -35,7 +35,7 @@ from functools import wraps
 from itertools import chain
 
 from ..intake.align import STRETCH, align, layout_problem
-from ..intake.model import Move, Witness, witness_position
+from ..intake.model import TRANSMITTED, Move, Supplied, Witness, witness_position
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
 from .model import (
@@ -53,6 +53,7 @@ from .sections import section_cuts
 from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"
+SUPPLIED_RESP = "edition-supplied"  # the text of a lost leaf of the base, supplied
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
@@ -153,7 +154,13 @@ def collate(
     n = len(base.classic.tokens)
     base_text = base.classic.text
     base_clauses = clause_boundaries(base)
-    statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", [(0, n)])}
+    # The base's lost leaves: one entry over the text supplied for each that holds text of the
+    # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經), else
+    # the base not extant there.
+    leaves = [(t0, t1, s) for t0, t1, s in base.supplied_spans if holds_own_entry(base, s)]
+    lost = [(t0, t1, holds_own_entry(base, s)) for t0, t1, s in base.supplied_spans]
+    base_extant = extant_around([(t0, t1) for t0, t1, _ in lost], n)
+    statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", base_extant)}
     maps: dict[str, WitnessMap] = {}
     for w in witnesses:
         siglum = w.meta.siglum
@@ -188,7 +195,13 @@ def collate(
     cuts, titles = section_cuts(included, maps, statuses, n)
 
     transpositions: list[Transposition] = []
-    ends = set(cuts) | set(seams) | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
+    leaf_ends = {g for t0, t1, _ in lost for g in (t0, t1)}
+    ends = (
+        set(cuts)
+        | set(seams)
+        | leaf_ends
+        | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
+    )
     for siglum, wmap in maps.items():
         for move in clauses(wmap.alignment.moves, ends):
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
@@ -207,7 +220,7 @@ def collate(
             )
             wmap.add_move(transposition.id, move.b0, move.b1)
             transpositions.append(transposition)
-    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)} | {2 * g for g in seams}
+    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)} | {2 * g for g in (*seams, *leaf_ends)}
 
     marks: list[tuple[int, int]] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
@@ -230,16 +243,13 @@ def collate(
                         own[b] = (form, difference)
         for t0, t1 in runs(i for i in range(n) if wmap.lacks(i)):
             marks.append((2 * t0 + 1, 2 * t1 - 1))
-        extant = wmap.alignment.extant
-        for number, (b0, b1) in enumerate(extant if extant != [(0, n)] else ()):  # extant throughout: no fragment
-            if b1 <= b0:
-                continue
-            markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
-            markers[b1 - 1][siglum].append("witEnd" if number == len(wmap.alignment.extant) - 1 else "lacunaStart")
+        fragment_markers(markers, siglum, wmap.alignment.extant, n)
         for position, text in intrusion_gaps(w):
             gap = wmap.gap_of(position)
             wmap.intrusions.setdefault(gap, []).append((position, text))
             marks.append((2 * gap,) * 2)
+    unmarked = [(t0, t1) for t0, t1, s in base.supplied_spans if not holds_own_entry(base, s)]
+    fragment_markers(markers, base_siglum, extant_around(unmarked, n), n)
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
@@ -248,7 +258,7 @@ def collate(
         (token, siglum): markers[token].pop(siglum)
         for token in list(markers)
         for siglum in list(markers[token])
-        if token in maps[siglum].moved_away
+        if siglum in maps and token in maps[siglum].moved_away
     }
     for token in markers:
         if markers[token]:
@@ -256,21 +266,89 @@ def collate(
     # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
     searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
     attestation = Attestation(find_quotations(searched), base_text, quoting().inside)
-    units = build_units(merge_marks(marks, cut_marks), base, maps, base_intrusions, markers, orthography, attestation)
+    made = dict(
+        base=base,
+        maps=maps,
+        base_intrusions=base_intrusions,
+        markers=markers,
+        orthography=orthography,
+        attestation=attestation,
+        lost=lost,
+    )
+    units = [
+        make_unit(a // 2, (b + 1) // 2, range((a + 1) // 2, b // 2 + 1), **made)
+        for a, b in merge_marks(marks, cut_marks)
+    ]
 
     def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
-        return make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography, attestation)
+        return make_unit(t0, t1, gaps, **made)
 
-    moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms)
+    moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms, lost)
     variant_forms = [
         VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()
     ]
     variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
     apparatus = Apparatus(
-        base, included, statuses, units, transpositions, maps, cuts, titles, unit_maker, variant_forms, own_forms, moved
+        base,
+        included,
+        statuses,
+        units,
+        transpositions,
+        maps,
+        cuts,
+        titles,
+        unit_maker,
+        variant_forms,
+        own_forms,
+        moved,
+        [leaf_unit(base, maps, t0, t1, supplied) for t0, t1, supplied in leaves],
     )
     apparatus.number()
     return apparatus
+
+
+def holds_own_entry(base: Witness, supplied: Supplied) -> bool:
+    """A lost leaf is an entry of the layer collated where it holds its text, but in the 注 where it
+    also holds 經: the 經's entry holds its 注."""
+    return base.layer == "classic" or not supplied.layers & set(TRANSMITTED)
+
+
+def extant_around(lost: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
+    """The base tokens 0:n but for the lost spans."""
+    out, start = [], 0
+    for t0, t1 in sorted(lost):
+        if t0 > start:
+            out.append((start, t0))
+        start = max(start, t1)
+    return out + [(start, n)] if start < n or not out else out
+
+
+def base_lacks(lost: list[tuple[int, int, bool]], t0: int, t1: int) -> bool:
+    """The base reads nothing of its own at tokens t0:t1 (at gap t0 if they are none): they are
+    inside a lost leaf (`lost`: its tokens, and whether it is an entry of its own, outside which
+    the gaps at its edges stand)."""
+    return any(a <= t0 and t1 <= b and (t0 < t1 or a < t0 < b or not entry) for a, b, entry in lost)
+
+
+def fragment_markers(markers, siglum: str, extant: list[tuple[int, int]], n: int) -> None:
+    """Where a witness's text starts and stops (witStart, witEnd) and where it has lost text
+    (lacunaStart, lacunaEnd), on the base tokens it is extant at; none for a witness extant throughout."""
+    for number, (b0, b1) in enumerate(extant if extant != [(0, n)] else ()):
+        if b1 <= b0:
+            continue
+        markers[b0][siglum].append("witStart" if number == 0 else "lacunaEnd")
+        markers[b1 - 1][siglum].append("witEnd" if number == len(extant) - 1 else "lacunaStart")
+
+
+def leaf_unit(base: Witness, maps: dict[str, WitnessMap], t0: int, t1: int, supplied: Supplied) -> Unit:
+    """A lost leaf's entry: the text supplied over base tokens t0:t1, read by the witnesses extant
+    there (the units inside it are nested in it), and the base's lacuna."""
+    tokens = base.classic.tokens
+    lemma = Reading.of(base, tokens[t0:t1])
+    lemma.display = base.classic_between(tokens[t0].start, tokens[t1 - 1].end)
+    lemma.sigla = [s for s, m in maps.items() if any(m.extant[i] for i in range(t0, t1))]
+    lacuna = Reading([base.meta.siglum], [], "", "", "lacuna")
+    return Unit(0, t0, t1, lemma, [lacuna], lost_leaf=supplied)
 
 
 def clauses(moves: list[Move], ends: set[int]) -> list[Move]:
@@ -325,23 +403,6 @@ class FormComparison:
         return out
 
 
-def build_units(
-    spans,
-    base: Witness,
-    maps: dict[str, WitnessMap],
-    base_intrusions,
-    markers,
-    orthography: Orthography,
-    attestation: Attestation,
-) -> list[Unit]:
-    units = []
-    for a, b in spans:
-        t0, t1 = a // 2, (b + 1) // 2
-        gaps = range((a + 1) // 2, b // 2 + 1)
-        units.append(make_unit(t0, t1, gaps, base, maps, base_intrusions, markers, orthography, attestation))
-    return units
-
-
 def moved_units(
     transpositions: list[Transposition],
     base: Witness,
@@ -350,6 +411,7 @@ def moved_units(
     moved_markers,
     orthography: Orthography,
     forms: FormComparison,
+    lost: list[tuple[int, int, bool]] = (),
 ) -> list[Unit]:
     """Each transposition's two units: the clause's place in the base (shared by the witnesses
     that move the same clause), with the witness's reading empty, and the place where the witness
@@ -373,12 +435,13 @@ def moved_units(
         arriving = Reading.of(wmap.witness, moved_tokens, type="transposition", moves=[t.id])
         arriving.inner = differences_in(t, wmap, base, units, orthography, forms)
         extant_here = [s for s, m in maps.items() if s != t.siglum and m.gap_inside(t.at)]
-        t.arrival = Unit(0, t.at, t.at, Reading([base_siglum, *extant_here], [], "", ""), [arriving])
+        base_here = [] if base_lacks(lost, t.at, t.at) else [base_siglum]
+        t.arrival = Unit(0, t.at, t.at, Reading([*base_here, *extant_here], [], "", ""), [arriving])
         out.append(t.arrival)
     for unit in out:
         if unit.t0 < unit.t1:
             unit.lemma.sigla = [
-                base_siglum,
+                *([] if base_lacks(lost, unit.t0, unit.t1) else [base_siglum]),
                 *(
                     s
                     for s, m in maps.items()
@@ -414,18 +477,7 @@ def differences_in(
         w0, w1 = witness_position(t.ops, b0, t.w0), witness_position(t.ops, b1, t.w1)
         emending = next((u for u in emended if (u.t0, u.t1) == (b0, b1)), None)
         edited = emending.lemma if emending else None
-        lemma = (
-            Reading(
-                list(edited.sigla),
-                edited.tokens,
-                edited.display,
-                edited.norm,
-                forms=edited.forms,
-                simplified=edited.simplified,
-            )
-            if edited
-            else Reading.of(base, base.classic.tokens[b0:b1])
-        )
+        lemma = edited.same_text(list(edited.sigla)) if edited else Reading.of(base, base.classic.tokens[b0:b1])
         readings = [Reading.of(wmap.witness, tokens[w0:w1])]
         if edited:  # where the edition emends the base, the base's reading too, which the witness may refute
             readings.append(Reading.of(base, base.classic.tokens[b0:b1]))
@@ -470,7 +522,11 @@ def make_unit(
     markers,
     orthography: Orthography,
     attestation: Attestation,
+    lost: list[tuple[int, int, bool]] = (),
 ) -> Unit:
+    """The unit over base tokens t0:t1 (and the gaps `gaps`): every extant witness's reading,
+    the lemma chosen, typed; inside a lost leaf of the base (`base_lacks`), the lemma is what
+    the witnesses read there, the base reading nothing."""
     base_siglum = base.meta.siglum
     base_tokens = base.classic.tokens[t0:t1]
     base_text = base.classic_between(base_tokens[0].start, base_tokens[-1].end) if base_tokens else ""
@@ -509,6 +565,10 @@ def make_unit(
         )
         base_reading.intrusion = True
     evidence = attestation.of(t0, t1, {r.norm for r in readings.values() if not r.moves})
+    if base_lacks(lost, t0, t1):
+        lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
+        lemma.sigla += partial_agreement
+        return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
     lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography, evidence)
     lemma.sigla += partial_agreement
     return Unit(
@@ -589,10 +649,18 @@ def choose_lemma(
             source=base_source,
             forms=base_reading.forms,
             simplified=base_reading.simplified,
+            owner=base_siglum,
         )
-    lemma = Reading(
-        [], model.tokens, model.display, model.norm, source=model.source, forms=model.forms, simplified=model.simplified
-    )
+    lemma, others = typed_against(model, readings, orthography)
+    return lemma, others, emended, not emended and for_the_editor(base_reading, voters, evidence)
+
+
+def typed_against(
+    model: Reading, readings: dict[str, Reading], orthography: Orthography
+) -> tuple[Reading, list[Reading]]:
+    """The lemma, `model`'s text read by every witness that reads the same, and the others typed
+    against it (those that read alike sharing one reading)."""
+    lemma = model.same_text([])
     others = []
     for siglum, reading in readings.items():
         if not reading.moves and not reading.intrusion and orthography.same(reading, lemma):
@@ -600,10 +668,21 @@ def choose_lemma(
             continue
         reading.type, reading.subtype = classify(reading, lemma)
         others.append(reading)
-    lemma.sigla.sort(key=lambda s: s != model.sigla[0])  # the lemma's tokens are its first witness's
-    return (
-        lemma,
-        merge_same(others, orthography),
-        emended,
-        not emended and for_the_editor(base_reading, voters, evidence),
-    )
+    lemma.sigla.sort(key=lambda s: s != model.owner)  # the lemma's tokens are its owner's
+    return lemma, merge_same(others, orthography)
+
+
+def supplied_lemma(
+    supplied: Reading, readings: dict[str, Reading], orthography: Orthography
+) -> tuple[Reading, list[Reading]]:
+    """Inside a lost leaf of the base: the text supplied, unless more witnesses agree on another
+    reading (in known characters) than read the text supplied; the base reads nothing there."""
+    groups: dict[str, list[Reading]] = defaultdict(list)
+    for reading in readings.values():
+        if not reading.moves and not reading.intrusion:
+            groups[reading.norm].append(reading)
+    most = max((norm for norm in groups if UNMAPPED not in norm), key=lambda norm: len(groups[norm]), default=None)
+    model = supplied
+    if most is not None and most != supplied.norm and len(groups[most]) > len(groups.get(supplied.norm, ())):
+        model = min(groups[most], key=lambda v: v.simplified != supplied.simplified)
+    return typed_against(model, readings, orthography)

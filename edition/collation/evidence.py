@@ -64,7 +64,7 @@ def passages(witness: Witness, layer: str) -> list[tuple[str, list[int]]]:
     out: list[tuple[list[str], list[int]]] = []
     open_passage = False
     for segment in witness.segments:
-        if segment.layer == layer:
+        if segment.layer == layer and not segment.supplied:
             if not open_passage:
                 out.append(([], []))
                 open_passage = True

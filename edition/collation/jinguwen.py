@@ -239,7 +239,7 @@ def commentaries(witness: Witness) -> list[tuple[str, list[tuple[int, int]]]]:
     out: list[tuple[str, list[tuple[int, int]]]] = []
     between: str | None = None  # what stands since the last commentary segment, if only format or chrome
     for segment in witness.segments:
-        if segment.layer == "commentary":
+        if segment.layer == "commentary" and not segment.supplied:
             continues = between is not None and ("\n" in between or not BRACKET.search(between))
             if not continues:
                 out.append(("", []))

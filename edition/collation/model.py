@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..intake.model import Alignment, Token, Witness
+from ..intake.model import Alignment, Supplied, Token, Witness
 from .reading import UNMAPPED, classify
 from .witness_map import WitnessMap
 
@@ -43,6 +43,7 @@ class Reading:
     simplified: bool = False  # its witness writes simplified script
     # Of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token.
     inner: list = field(default_factory=list)
+    owner: str = ""  # the siglum of the witness whose tokens these are; "" for the editor's own reading
 
     def __post_init__(self):
         self.source = self.source or self.display
@@ -58,7 +59,21 @@ class Reading:
             norm,
             forms=forms,
             simplified=witness.meta.writes_simplified,
+            owner=witness.meta.siglum,
             **fields,
+        )
+
+    def same_text(self, sigla: list[str]) -> Reading:
+        """A reading of these witnesses with this one's text, untyped."""
+        return Reading(
+            sigla,
+            self.tokens,
+            self.display,
+            self.norm,
+            source=self.source,
+            forms=self.forms,
+            simplified=self.simplified,
+            owner=self.owner,
         )
 
 
@@ -87,6 +102,7 @@ class Unit:
     evidence: dict[str, list[Quotation]] = field(default_factory=dict)
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
+    lost_leaf: Supplied | None = None  # the base's lost leaf whose supplied text this unit holds
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -169,6 +185,8 @@ class Apparatus:
     variant_forms: list[VariantForm]
     own_forms: dict[str, dict[int, tuple[str, str]]]  # siglum -> base token -> (characters, "script" or "orthographic")
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
+    # The base's lost leaves: a unit over the text supplied for each, holding the units inside it.
+    leaves: list[Unit] = field(default_factory=list)
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
 
@@ -177,14 +195,24 @@ class Apparatus:
         (in the witness's order), then additions; a moved clause's place comes before the units
         nested in it."""
         arrivals = {id(t.arrival): t.w0 for t in self.transpositions}
-        aways = {id(t.away) for t in self.transpositions}
+        places = self.places
 
         def key(u: Unit):
             if id(u) in arrivals:
                 return (u.t0, 0, arrivals[id(u)])
-            return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in aways else 3, -u.t1)
+            return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in places else 3, -u.t1)
 
-        return sorted(self.units + self.moved, key=key)
+        return sorted(self.units + self.moved + self.leaves, key=key)
+
+    @property
+    def holders(self) -> list[Unit]:
+        """The units that hold those inside them: a moved clause's place, a lost leaf."""
+        return [t.away for t in self.transpositions] + self.leaves
+
+    @property
+    def places(self) -> set[int]:
+        """The ids of the units that hold those inside them: a moved clause's place, a lost leaf."""
+        return {id(u) for u in self.holders}
 
     def all_units(self) -> list[Unit]:
         """Every unit in the order of the document, those inside a moved reading after its unit."""
@@ -203,10 +231,10 @@ class Apparatus:
         or one made by merging those it overlaps, or a new one, never across either end of a moved
         clause's place (it is cut to the part where it begins). Units stay in order and keep their
         readings."""
-        ends = sorted({g for t in self.transpositions for g in (t.b0, t.b1)})
+        ends = sorted({g for u in self.holders for g in (u.t0, u.t1)})
         t1 = min([t1, *(g for g in ends if t0 < g < t1)])
-        place = next((u for u in self.moved if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
-        if place is not None:  # a moved clause's place is its own unit
+        place = next((u for u in self.holders if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
+        if place is not None:  # a moved clause's place, a lost leaf, is its own unit
             return place
         overlapping = self.overlapping(t0, t1)
         if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:

@@ -124,8 +124,8 @@ class Reader:
         size = len(witness.raw.text)
         self.layer_at: list[str | None] = [None] * size
         self.is_break = bytearray(size)
-        for s in witness.segments:
-            self.layer_at[s.start : s.end] = [s.layer] * (s.end - s.start)
+        for s in witness.segments:  # text supplied from another witness is none of its layers
+            self.layer_at[s.start : s.end] = [None if s.supplied else s.layer] * (s.end - s.start)
             if "break" in s.attrs:
                 self.is_break[s.start : s.end] = b"\x01" * (s.end - s.start)
         self.segment_starts = [s.start for s in witness.segments]
@@ -151,8 +151,12 @@ class Reader:
     def passages(self, layer: Layer) -> list[Passage]:
         stream = self.witness.stream.only((layer.name,))
         out: list[Passage] = []
+        last = None  # the last token of the witness's own
         for i, char in enumerate(stream.text):
-            kind = self.separation(layer, stream.ends[i - 1], stream.starts[i]) if i else "passage"
+            if self.layer_at[stream.starts[i]] is None:
+                continue
+            kind = self.separation(layer, stream.ends[last], stream.starts[i]) if last is not None else "passage"
+            last = i
             if kind == "passage":
                 out.append(Passage(self.witness, layer, stream, [], "", set()))
             passage = out[-1]

@@ -62,6 +62,32 @@ class RawText:
         return text.encode(self.encoding)
 
 
+@dataclass
+class SplicedText(RawText):
+    """A witness's raw text with text of another spliced in where it has lost a leaf: its bytes
+    and path are still its file's, and an offset is that file's line (a spliced character the
+    line of the remark it stands for)."""
+
+    original: RawText | None = None
+    splices: tuple[tuple[int, int, int], ...] = ()  # (start, end, offset in the file) of each, in order
+
+    def original_offset(self, offset: int) -> int:
+        shift = 0
+        for start, end, at in self.splices:
+            if offset < start:
+                break
+            if offset < end:
+                return at
+            shift += end - start
+        return offset - shift
+
+    def line_of(self, offset: int) -> int:
+        return self.original.line_of(self.original_offset(offset))
+
+    def column_of(self, offset: int) -> int:
+        return self.original.column_of(self.original_offset(offset))
+
+
 CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte
 LAYER_OF_CODE = tuple(CODES)
 LINE_END = len(CODES)  # the code of a line terminator until it is made format, after the rules
@@ -86,6 +112,11 @@ class Segment:
 
     def text(self, raw: RawText) -> str:
         return raw.text[self.start : self.end]
+
+    @property
+    def supplied(self) -> bool:
+        """Text another witness supplies where this one has lost a leaf: not the witness's own."""
+        return "supplied" in self.attrs
 
 
 KINDS = ("char", "gap", "gaiji")
@@ -198,6 +229,22 @@ class WitnessMeta:
         return self.script != "traditional"
 
 
+@dataclass(frozen=True)
+class Supplied:
+    """Text spliced into a witness where it has lost a leaf (raw offsets start:end of its spliced
+    text), read from witness `source` (raw offsets source_start:source_end of its file); the
+    witness's remark that marks the loss, at `line` of its file; the layers the text holds."""
+
+    start: int
+    end: int
+    source: str
+    source_start: int
+    source_end: int
+    line: int
+    remark: str
+    layers: frozenset[str]
+
+
 @dataclass
 class Witness:
     """A witness as collation sees it: its `classic` is the layer compared, the classic text (with
@@ -209,6 +256,15 @@ class Witness:
     segments: list[Segment]
     stream: Stream  # the comparison stream of every text layer
     layer: str = "classic"  # the layer compared
+    supplied: tuple[Supplied, ...] = ()  # text of other witnesses where this one has lost a leaf
+
+    @cached_property
+    def supplied_spans(self) -> list[tuple[int, int, Supplied]]:
+        """The tokens of the layers compared that are supplied: (first, end, what) of each lost
+        leaf that holds some."""
+        starts = self.classic.starts
+        spans = [(bisect_left(starts, s.start), bisect_left(starts, s.end), s) for s in self.supplied]
+        return [(t0, t1, s) for t0, t1, s in spans if t1 > t0]
 
     @property
     def compared(self) -> tuple[str, ...]:
@@ -223,7 +279,7 @@ class Witness:
     def layer_view(self, layer: str) -> Witness:
         """The witness with `layer` compared in place of its classic text; raw text, segments and
         stream are shared."""
-        return Witness(self.meta, self.raw, self.segments, self.stream, layer)
+        return Witness(self.meta, self.raw, self.segments, self.stream, layer, self.supplied)
 
     @property
     def abridged(self) -> bool:

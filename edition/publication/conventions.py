@@ -162,6 +162,11 @@ class Conventions:
         out: list[Clause] = []
         base = edition.base
         base_reading = next((r for r in app.readings if base and f"#{base.id}" in r.wit), None) if app.emended else None
+        if app.lost_leaf:
+            phrased = self.phrase(
+                "lost_leaf", lemma=lemma, sigla=names(app.lost_leaf), base_sigla=names([base.id] if base else [])
+            )
+            out.append(Clause("lost_leaf", "lacuna", "A", phrased))
         if app.emended and base_reading is not None:
             supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
             values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
@@ -180,7 +185,7 @@ class Conventions:
                 )
             out.append(Clause(kind, "substantive", "A", phrased))
         for r in app.readings:
-            if r is base_reading or r.type == "fragment":
+            if r is base_reading or r.type == "fragment" or app.lost_leaf and r.type == "lacuna":
                 continue
             sigla = names(r.wit)
             if r.type == "jinguwen":
@@ -205,6 +210,8 @@ class Conventions:
             out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
         for name, wit in app.markers:
             if app.gloss and name in QUOTING and "commentary" in edition.witnesses[wit].abridged:
+                continue
+            if base and wit == base.id:  # where the base's text stops, its lost leaf's entry says why
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
         for wit, layer, words in app.evidence:

@@ -74,6 +74,7 @@ class App:
     within: App | None = None  # the app whose lemma or reading holds it
     in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
     gloss: str = ""  # the id of the note of the 注 it is an entry of ("" for the 經)
+    lost_leaf: list[str] = field(default_factory=list)  # a lost leaf of the base: the witnesses it is supplied from
 
     @property
     def in_text(self) -> bool:

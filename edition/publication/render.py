@@ -161,6 +161,8 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
         gloss=gloss,
     )
     app.basis = lem.get("cause", "")
+    if node.xpath("t:rdg/t:gap[@unit='leaf']", namespaces=NS):
+        app.lost_leaf = [ref.lstrip("#") for ref in lem.get("source", "").split()]
     app.basis_source = node.findtext("t:note[@subtype='source']/t:bibl", default="", namespaces=NS)
     app.same_as = next(
         (n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), ""
@@ -256,7 +258,7 @@ def read(path: Path) -> EditionView:
     base = next((w.id for w in witnesses.values() if w.base), None)
     apps = edition.all_apps
     for app in apps:
-        app.emended = bool(app.lemma.resp) and any(f"#{base}" in r.wit for r in app.readings)
+        app.emended = bool(app.lemma.resp) and not app.lost_leaf and any(f"#{base}" in r.wit for r in app.readings)
     app_of = {r.id: app for app in apps for r in app.readings}
     reading_of = {r.id: r for app in apps for r in app.readings}
     for app in apps:

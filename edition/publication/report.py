@@ -229,7 +229,7 @@ def summary_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def collation_report(apparatus, sections, editors: dict[str, str], same_errors=()) -> dict:
+def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(), lost_leaves=()) -> dict:
     """What collation found: quality and extent per witness, readings by type, transpositions,
     automatic emendations with their evidence, candidates for the editor, and the other places of
     each emendation's words (`same_errors`, from `collation.same_error`)."""
@@ -336,6 +336,7 @@ def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(
         "emendations": emendations,
         "candidates": candidates,
         "same_errors": repeats,
+        "lost_leaves": list(lost_leaves),
     }
 
 

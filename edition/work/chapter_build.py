@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,6 +18,7 @@ from ..collation import analysis, decisions, headings, jinguwen, punctuation, sa
 from ..collation.analysis import Context, Report
 from ..collation.apparatus import collate
 from ..collation.commentary import collate_commentary
+from ..collation.lost_leaf import LeafFinding, supply
 from ..collation.model import Apparatus, Commentary, Decisions, Section
 from ..errors import EditionError, SourceErrors
 from ..intake.model import Witness
@@ -51,6 +53,7 @@ class Edited(NamedTuple):
     commentary: Commentary | None  # the 注 collated, if the base carries it
     found: dict  # each analysis's findings, by its name
     reports: list[Report]
+    leaves: list[LeafFinding]  # what became of each lost leaf of the base
 
     @property
     def sections(self) -> list[Section]:
@@ -61,11 +64,12 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     """Collation of the 經 and of the 注, then the analyses of the apparatus."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
+    witnesses, leaves = supply(witnesses, config.base, sources.normalizer())
     apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
     context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
     reports = analysis.run(apparatus, ANALYSES, context)
     commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    return Edited(apparatus, commentary, context.found, reports)
+    return Edited(apparatus, commentary, context.found, reports, leaves)
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -73,7 +77,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(sources.decisions)
-    apparatus, commentary, found, reports = edit(sources, witnesses, choices)
+    apparatus, commentary, found, reports, leaves = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     staging.timings["collation"] = seconds
     for siglum, status in apparatus.statuses.items():
@@ -87,6 +91,8 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     )
     if commentary:
         progress(f"  注: {commentary_line(commentary)}")
+    for leaf in leaves:
+        progress(f"  lost leaf (line {leaf.line}, {leaf.remark}): {leaf.status} {leaf.source} {leaf.reason}".rstrip())
     for line in (line for r in reports for line in r.lines):
         progress(line)
     paragraphs = steps.paragraph_starts(found["steps"].steps)
@@ -94,7 +100,9 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress("validate edition.xml")
     validate.check(document, staging.out / "edition.xml", witness_at=tei.WitnessPlaces(apparatus, commentary))
     staging.write("edition.xml", tei.serialize(document))
-    summary = report.collation_report(apparatus, found["sections"], choices.editors, found["same_error"].repeats)
+    summary = report.collation_report(
+        apparatus, found["sections"], choices.editors, found["same_error"].repeats, [asdict(leaf) for leaf in leaves]
+    )
     reports = [Report("collation", summary, report.collation_markdown(summary)), *reports]
     for written in (r for r in reports if r.summary is not None):
         staging.write(f"reports/{written.name}.json", json.dumps(written.summary, ensure_ascii=False, indent=1) + "\n")
