@@ -93,10 +93,11 @@ def test_a_runaway_witness_rule_is_one_line(sources, tmp_path, command):
     [
         {"name": "spam", "kind": "intrusion", "anchor": RUNAWAY},
         {"name": "modern", "kind": "register", "within": ["classic"], "layer": "translation", "marker": RUNAWAY},
+        {"name": "tails", "kind": "alignment", "within": ["classic"], "layer": "classic", "pattern": RUNAWAY},
     ],
-    ids=["intrusion", "register"],
+    ids=["intrusion", "register", "alignment"],
 )
-def test_intrusion_and_register_rules_have_a_time_limit_too(table):
+def test_intrusion_register_and_alignment_rules_have_a_time_limit_too(table):
     text = WITH_RUNAWAY_LINE.replace("a" * 40, "a" * 40 + " a")
     raw = RawText(Path("w.txt"), text.encode(), text, "utf-8")
     rule = Rule.from_table(table, "p.toml")

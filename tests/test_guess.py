@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from conftest import SOURCES
 
 from edition.cli import main
-from edition.intake.guess import detectors, features_found
+from edition.intake.guess import built_in_equivalent, detectors, features_found
 from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,11 @@ def found(text: str) -> list[str]:
 
 def test_every_feature_composed_can_be_detected():
     assert all(d.words for d in detectors())
-    assert [d.feature for d in detectors()][-2:] == ["rest-is-classic", "classic-by-alignment"]
+    assert [d.feature for d in detectors()][-3:] == [
+        "rest-is-classic",
+        "classic-by-alignment",
+        "tradition-by-alignment",
+    ]
 
 
 def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
@@ -105,6 +109,20 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "賓出迎(出迎出門/也○又案)再拜¶\n右戒賓¶\n右迎賓¶\n(請告也)(告賓)(退還)(射宫)¶\n"
     )
     assert found(mandoku) == ["mandoku", "section-labels", "small-notes", "compiler-remarks", "rest-is-classic"]
+
+
+def test_the_end_of_a_tradition_is_told_by_the_others_where_no_circle_marks_it():
+    """喪服 of SBCK shows 傳 whose end its layout cannot tell (a tail after the last 也 before a
+    note): `tradition-by-alignment` is found and mandoku-notes composes it; WYG's ○ before each
+    passage of the classic text tells, and it stays mandoku-zhushu."""
+    for edition, name, profile in (
+        ("SBCK", "KR1d0026_011.txt", "mandoku-notes"),
+        ("WYG", "KR1d0028_011.txt", "mandoku-zhushu"),
+    ):
+        text = (ROOT / "sources" / edition / name).read_text(encoding="utf-8")
+        features = features_found(text)
+        assert ("tradition-by-alignment" in [f.feature for f in features]) == (edition == "SBCK")
+        assert built_in_equivalent(features, text) == profile
 
 
 def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):

@@ -4,10 +4,9 @@ through intake (also bench/whole_work_intake's)."""
 
 from pathlib import Path
 
-from edition.intake.alignment_rule import Reference
 from edition.intake.model import WitnessMeta
 from edition.intake.profile import load_profile
-from edition.intake.witness import intake_witness
+from edition.intake.witness import ToRead, intake_witnesses
 from edition.publication.tei import TEI_NS
 
 NS = {"t": TEI_NS}
@@ -18,19 +17,17 @@ KANRIPO = {"SBCK": ("KR1d0026", "mandoku-notes", range(1, 18)), "WYG": ("KR1d002
 
 def intake_kanripo(normalizer, juans: range = range(0, 18)) -> dict:
     """(siglum, 卷) -> the witness of each Kanripo file of those 卷, read by its edition's general
-    profile, WYG against SBCK's 卷 as intake_all reads them."""
+    profile, the two files of a 卷 as intake_all reads a chapter's witnesses (intake_witnesses)."""
     profiles = {profile: load_profile(profile) for _, profile, _ in KANRIPO.values()}
     read = {}
     for juan in juans:
+        files = []
         for siglum, (text, profile, its_juans) in KANRIPO.items():
-            if juan not in its_juans:
-                continue
-            path = WORK / siglum / f"{text}_{juan:03d}.txt"
-            others = [read[("SBCK", juan)]] if ("SBCK", juan) in read else []
-            meta = WitnessMeta(siglum, path.name, f"{siglum} 卷{juan}", "traditional", profile)
-            read[(siglum, juan)] = intake_witness(
-                meta, path, profiles[profile], (), normalizer, Reference.of(others, normalizer)
-            )
+            if juan in its_juans:
+                path = WORK / siglum / f"{text}_{juan:03d}.txt"
+                meta = WitnessMeta(siglum, path.name, f"{siglum} 卷{juan}", "traditional", profile)
+                files.append(ToRead(meta, path, profiles[profile]))
+        read |= {(witness.meta.siglum, juan): witness for witness in intake_witnesses(files, normalizer)}
     return read
 
 

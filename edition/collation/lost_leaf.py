@@ -237,7 +237,7 @@ def spliced(
     composite = SplicedText(raw.path, raw.data, "".join(parts), raw.encoding, original=raw, splices=tuple(splices))
     segments.sort(key=lambda s: s.start)
     stream = normalizer.stream(composite, segments, TEXT_LAYERS)
-    return Witness(base.meta, composite, segments, stream, base.layer, tuple(supplied))
+    return Witness(base.meta, composite, segments, stream, base.layer, base.undecided, tuple(supplied))
 
 
 def leaf_segments(witness: Witness, stream: Stream, p: int, q: int) -> list[Segment]:

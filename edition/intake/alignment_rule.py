@@ -1,16 +1,26 @@
-"""Alignment: where layout alone cannot tell classic text from commentary, the other witnesses can.
+"""Alignment: where layout alone cannot tell classic text from commentary, or where a 傳 ends, the
+other witnesses can.
 
-A rule of kind `alignment` takes the stretches that earlier rules put in its `within` layers (in
-the 注疏 of the 四庫全書 the text after 注 runs on, unmarked, from Zheng's note into the classic
-text) and gives to its `layer` (classic) the part of each stretch that aligns in order with a
-reference classic text where the witness's sure classic text (its characters already in `layer`)
-lacks it.
+A rule of kind `alignment` takes the stretches that earlier rules put in its `within` layers, or
+with a `pattern` only its matches there (read `across` other layers, as a pattern rule reads), and
+gives each character of a stretch that aligns in order with a reference's text the layer of the
+reference's character (its `layer`, classic, where the reference gives none), where the
+witness's sure text (its other characters of the reference's layers) lacks that text. In the 注疏
+of the 四庫全書 the text after 注 runs on, unmarked, from Zheng's note into the classic text
+(`classic-by-alignment`, within commentary: it decides what of the text is collated); in the
+四部叢刊 the text after the 也 that ends a 傳 may be the classic text that follows, up to its
+note, or the 傳 going on (`tradition-by-alignment`, within the 傳 and the classic text: it only
+divides the text collated, `Rule.divides`).
 
-The references are the classic texts of the witnesses read before (intake reads witnesses whose
-profile has such a rule last). A reference that aligns in order over less than half of the
-shorter of its own text and the witness's sure text (a scrambled one) decides nothing; the
-others are tried in the order of how much of the sure text they align in order, and the first
-that places a stretch decides it.
+The references are the texts collated of the other witnesses (intake reads witnesses in turns,
+see witness.intake_witnesses), with their layers: where a reference's own alignment rules left a
+stretch undecided, its characters there are UNDECIDED, text for sure but not how it divides; a
+rule that divides takes nothing from them, another gives them the layer of the character before.
+A reference that aligns in order over less than half of the shorter of its own text and the
+witness's sure text (a scrambled one) decides nothing, nor does one that lacks a layer a rule
+that divides would give (a witness without a 傳 cannot tell it from the classic text); the others
+are tried in the order of how much of the sure text they align in order, and the first that
+places a stretch decides it.
 
 Against a reference, the sure text is aligned first, as collation aligns a witness with the base
 (no anchor spanning a place where a stretch stands); its runs of at least `min_run` equal
@@ -19,24 +29,31 @@ aligned with the reference text between them at a cost: a sure character left ou
 much as a reference character left out, a stretch's character left out costs nothing (it is
 commentary), so a stretch's characters align only where the sure text lacks the reference's
 text, and never take it from the sure text. A stretch's aligned characters form runs; a run is
-classic if it is `min_run` long, or two or more at the stretch's edge where the reference's
-classic text goes on next to it. The classic span of a stretch runs from its first to its last
-run, with up to `EDGE` substituted characters at the stretch's edge next to them (a variant
-where the classic text ends). The work is one anchored alignment per reference and one bounded
-alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
+decided if it is `min_run` long, or two or more at the stretch's edge where the reference's
+text goes on next to it, or the whole stretch however short where the reference's text goes on
+next to it on both sides (甥 between two 傳). The decided span of a stretch runs from its first
+to its last run, with up to `EDGE` substituted characters at the stretch's edge next to them (a
+variant where the classic text ends); a character of it already in the layer it would take
+keeps its place. What no reference decides stays as the layout put it, and is recorded as
+undecided (`Layering.undecided`). The work is one anchored alignment per reference and one
+bounded alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
 """
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
 
 from .align import align
+from .layering import TimeLimit
 from .model import CODES, LAYER_OF_CODE
+from .rule import TRANSMITTED, UNASSIGNED
 
 if TYPE_CHECKING:
-    from .layering import Layering, TimeLimit
+    from .layering import Layering
     from .normalize import Normalizer
     from .rule import Rule
 
@@ -45,13 +62,15 @@ EDGE = 2  # substituted characters at a stretch's edge that go with its classic 
 MAX_CELLS = 400_000  # the largest alignment between two firm runs; a larger window is left undecided
 LEFT_OUT, SUBSTITUTED = 2, 2  # costs of a sure or reference character left out, of a sure character substituted
 CANDIDATE_SUBSTITUTED = 1  # a stretch's character in place of a reference character: cheaper than leaving both
+UNDECIDED = CODES[UNASSIGNED]  # a reference's character whose layer its own alignment rules left undecided
 
 
 @dataclass(frozen=True)
 class Reference:
-    """The classic text (comparison streams) of the witnesses already read, and the normalizer
-    that makes a witness's own comparison stream; `layers`: per text, the CODES of its
-    characters' layers where it holds more than the rule's layer (the 經 and the 傳)."""
+    """The text collated (comparison streams) of the other witnesses, and the normalizer that
+    makes a witness's own comparison stream; `layers`: per text, the CODES of its characters'
+    layers where it holds more than the rule's layer (the 經 and the 傳; UNDECIDED where it is
+    not sure which)."""
 
     texts: tuple[str, ...]
     normalizer: Normalizer
@@ -59,14 +78,31 @@ class Reference:
 
     @classmethod
     def of(cls, witnesses, normalizer: Normalizer) -> Reference:
-        """The text collated of each witness, with its layers."""
-        return cls(
-            tuple(w.classic.text for w in witnesses), normalizer, tuple(bytes(w.classic.codes) for w in witnesses)
-        )
+        """The text collated of each witness, with its layers; where its own rules of kind
+        alignment left a stretch as its layout put it (`undecided`), the layer UNDECIDED: its
+        text is sure there, not how it divides."""
+        texts, layers = [], []
+        for witness in witnesses:
+            stream, codes = witness.classic, bytearray(witness.classic.codes)
+            if witness.undecided:
+                undecided = bytearray(len(witness.raw.text))
+                for start, end in witness.undecided:
+                    undecided[start:end] = b"\x01" * (end - start)
+                for i, start in enumerate(stream.starts):
+                    if undecided[start]:
+                        codes[i] = UNDECIDED
+            texts.append(stream.text)
+            layers.append(bytes(codes))
+        return cls(tuple(texts), normalizer, tuple(layers))
 
     def codes(self, number: int, layer: str) -> bytes:
         """The layers of text `number`'s characters: all `layer` where none are given."""
         return self.layers[number] if self.layers else bytes((CODES[layer],)) * len(self.texts[number])
+
+
+# The references of a witness, or what makes them when a rule first needs them (a witness read
+# later, by its layout alone, is read only where there is something to decide), or none.
+References = Reference | Callable[[], Reference | None] | None
 
 
 def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tuple[int, dict[int, int], set[int]]:
@@ -177,10 +213,24 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
         | {i for tag, i, j in pairs if tag == "equal" and sure[j]}
         | {i for run in chosen for _, i, _ in run}
     )
+
+    def whole(run) -> bool:
+        """The run is its whole stretch, and the reference's text goes on next to it on both sides."""
+        first, last = run[0][2], run[-1][2]
+        return (
+            (first == 0 or stretch[first - 1] != stretch[first])
+            and (last + 1 == len(stretch) or stretch[last + 1] != stretch[last])
+            and run[0][1] - 1 in classic
+            and run[-1][1] + 1 in classic
+        )
+
     chosen += [
         run
         for run in runs
-        if 2 <= equal(run) < min_run and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)
+        if equal(run) < min_run
+        and (
+            (equal(run) >= 2 and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)) or whole(run)
+        )
     ]
     spans: dict[int, tuple[int, int]] = {}
     for run in chosen:
@@ -190,25 +240,59 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
     return spans
 
 
-def apply(layering: Layering, rule: Rule, limit: TimeLimit, reference: Reference | None) -> None:
-    if reference is None or not reference.texts:
+def candidates(layering: Layering, rule: Rule, limit: TimeLimit) -> list[tuple[int, int]]:
+    """The raw spans of the stretches to decide: each match of the rule's pattern in its `within`
+    layers (read `across` others), less the line ends at its edges, or without a pattern each run
+    of those layers."""
+    if rule.pattern is None:
+        return layering.spans(rule.within)
+    found = []
+    for text, start, end, to_raw in layering.views(rule):
+        for match in limit.finditer(rule.pattern, text, start, end, to_raw):
+            a, b = match.span()
+            a += len(match.group()) - len(match.group().lstrip("\n"))
+            b -= len(match.group()) - len(match.group().rstrip("\n"))
+            if b > a:
+                found.append((to_raw(a), to_raw(b - 1) + 1))
+    return found
+
+
+def apply(layering: Layering, rule: Rule, references: References) -> None:
+    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
+    if not matched:
         return
+    reference = references() if callable(references) else references
+    if reference is None or not reference.texts:
+        layering.undecided += matched
+        return
+    limit = TimeLimit(rule, layering.raw, sum(map(len, reference.texts)))
     min_run = int(rule.params.get("min_run", MIN_RUN))
     layers = [reference.codes(number, rule.layer) for number in range(len(reference.texts))]
-    sure_codes = {code for codes in layers for code in set(codes)} | {CODES[rule.layer]}
+    # A reference tells the layers apart that its text holds: one without a 傳 cannot tell it from the classic text.
+    needed = {CODES[layer] for layer in (rule.layer, *rule.within) if layer in TRANSMITTED}
+    sure_codes = ({code for codes in layers for code in set(codes)} - {UNDECIDED}) | {CODES[rule.layer]}
     sure_layers = tuple(layer for layer, code in CODES.items() if code in sure_codes)
-    stream = reference.normalizer.stream(layering.raw, layering.segments(), (*sure_layers, *rule.within))
+    layered_as = (*sure_layers, *(layer for layer in rule.within if layer not in sure_layers))
+    stream = reference.normalizer.stream(layering.raw, layering.segments(), layered_as)
     text = stream.text
-    sure = [code in sure_codes for code in stream.codes]
-    # The stretches: runs of candidate characters that one rule application claimed; -1 for sure text.
-    owner = [layering.claim[start] for start in stream.starts]
-    stretch, number = [-1] * len(text), -1
-    for k in range(len(text)):
-        if not sure[k]:
-            number += 0 if k and not sure[k - 1] and owner[k] == owner[k - 1] else 1
-            stretch[k] = number
+    # The stretches: each span matched (without a pattern: each run of candidate characters that one
+    # rule application claimed), numbered; -1 for sure text.
+    at = array("i", [-1]) * len(layering.raw.text)
+    for number, (a, b) in enumerate(matched):
+        at[a:b] = array("i", [number]) * (b - a)
+    stretch = [at[start] for start in stream.starts]
+    if rule.pattern is None:
+        owner = [layering.claim[start] for start in stream.starts]
+        number = -1
+        for k in range(len(text)):
+            if stretch[k] >= 0:
+                number += 0 if k and stretch[k - 1] >= 0 and owner[k] == owner[k - 1] else 1
+                stretch[k] = number
+    sure = [s < 0 for s in stretch]
     firms = []
     for reference_text, reference_codes in zip(reference.texts, layers):
+        if not needed <= set(reference_codes):
+            continue
         limit.left_from(0)
         in_order, firm, unread = limit.timed(
             lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run)
@@ -240,17 +324,29 @@ def apply(layering: Layering, rule: Rule, limit: TimeLimit, reference: Reference
                 continue
             limit.left_from(stream.starts[w0])
             pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
+            if rule.divides:  # what the reference left undecided cannot decide how the text divides
+                pairs = [(tag, i, j) for tag, i, j in pairs if sure[w0 + j] or reference_codes[r0 + i] != UNDECIDED]
             spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)
             decided |= {stretch[w0 + a]: (w0 + a, w0 + b) for a, b in spans.values()}
             for _, i, j in pairs:
-                code_at.setdefault(w0 + j, reference_codes[r0 + i])
+                if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
+                    code_at.setdefault(w0 + j, reference_codes[r0 + i])
     for a, b in decided.values():
         codes, code = [], CODES[rule.layer]
         for k in range(a, b):  # an unpaired character goes with the one before
             code = code_at.get(k, code)
-            codes.append(code)
+            codes.append(code if code != stream.codes[k] else None)  # None: it is in that layer already
         for code, run in groupby(range(a, b), key=lambda k: codes[k - a]):
             run = list(run)
+            if code is None:
+                continue
             pieces = layering.spans(rule.within, stream.starts[run[0]], stream.ends[run[-1]])
             for piece, (c, d) in enumerate(pieces):
                 layering.assign(c, d, LAYER_OF_CODE[code], rule, join=piece > 0)
+    inside_span = bytearray(len(text))
+    for a, b in decided.values():
+        inside_span[a:b] = b"\x01" * (b - a)
+    left = [k for k in range(len(text)) if stretch[k] >= 0 and not inside_span[k]]
+    for _, run in groupby(enumerate(left), key=lambda item: item[1] - item[0]):
+        run = [k for _, k in run]
+        layering.undecided.append((stream.starts[run[0]], stream.ends[run[-1]]))

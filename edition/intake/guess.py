@@ -238,8 +238,8 @@ def guess(
     )
     score, words = fit(raw, candidate, base, normalizer, unchecked)
     for other, profile in profiles.items():
-        if base is None or other == name or profile.aligns:
-            continue  # a profile that decides by the base's text cannot be weighed by it
+        if base is None or other == name or profile.aligns_text:
+            continue  # a profile that decides its text by the base's cannot be weighed by it
         other_score, other_words = fit(raw, profile, base, normalizer)
         if other_score > score * (1 + BETTER):
             name, composed, score, words = (

@@ -42,6 +42,9 @@ class Layering:
         # Rules match on a view without the BOM in which '\r' reads as a line end.
         self.shift = 1 if raw.has_bom else 0
         self.view = raw.text[self.shift :].replace("\r", "\n")
+        # The stretches a rule of kind alignment left as the layout put them, no other witness
+        # deciding them (raw spans): the witness is no reference there.
+        self.undecided: list[tuple[int, int]] = []
 
     def spans(
         self, within: tuple[str, ...], start: int = 0, end: int | None = None, line_ends: bool = False
@@ -52,6 +55,24 @@ class Layering:
             return []
         runs = runs_of(frozenset(within), line_ends)
         return [m.span() for m in runs.finditer(self.codes, start, len(self.codes) if end is None else end)]
+
+    def views(self, rule: Rule):
+        """(text, start, end, offset in text -> raw offset) for each stretch a pattern matches on: a
+        span of the rule's layers in the whole text, or with `across` the text of those layers read
+        through the others."""
+        shift = self.shift
+        if not rule.across:
+            for start, end in self.spans(rule.within):
+                yield self.view, start - shift, end - shift, lambda offset: offset + shift
+            return
+        for start, end in self.spans((*rule.within, *rule.across), line_ends=True):
+            runs = self.spans(rule.within, start, end, line_ends=True)
+            offsets = array("i")
+            for a, b in runs:
+                offsets.extend(range(a, b))
+            offsets.append(end)
+            text = "".join(self.view[a - shift : b - shift] for a, b in runs)
+            yield text, 0, len(text), offsets.__getitem__
 
     def assign(
         self, start: int, end: int, layer: str, rule: Rule, attrs: dict | None = None, join: bool = False

@@ -256,6 +256,9 @@ class Witness:
     segments: list[Segment]
     stream: Stream  # the comparison stream of every text layer
     layer: str = "classic"  # the layer compared
+    # The stretches its rules of kind alignment left as its layout put them (raw spans): where it is
+    # no reference for another witness.
+    undecided: tuple[tuple[int, int], ...] = ()
     supplied: tuple[Supplied, ...] = ()  # text of other witnesses where this one has lost a leaf
 
     @cached_property
@@ -279,7 +282,7 @@ class Witness:
     def layer_view(self, layer: str) -> Witness:
         """The witness with `layer` compared in place of its classic text; raw text, segments and
         stream are shared."""
-        return Witness(self.meta, self.raw, self.segments, self.stream, layer, self.supplied)
+        return Witness(self.meta, self.raw, self.segments, self.stream, layer, self.undecided, self.supplied)
 
     @property
     def abridged(self) -> bool:

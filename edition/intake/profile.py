@@ -8,7 +8,8 @@ With `across`, a pattern reads through characters of those layers as if they wer
 note running over page breaks and the markers of printed line ends), sees the line ends between
 them, and leaves them as they are. Three rule kinds go beyond a regular expression: `intrusion`
 (inserted web spam, see `intrusion.py`), `register` (modern lines, see `register.py`) and
-`alignment` (classic text told from commentary by the other witnesses, see `alignment_rule.py`).
+`alignment` (classic text told from commentary, or where a 傳 ends, by the other witnesses,
+see `alignment_rule.py`).
 
 A profile composes: an entry `feature = "small-notes"` stands for the rules of the shared feature
 `features/small-notes.toml` at that place (a feature may compose others). Their names are
@@ -23,7 +24,6 @@ is an error naming the rule and the line, not a hung build.
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -43,9 +43,11 @@ class Profile:
     rules: tuple[Rule, ...]
 
     @property
-    def aligns(self) -> bool:
-        """Whether a rule decides by the other witnesses' classic text (read after them)."""
-        return any(rule.kind == "alignment" for rule in self.rules)
+    def aligns_text(self) -> bool:
+        """Whether a rule decides by the other witnesses what of the text is collated (classic text
+        out of commentary), not only how the text collated divides (經 and 傳): such a profile
+        cannot be weighed by the base's text."""
+        return any(rule.kind == "alignment" and not rule.divides for rule in self.rules)
 
 
 def profile_dirs(sources: Path | None) -> list[tuple[Path, Path]]:
@@ -102,7 +104,7 @@ def available_profiles(sources: Path | None = None) -> list[str]:
 
 
 def apply_pattern(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
-    for text, start, end, to_raw in views(layering, rule):
+    for text, start, end, to_raw in layering.views(rule):
         for match in limit.finditer(rule.pattern, text, start, end, to_raw):
             if match.end() == match.start():
                 continue
@@ -117,42 +119,31 @@ def apply_pattern(layering: Layering, rule: Rule, limit: TimeLimit) -> None:
                     layering.assign(c, d, layer, rule, join=number > 0)
 
 
-def views(layering: Layering, rule: Rule):
-    """(text, start, end, offset in text -> raw offset) for each stretch a pattern matches on: a
-    span of the rule's layers in the whole text, or with `across` the text of those layers read
-    through the others."""
-    shift = layering.shift
-    if not rule.across:
-        for start, end in layering.spans(rule.within):
-            yield layering.view, start - shift, end - shift, lambda offset: offset + shift
-        return
-    for start, end in layering.spans((*rule.within, *rule.across), line_ends=True):
-        runs = layering.spans(rule.within, start, end, line_ends=True)
-        offsets = array("i")
-        for a, b in runs:
-            offsets.extend(range(a, b))
-        offsets.append(end)
-        text = "".join(layering.view[a - shift : b - shift] for a, b in runs)
-        yield text, 0, len(text), offsets.__getitem__
-
-
 def split_layers(
     raw: RawText,
     profile: Profile,
     extra_rules: tuple[Rule, ...] = (),
-    reference: alignment_rule.Reference | None = None,
+    reference: alignment_rule.References = None,
 ) -> list[Segment]:
     """Apply a witness's own rules (repairs), then its profile; fail if anything is left over.
     `reference`: the other witnesses' classic text, for rules of kind `alignment`."""
+    return layered(raw, profile, extra_rules, reference).segments()
+
+
+def layered(
+    raw: RawText,
+    profile: Profile,
+    extra_rules: tuple[Rule, ...] = (),
+    reference: alignment_rule.References = None,
+) -> Layering:
+    """The layering of split_layers, with the stretches its rules of kind `alignment` left undecided."""
     layering = Layering(raw)
     format_rule = Rule("line-end", "pattern", (), "format")
     if raw.has_bom:
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
         if rule.kind == "alignment":
-            alignment_rule.apply(
-                layering, rule, TimeLimit(rule, raw, sum(map(len, reference.texts)) if reference else 0), reference
-            )
+            alignment_rule.apply(layering, rule, reference)
             continue
         apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
         apply(layering, rule, TimeLimit(rule, raw))
@@ -167,4 +158,4 @@ def split_layers(
             f"{raw.column_of(first)}: {sample!r}",
             raw.line_of(first),
         )
-    return layering.segments()
+    return layering

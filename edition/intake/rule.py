@@ -49,6 +49,12 @@ class Rule:
     params: dict = field(default_factory=dict, hash=False)
     origin: str = ""  # the profile file or witnesses.toml it comes from
 
+    @property
+    def divides(self) -> bool:
+        """A rule that moves characters only between the layers collated (經 and 傳): it divides the
+        text collated, and never decides what that text is."""
+        return {self.layer, *self.within} <= set(TRANSMITTED)
+
     @classmethod
     def from_table(cls, table: dict, origin: str, line: int | None = None) -> Rule:
         """A rule from a table the schema has validated: what is left to check is its pattern."""

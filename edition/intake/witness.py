@@ -3,14 +3,17 @@ text, layers, comparison stream (a `model.Witness`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
-from .alignment_rule import Reference
+from .alignment_rule import Reference, References
 from .model import Segment, Witness, WitnessMeta
 from .normalize import TEXT_LAYERS, Normalizer
-from .profile import Profile, split_layers
+from .profile import Profile, layered
 from .raw import read_raw
 from .rule import Rule
 
@@ -58,15 +61,99 @@ def intake_witness(
     profile: Profile,
     repairs: tuple[Rule, ...],
     normalizer: Normalizer,
-    reference: Reference | None = None,
+    reference: References = None,
 ) -> Witness:
     """Read a witness file, split it into layers by its profile and its own repairs, and normalize
     it; `reference`: the classic text of the witnesses read before, for rules of kind `alignment`."""
     raw = read_raw(path, meta.encoding)
-    segments = split_layers(raw, profile, repairs, reference)
+    layering = layered(raw, profile, repairs, reference)
+    segments = layering.segments()
     return Witness(
         meta=meta,
         raw=raw,
         segments=segments,
         stream=normalizer.stream(raw, segments, TEXT_LAYERS),
+        undecided=tuple(layering.undecided),
     )
+
+
+@dataclass(frozen=True)
+class ToRead:
+    """A witness to read: its stanza, its file, its profile and its own repairs."""
+
+    meta: WitnessMeta
+    path: Path
+    profile: Profile
+    repairs: tuple[Rule, ...] = ()
+
+    @property
+    def turn(self) -> int:
+        """When it is read (intake_witnesses): 0 if its layout alone decides its layers, 1 if a rule
+        of kind alignment decides by the others what of its text is collated, 2 if its rules of
+        that kind only divide its text collated (經 and 傳)."""
+        rules = [rule for rule in (*self.repairs, *self.profile.rules) if rule.kind == "alignment"]
+        return 0 if not rules else 2 if all(rule.divides for rule in rules) else 1
+
+
+def intake_witnesses(
+    witnesses: list[ToRead],
+    normalizer: Normalizer,
+    progress: Callable[[str], None] = lambda message: None,
+    errors: list[str] | None = None,
+) -> list[Witness]:
+    """Every witness, read in turns (`ToRead.turn`), in each in the order given: first those whose
+    layout alone decides their layers; then those with a rule of kind alignment that decides by
+    the others what of their text is collated (classic text out of commentary: it needs the
+    others' text, not how it divides); last those whose rules of that kind only divide their text
+    collated into 經 and 傳, which needs the others' text settled. Each is read against every other
+    witness, never itself: those read before as they were read, those still to be read as their
+    layout alone reads them (only once a rule has a stretch to decide; where their rules then
+    find none, that reading is their reading). A reference is what it is sure of: where its own
+    alignment rules left a stretch as its layout put it, its text is there but not its layers
+    (`Reference.of`), so that it never decides another witness's stretch with a guess. With
+    `errors`, a witness that cannot be read adds its error there instead of stopping. The
+    witnesses read, in the order given."""
+    read: dict[str, Witness] = {}
+    tried: set[str] = set()
+    alone: dict[str, Witness | None] = {}  # a witness still to be read, by its layout alone
+
+    def by_layout(item: ToRead) -> Witness | None:
+        siglum = item.meta.siglum
+        if siglum not in alone:
+            progress(f"intake {siglum} {item.meta.file} (by its layout alone, as a reference)")
+            try:
+                alone[siglum] = intake_witness(item.meta, item.path, item.profile, item.repairs, normalizer)
+            except EditionError:
+                alone[siglum] = None  # its error is reported when it is read
+        return alone[siglum]
+
+    def references(item: ToRead) -> Callable[[], Reference]:
+        @cache
+        def made() -> Reference:
+            others = []
+            for other in (o for o in witnesses if o is not item):
+                if other.meta.siglum in read:
+                    others.append(read[other.meta.siglum])
+                elif other.meta.siglum not in tried and (witness := by_layout(other)) is not None:
+                    others.append(witness)
+            return Reference.of(others, normalizer)
+
+        return made
+
+    for turn in (0, 1, 2):
+        for item in (w for w in witnesses if w.turn == turn):
+            progress(f"intake {item.meta.siglum} {item.meta.file}")
+            tried.add(item.meta.siglum)
+            if (early := alone.get(item.meta.siglum)) is not None and not early.undecided:
+                read[item.meta.siglum] = early  # its rules found nothing to decide: read as it would be
+                continue
+            try:
+                reference = references(item) if turn else None
+                read[item.meta.siglum] = intake_witness(
+                    item.meta, item.path, item.profile, item.repairs, normalizer, reference
+                )
+            except EditionError as error:
+                if errors is None:
+                    raise
+                errors.append(str(error))
+    return [read[w.meta.siglum] for w in witnesses if w.meta.siglum in read]

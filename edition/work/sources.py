@@ -26,7 +26,7 @@ from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import read_raw
 from ..intake.rule import Rule
 from ..intake.variants import VariantForms
-from ..intake.witness import intake_witness, load_witness_metadata
+from ..intake.witness import ToRead, intake_witness, intake_witnesses, load_witness_metadata
 from ..settings import EditionConfig, Person, load_persons
 from ..tables import (
     expected,
@@ -72,29 +72,14 @@ class Sources:
             meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer, reference
         )
 
-    def aligns(self, meta: WitnessMeta) -> bool:
-        """Whether the witness's layers are decided by the others' classic text: it is read after them."""
-        return self.profiles[meta.profile].aligns or any(
-            rule.kind == "alignment" for rule in self.witness_rules[meta.siglum]
-        )
+    def to_read(self, meta: WitnessMeta) -> ToRead:
+        return ToRead(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum])
 
     def intake_all(self, progress=lambda message: None, errors: list[str] | None = None) -> list[Witness]:
-        """Every witness, in the order of witnesses.toml; those whose layers are decided by
-        alignment are read last, against the classic text of the others. With `errors`, a witness
-        that cannot be read adds its error there instead of stopping."""
-        normalizer = self.normalizer()
-        read: dict[str, Witness] = {}
-        for second in (False, True):
-            reference = Reference.of(read.values(), normalizer) if second else None
-            for meta in (m for m in self.witnesses if self.aligns(m) == second):
-                progress(f"intake {meta.siglum} {meta.file}")
-                try:
-                    read[meta.siglum] = self.intake(meta, normalizer, reference)
-                except EditionError as error:
-                    if errors is None:
-                        raise
-                    errors.append(str(error))
-        return [read[m.siglum] for m in self.witnesses if m.siglum in read]
+        """Every witness, in the order of witnesses.toml; those whose layers are decided in part by
+        alignment are read last, against the others (see intake_witnesses). With `errors`, a
+        witness that cannot be read adds its error there instead of stopping."""
+        return intake_witnesses([self.to_read(m) for m in self.witnesses], self.normalizer(), progress, errors)
 
     def person_by_name(self, name: str) -> Person | None:
         return next((p for p in self.persons.values() if p.name == name), None)
