@@ -153,7 +153,8 @@ def guanli() -> SimpleNamespace:
 def shu_guanli(guanli) -> SimpleNamespace:
     """卷一–三 of the 單疏本 (the fixture's copy) read, and 士冠禮's quotations placed on SBCK."""
     edition = subcommentary_quotations.read_edition(KANRIPO / "KR1d0027-SBCK", guanli.normalizer, guanli.work.chapters)
-    return SimpleNamespace(edition=edition, placement=subcommentary_quotations.place(edition.chapters[1], guanli.base))
+    placement = subcommentary_quotations.place(edition.chapters[1], guanli.base)
+    return SimpleNamespace(edition=edition, placement=placement, base=guanli.base)
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """The 單疏本 of 賈公彥's 疏 (卷一–三, 士冠禮) read into quotations and placed on SBCK, checked by hand
 against SBCK's text (sources/SBCK/KR1d0026_001.txt)."""
 
-from edition.collation.quotation_order import BaseLayers
+from edition.collation.quotation_order import BaseLayers, attested
 from edition.collation.subcommentary_quotations import FIRST, LAST, PHRASE, WHOLE, formulas, report
 
 
@@ -96,6 +96,11 @@ def test_where_the_subcommentary_reads_otherwise(shu_guanli):
     assert white.span.similarity == 0.8 and (white.quote.file, white.quote.line) == ("KR1d0027_001.txt", 158)
     spoon = placed["柶狀如匕以角爲之"]
     assert spoon.base_text == "柶狀如七以角爲之" and spoon.differs
+    # as evidence: of a unit over SBCK's 曰 that reads 曰 or 白, the quotation attests 白
+    base = BaseLayers.of(shu_guanli.base)
+    t = white.span.t0 + 2
+    assert base.texts["commentary"][t] == "曰"
+    assert attested(white.quote.norm, white.span, base.texts["commentary"], t, t + 1, {"曰", "白"}) == ["白"]
 
 
 def test_what_is_not_placed_says_why(shu_guanli):

@@ -72,6 +72,16 @@ class Approximation:
     similarity: float  # the least similarity of an approximate match
 
 
+def attested(words: str, span: BaseSpan, base_text: str, t0: int, t1: int, readings) -> list[str]:
+    """The readings (comparison texts) of a variation unit at base tokens t0:t1 of the span's layer
+    that quoted `words` placed at `span` attest: those with which the base over the span reads the
+    words (the unit inside the span, or at its edge). `base_text`: the layer's comparison text."""
+    if not (span.t0 <= t0 <= t1 <= span.t1):
+        return []
+    left, right = base_text[span.t0 : t0], base_text[t1 : span.t1]
+    return [r for r in readings if left + r + right == words]
+
+
 def similarity(a: str, b: str) -> float:
     return Levenshtein.normalized_similarity(a, b)
 
