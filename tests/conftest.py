@@ -2,10 +2,11 @@ import atexit
 import shutil
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from edition.collation import decisions
+from edition.collation import collation_notes, decisions, subcommentary_quotations
 from edition.collation.apparatus import collate
 from edition.publication import render
 from edition.publication.conventions import SERIES, Conventions
@@ -15,6 +16,7 @@ from edition.work.work_sources import Work, export_chapter, export_work
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "sources"  # the whole 儀禮
+KANRIPO = ROOT / "tests" / "fixtures" / "kanripo"  # Kanripo files byte for byte (see its README.md)
 
 
 def exported_chapter(number: int) -> Path:
@@ -130,6 +132,41 @@ def printed(built) -> str:
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
     """A work of some chapters of the 儀禮, as `sources/` describes them."""
     return export_work(WORK, numbers, folder)
+
+
+# --- the evidence of the 單疏本 and the 識誤, on 士冠禮 -----------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def guanli() -> SimpleNamespace:
+    """士冠禮 as its chapter build reads it: the work, the chapter's sources and normalizer, and
+    its witnesses SBCK (the base) and WYG, read by intake."""
+    work = Work.load(WORK)
+    chapter = work.chapter(1)
+    sources = work.sources(chapter)
+    normalizer = sources.normalizer()
+    read = {m.siglum: sources.intake(m, normalizer) for m in sources.witnesses if m.siglum in ("SBCK", "WYG")}
+    return SimpleNamespace(work=work, sources=sources, normalizer=normalizer, base=read["SBCK"], wyg=read["WYG"])
+
+
+@pytest.fixture(scope="session")
+def shu_guanli(guanli) -> SimpleNamespace:
+    """卷一–三 of the 單疏本 (the fixture's copy) read, and 士冠禮's quotations placed on SBCK."""
+    edition = subcommentary_quotations.read_edition(KANRIPO / "KR1d0027-SBCK", guanli.normalizer, guanli.work.chapters)
+    placement = subcommentary_quotations.place(edition.chapters[1], guanli.base)
+    return SimpleNamespace(edition=edition, placement=placement, base=guanli.base)
+
+
+@pytest.fixture(scope="session")
+def shiwu_guanli(guanli) -> SimpleNamespace:
+    """卷一 of the 識誤 (the fixture's copy) read, and 士冠禮's entries placed on SBCK and on WYG."""
+    edition = collation_notes.read_edition(KANRIPO / "KR1d0029-WYG", guanli.normalizer, guanli.work.chapters)
+    chapter = edition.chapters[1]
+    return SimpleNamespace(
+        edition=edition,
+        placement=collation_notes.place(chapter, guanli.base),
+        on_wyg=collation_notes.place(chapter, guanli.wyg),
+    )
 
 
 # --- the browser tests: Chromium through playwright -------------------------------------------

@@ -1,0 +1,127 @@
+"""A Kanripo (mandoku) file read as running text: the characters of its lines without the line
+ends, page markers and transcribers' lines, each with its raw offsets, a character Unicode lacks
+(&KR0002;) as one; its words as the file writes them and in their comparison forms.
+
+What is markup is data of the evidence that reads the file (the `layout` table of its TOML file:
+`remark`, `page`, `line_end`, `gaiji`); which whole lines are left out (titles, the compilers'
+line) the reader says by `skip`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from ..intake.model import RawText
+from ..intake.normalize import UNMAPPED, Normalizer
+from ..intake.raw import read_raw
+
+PLACEHOLDER = "〇"  # a gaiji in the running text: one character (Script=Han) for the patterns
+NUMERALS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def numeral(text: str) -> int:
+    """A Chinese numeral up to 999: 三十八, 十七, 二十, 五十."""
+    total, digit = 0, 0
+    for char in text:
+        if char in NUMERALS:
+            digit = NUMERALS[char]
+        elif char == "十":
+            total += (digit or 1) * 10
+            digit = 0
+        elif char == "百":
+            total += (digit or 1) * 100
+            digit = 0
+        else:
+            raise ValueError(f"not a numeral: {text}")
+    return total + digit
+
+
+@dataclass(frozen=True)
+class Layout:
+    remark: regex.Pattern
+    page: regex.Pattern
+    line_end: str
+    gaiji: regex.Pattern
+
+    @classmethod
+    def of(cls, table: dict) -> Layout:
+        return cls(
+            regex.compile(table["remark"]),
+            regex.compile(table["page"]),
+            table["line_end"],
+            regex.compile(table["gaiji"]),
+        )
+
+
+@dataclass
+class RunningText:
+    """A file's running text: text[i] is a character (PLACEHOLDER for a gaiji) of raw offsets
+    starts[i]:ends[i]; `line_starts` the indexes where a line of the file begins; `skipped` the
+    lines left out by the reader, as (line number, text)."""
+
+    raw: RawText
+    text: str
+    starts: list[int]
+    ends: list[int]
+    line_starts: set[int]
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, path: Path, layout: Layout, skip: Callable[[str], bool] = lambda line: False) -> RunningText:
+        raw = read_raw(path)
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        line_starts: set[int] = set()
+        skipped: list[tuple[int, str]] = []
+        offset = 0
+        for number, line in enumerate(raw.text.splitlines(keepends=True), 1):
+            body = line.rstrip("\r\n")
+            shown = body.removesuffix(layout.line_end)
+            if layout.remark.match(body) or skip(layout.page.sub("", shown)):
+                if body.strip() and not layout.remark.match(body):
+                    skipped.append((number, shown))
+                offset += len(line)
+                continue
+            line_starts.add(len(chars))
+            k = 0
+            while k < len(shown):
+                page = layout.page.match(shown, k)
+                if page:
+                    k = page.end()
+                    continue
+                gaiji = layout.gaiji.match(shown, k)
+                end = gaiji.end() if gaiji else k + 1
+                chars.append(PLACEHOLDER if gaiji else shown[k])
+                starts.append(offset + k)
+                ends.append(offset + end)
+                k = end
+            offset += len(line)
+        return cls(raw, "".join(chars), starts, ends, line_starts, skipped)
+
+    def own(self, a: int, b: int) -> str:
+        """The file's own characters of running characters a:b."""
+        return "".join(self.raw.text[s:e] for s, e in zip(self.starts[a:b], self.ends[a:b]))
+
+    def norm(self, a: int, b: int, normalizer: Normalizer) -> str:
+        """The comparison form of running characters a:b, as the normalizer compares witnesses."""
+        out = []
+        for s, e in zip(self.starts[a:b], self.ends[a:b]):
+            own = self.raw.text[s:e]
+            if e - s > 1:
+                entry = normalizer.gaiji.entry(own)
+                out.append(normalizer.fold(entry.mapping)[0] if entry.mapping else UNMAPPED)
+            else:
+                out.append(own.translate(normalizer.comparison))
+        return "".join(out)
+
+    def line_of(self, a: int) -> int:
+        return self.raw.line_of(self.starts[a])
+
+    def span(self, a: int, b: int) -> tuple[int, int]:
+        """The raw offsets of running characters a:b."""
+        return self.starts[a], self.ends[b - 1]

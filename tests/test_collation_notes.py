@@ -1,0 +1,88 @@
+"""張淳's 儀禮識誤 (卷一, 士冠禮誤字) read into entries and placed on SBCK (and WYG), checked by hand
+against the bases' text."""
+
+from edition.collation.quotation_order import BaseLayers
+
+
+def entry(chapter, heading: str):
+    return next(e for e in chapter.entries if e.heading == heading)
+
+
+def placed(placement, heading: str):
+    return next(p for p in placement.placed if p.entry.heading == heading)
+
+
+def around(witness, p, before: int, after: int) -> str:
+    """The base's characters around an entry's target: before, [target], after."""
+    base = BaseLayers.of(witness)
+    t0, t1 = p.target
+    return (
+        base.own(p.layer, t0 - before, t0) + "[" + base.own(p.layer, t0, t1) + "]" + base.own(p.layer, t1, t1 + after)
+    )
+
+
+def test_the_entries_of_shiguanli(shiwu_guanli):
+    edition = shiwu_guanli.edition
+    assert sorted(edition.chapters) == [1, 2, 3, 4, 5, 6, 7, 8, 9]  # 卷一: 士冠禮 to 公食大夫禮
+    assert edition.chapters[7].title == "大射儀" and edition.chapters[7].entries == []  # lost in the 四庫's source
+    chapter = edition.chapters[1]
+    assert [e.heading for e in chapter.entries] == [
+        "眂", "撤", "染", "也", "&KR2093;", "以", "為篹", "為檐", "捷", "贄", "涖"
+    ]  # fmt: skip
+    zhi = entry(chapter, "贄")
+    assert [(q.layer, q.text) for q in zhi.quotations] == [
+        ("classic", "奠摯見于君遂以摯見于鄉大夫鄉先生"),
+        ("commentary", "摯雉也"),
+    ]
+    assert zhi.judgement.startswith("按釋文云贄本又作摯") and zhi.follows == "釋文"
+    assert (zhi.file, zhi.line) == ("KR1d0029_001.txt", 51)
+
+
+def test_the_editors_remarks_are_kept_apart(shiwu_guanli):
+    che = entry(shiwu_guanli.edition.chapters[1], "撤")
+    assert [(q.layer, q.text) for q in che.quotations] == [("classic", "徹筮席"), ("commentary", "徹去也")]
+    assert len(che.remarks) == 1 and che.remarks[0].text.startswith("案説文無撤字徹通徹去古皆用徹")
+    assert che.remarks[0].text.endswith("撤疎矣")  # over three lines and a page, the columns' / taken out
+    assert "案" not in che.judgement and che.judgement.endswith("宜皆作撤從釋文")
+
+
+def test_placed_on_sbck_by_hand(guanli, shiwu_guanli):
+    placement = shiwu_guanli.placement
+    cases = {
+        # heading: (layer, the base there, the base's reading, how)
+        "眂": ("commentary", "其臣玄冕以[視]朔皮弁", "視", "named"),
+        "撤": ("classic", "[徹]筮席", "徹", "neighbour"),
+        "也": ("commentary", "天地之雜[色]", "色", "named"),
+        "捷": ("commentary", "[扱]柶於醴中", "扱", "named"),
+        "涖": ("classic", "吾子將[莅]之敢宿", "莅", "neighbour"),
+        "染": ("commentary", "凡[染]絳一入", "染", "heading"),
+    }
+    for heading, (layer, there, reading, how) in cases.items():
+        p = placed(placement, heading)
+        before = there.index("[")
+        after = len(there) - there.index("]") - 1
+        assert (p.layer, around(guanli.base, p, before, after), p.base_reading, p.how) == (layer, there, reading, how)
+        assert p.supports == heading and p.kind == "reading"
+    # 眂: four 視 in the words quoted; the first is taken and the others named
+    assert "the first of 4" in placed(placement, "眂").reason
+
+
+def test_zhi_on_the_zhi_of_dian_zhi_jian_yu_jun(guanli, shiwu_guanli):
+    """SBCK has lost the leaf of 奠摯見於君 (# page missing): the entry is reported; WYG has it."""
+    unplaced = {u.entry.heading: u.reason for u in shiwu_guanli.placement.unplaced}
+    assert "lost a leaf" in unplaced["贄"]
+    p = placed(shiwu_guanli.on_wyg, "贄")
+    assert (p.layer, around(guanli.wyg, p, 1, 3), p.supports) == ("classic", "奠[摯]見於君", "贄")
+    assert "the first of 2" in p.reason  # 奠摯 and 以摯: the first
+
+
+def test_an_addition_and_an_omission(guanli, shiwu_guanli):
+    """The judgement says whether the heading is a character more or less: the authority followed
+    lacks it (按疏無也字從疏) or has it after the words quoted (按疏此下有衣字從疏)."""
+    from edition.collation.collation_notes import ShiwuPlacer, note_formulas
+
+    chapters = shiwu_guanli.edition.chapters
+    placer = ShiwuPlacer(BaseLayers.of(guanli.base), note_formulas())
+    assert placer.kind(entry(chapters[2], "衣")) == ("addition", "衣")
+    assert placer.kind(entry(chapters[3], "也")) == ("omission", "")
+    assert placer.kind(entry(chapters[4], "正")) == ("reading", "正")  # 獨監本正作止…從士昬及公食大夫禮
