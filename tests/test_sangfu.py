@@ -51,14 +51,16 @@ def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple
 
 def test_the_opening_of_sangfu_reads_as_the_two_files_read(body):
     """SBCK 杖各分其心, 冠纓纓條屬, 鍜而勿&KR0069;, 寢不&KR0003;絰帶, 翦屏柱楣, 而巳 against WYG 杖各齊其心,
-    冠繩纓條屬, 鍛而勿灰, 寢不脫絰帶, 翦屏拄&KR0925;, 而已. Where WYG's 疏 quotes its reading (云杖各齊其心者,
-    云冠繩纓條屬者, 云鍛而勿灰者, 寢不脫絰帶) the base is emended; 䘮/喪 and 䟽/疏 are variant forms, no entry."""
+    冠繩纓條屬, 鍛而勿灰, 寢不脫絰帶, 翦屏拄&KR0925;, 而已. Where the 單疏本 quotes WYG's reading too (云杖各
+    齊其心者, 云冠繩纓條屬者, 云鍛而勿灰者: KR1d0027_028.txt) the base is emended on two sources; 寢不脫絰帶 is
+    quoted by WYG's own 疏 only; 䘮/喪 and 䟽/疏 are variant forms, no entry."""
     found = entries(body, 7)
     assert found[0] == ("齊", "#wWYG", [("#wSBCK", "substantive", "分")])
     assert found[1] == ("繩", "#wWYG", [("#wSBCK", "substantive", "纓")])
     assert found[2] == ("鍛", "#wWYG", [("#wSBCK", "substantive", "鍜")])
     assert found[3] == ("&KR0069;", "#wSBCK", [("#wWYG", "gaiji", "灰")])  # Kanripo's table: KR0069 is 灰
-    assert found[4] == ("脫", "#wWYG", [("#wSBCK", "substantive", "&KR0003;")])  # KR0003 is 說 there
+    # KR0003 is 說 there, the classical usage for 脫: WYG and its own 疏 are one source, the base stands
+    assert found[4] == ("&KR0003;", "#wSBCK", [("#wWYG", "substantive", "脫")])
     assert found[5] == ("柱楣", "#wSBCK", [("#wWYG", "substantive", "拄&KR0925;")])
     assert found[6] == ("巳", "#wSBCK", [("#wWYG", "substantive", "已")])
     outer = [
@@ -66,8 +68,13 @@ def test_the_opening_of_sangfu_reads_as_the_two_files_read(body):
         for a in body.iter(f"{{{NS['t']}}}app")
         if not any(etree.QName(p).localname == "note" for p in a.iterancestors())
     ]
-    evidence = [q.text for a in outer for q in a.iterfind("t:witDetail[@type='evidence']/t:q", NS)][:4]
-    assert evidence == ["杖各齊其心", "冠繩纓條屬", "鍛而勿灰", "寢不脫絰帶"]
+    evidence = [
+        (d.get("wit"), d.findtext("t:q", namespaces=NS))
+        for a in outer
+        for d in a.iterfind("t:witDetail[@type='evidence']", NS)
+    ]
+    assert [q for wit, q in evidence if wit == "#wSHU"][:3] == ["杖各齊其心", "冠繩纓條屬", "鍛而勿灰"]
+    assert ("#wWYG", "寢不脫絰帶") in evidence and ("#wSHU", "寢不脫絰帶") not in evidence
     lemmata = {lemma for lemma, _, _ in entries(body, 40)}
     assert not lemmata & {"䘮", "喪", "䟽", "疏"}
 

@@ -38,6 +38,8 @@ from ..intake.align import STRETCH, align, layout_problem
 from ..intake.model import TRANSMITTED, Move, Supplied, Witness, witness_position
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
+from .external_evidence import ExternalEvidence
+from .lineage import agreements, families
 from .model import (
     COLLATION,
     Apparatus,
@@ -146,6 +148,7 @@ def collate(
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
     seams: tuple[int, ...] = (),
+    external: ExternalEvidence | None = None,
 ) -> Apparatus:
     """The apparatus of the witnesses against the base; no unit or moved clause straddles one of
     the base gaps in `seams` (for the 注: where one note of the base ends and the next begins)."""
@@ -193,6 +196,8 @@ def collate(
             maps[siglum] = WitnessMap(w, alignment, n)
     included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
     cuts, titles = section_cuts(included, maps, statuses, n)
+    agreed = agreements(maps)
+    family = families({s: w.meta for s, w in included.items()}, agreed)
 
     transpositions: list[Transposition] = []
     leaf_ends = {g for t0, t1, _ in lost for g in (t0, t1)}
@@ -265,13 +270,14 @@ def collate(
             marks.append((2 * token + 1, 2 * token + 1))
     # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
     searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
-    attestation = Attestation(find_quotations(searched), base_text, quoting().inside)
+    attestation = Attestation(find_quotations(searched), base_text, quoting().inside, external, base.layer)
     made = dict(
         base=base,
         maps=maps,
         base_intrusions=base_intrusions,
         markers=markers,
         orthography=orthography,
+        family=family,
         attestation=attestation,
         lost=lost,
     )
@@ -302,6 +308,8 @@ def collate(
         own_forms,
         moved,
         [leaf_unit(base, maps, t0, t1, supplied) for t0, t1, supplied in leaves],
+        family=family,
+        agreements=agreed,
     )
     apparatus.number()
     return apparatus
@@ -523,6 +531,7 @@ def make_unit(
     orthography: Orthography,
     attestation: Attestation,
     lost: list[tuple[int, int, bool]] = (),
+    family: dict[str, str] | None = None,
 ) -> Unit:
     """The unit over base tokens t0:t1 (and the gaps `gaps`): every extant witness's reading,
     the lemma chosen, typed; inside a lost leaf of the base (`base_lacks`), the lemma is what
@@ -569,7 +578,9 @@ def make_unit(
         lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
         lemma.sigla += partial_agreement
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
-    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography, evidence)
+    lemma, others, emended, candidate = choose_lemma(
+        readings, base_siglum, base_text, source, orthography, evidence, family
+    )
     lemma.sigla += partial_agreement
     return Unit(
         0,
@@ -585,41 +596,53 @@ def make_unit(
     )
 
 
-def alone(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
-    """No other witness extant in place (even with a lost character) and no quotation of the
-    commentary reads as the base."""
-    return (
-        not base_reading.intrusion
-        and not evidence.get(base_reading.norm)
-        and not any(wildcard_equal(v.norm, base_reading.norm) for v in voters)
-    )
+def support(readings: list[Reading], quotations: list, family: dict[str, str]) -> set[str]:
+    """The independent sources of a reading: the families of the witnesses that read it and of
+    those whose commentary quotes it (a witness's 疏 quoting its own reading is that witness
+    again), and any source of evidence apart from the witnesses (`lineage`)."""
+    return {family.get(s, s) for r in readings for s in r.sigla} | {family.get(q.siglum, q.siglum) for q in quotations}
 
 
-def emendation(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> list[Reading]:
-    """The witnesses whose reading emends the base automatically: the base stands alone, and
-    their reading, in known characters, is read by at least `EMENDING_SUPPORT` witnesses, a
-    quotation counting as one, and has more for it than any other substantive reading there
-    (readings with a lost or unknown character that may be theirs do not count). None if the rule
-    does not apply."""
-    if not alone(base_reading, voters, evidence):
+def base_support(base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family) -> set[str]:
+    """The sources of the base's reading: the base, the witnesses that read as it (even with a lost
+    character) and the quotations of it."""
+    readers = [base_reading, *(v for v in voters if wildcard_equal(v.norm, base_reading.norm))]
+    return support(readers, evidence.get(base_reading.norm, []), family)
+
+
+def emendation(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family: dict[str, str]
+) -> list[Reading]:
+    """The witnesses whose reading emends the base automatically: their reading, in known
+    characters, has at least `EMENDING_SUPPORT` independent sources, more than the base's
+    reading and than any other substantive reading there (readings with a lost or unknown
+    character that may be theirs do not count). None if the rule does not apply, or the base's
+    reading is an intrusion."""
+    if base_reading.intrusion:
         return []
     groups: dict[str, list[Reading]] = defaultdict(list)
     for v in voters:
         if classify(v, base_reading)[0] == "substantive":
             groups[v.norm].append(v)
-    support = {norm: len(group) + bool(evidence.get(norm)) for norm, group in groups.items()}
-    best = max((norm for norm in support if UNMAPPED not in norm), key=support.get, default=None)
-    if best is None or support[best] < EMENDING_SUPPORT:
+    sources = {norm: len(support(group, evidence.get(norm, []), family)) for norm, group in groups.items()}
+    best = max((norm for norm in sources if UNMAPPED not in norm), key=sources.get, default=None)
+    if best is None or sources[best] < EMENDING_SUPPORT:
         return []
-    rivals = [norm for norm in support if norm != best and not wildcard_equal(norm, best)]
-    return [] if any(support[norm] >= support[best] for norm in rivals) else groups[best]
+    if sources[best] <= len(base_support(base_reading, voters, evidence, family)):
+        return []
+    rivals = [norm for norm in sources if norm != best and not wildcard_equal(norm, best)]
+    return [] if any(sources[norm] >= sources[best] for norm in rivals) else groups[best]
 
 
-def for_the_editor(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
-    """A candidate for emendation where the base is not emended: the base stands alone and a
-    witness reads otherwise substantively, or a quotation attests another reading."""
+def for_the_editor(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family: dict[str, str]
+) -> bool:
+    """A candidate for emendation where the base is not emended: the base's reading has no
+    source but the base (and its family) and a witness reads otherwise substantively, or a
+    quotation attests another reading."""
     otherwise = any(classify(v, base_reading)[0] == "substantive" for v in voters)
-    return alone(base_reading, voters, evidence) and otherwise or any(norm != base_reading.norm for norm in evidence)
+    alone = not base_reading.intrusion and len(base_support(base_reading, voters, evidence, family)) == 1
+    return alone and otherwise or any(norm != base_reading.norm for norm in evidence)
 
 
 def choose_lemma(
@@ -629,12 +652,13 @@ def choose_lemma(
     base_source: str,
     orthography: Orthography,
     evidence: dict[str, list],
+    family: dict[str, str],
 ) -> tuple[Reading, list[Reading], bool, bool]:
     """The lemma, the other readings typed against it, whether the base was emended (`emendation`)
     and whether the place is a candidate for the editor (`for_the_editor`)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
-    emending = emendation(base_reading, voters, evidence)
+    emending = emendation(base_reading, voters, evidence, family)
     emended = bool(emending)
     if emended:  # printed as a witness that writes it in characters, in the base's script if one does
         model = min(
@@ -652,7 +676,7 @@ def choose_lemma(
             owner=base_siglum,
         )
     lemma, others = typed_against(model, readings, orthography)
-    return lemma, others, emended, not emended and for_the_editor(base_reading, voters, evidence)
+    return lemma, others, emended, not emended and for_the_editor(base_reading, voters, evidence, family)
 
 
 def typed_against(

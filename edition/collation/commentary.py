@@ -20,6 +20,7 @@ from itertools import groupby
 from ..intake.model import CODES, Witness
 from ..intake.rule import TRANSMITTED
 from .apparatus import collate
+from .external_evidence import ExternalEvidence
 from .model import Commentary, Gloss
 from .reading import Orthography
 
@@ -47,6 +48,7 @@ def collate_commentary(
     min_quality: float,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    external: ExternalEvidence | None = None,
 ) -> Commentary | None:
     """The 注 of the witnesses that carry it collated against the base's; None if the base has none."""
     views = [w.layer_view(LAYER) for w in witnesses if w.segments_of(LAYER)]
@@ -54,6 +56,13 @@ def collate_commentary(
         return None
     notes = glosses(next(v for v in views if v.meta.siglum == base_siglum))
     apparatus = collate(
-        views, base_siglum, orthography, min_quality, include, exclude, seams=tuple(g.t1 for g in notes[:-1])
+        views,
+        base_siglum,
+        orthography,
+        min_quality,
+        include,
+        exclude,
+        seams=tuple(g.t1 for g in notes[:-1]),
+        external=external,
     )
     return Commentary(apparatus, notes)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import regex
 
@@ -24,6 +25,9 @@ from ..intake.model import Witness
 from ..intake.normalize import TEXT_LAYERS, UNMAPPED
 from ..tables import read_toml
 from .model import Quotation
+
+if TYPE_CHECKING:
+    from .external_evidence import ExternalEvidence
 
 QUOTATIONS = Path(str(resources.files("edition.collation") / "data" / "quotations.toml"))
 LOOK_BACK = 40  # classic characters of a witness searched back for one the alignment places in the base
@@ -140,6 +144,8 @@ class Attestation:
     quotations: list[Quotation]
     base_text: str  # the base's comparison text
     inside: int  # characters a quotation inside a reading needs
+    external: ExternalEvidence | None = None  # books of evidence apart from the witnesses, placed on the base
+    layer: str = "classic"  # the layer of the base collated, as `external` names it
 
     def __post_init__(self):
         self.nears = [q.near for q in self.quotations]
@@ -158,6 +164,9 @@ class Attestation:
             covering = [r for r in readings if self.covers(q.norm, max(0, w0), t0, t1, w1, r)]
             if len(covering) == 1:
                 out.setdefault(covering[0], []).append(q)
+        if self.external is not None:
+            for reading, quotations in self.external.of(self.layer, t0, t1, readings).items():
+                out.setdefault(reading, []).extend(quotations)
         return out
 
     def covers(self, quote: str, w0: int, t0: int, t1: int, w1: int, reading: str) -> bool:

@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..intake.model import Alignment, Supplied, Token, Witness
+from .lineage import Agreement
 from .reading import UNMAPPED, classify
 from .witness_map import WitnessMap
 
@@ -187,6 +188,8 @@ class Apparatus:
     moved: list[Unit] = field(default_factory=list)  # the units of the transpositions, at both ends
     # The base's lost leaves: a unit over the text supplied for each, holding the units inside it.
     leaves: list[Unit] = field(default_factory=list)
+    family: dict[str, str] = field(default_factory=dict)  # siglum -> its family (`lineage`)
+    agreements: list[Agreement] = field(default_factory=list)  # every pair of witnesses against the base
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
 

@@ -217,6 +217,7 @@ class WitnessMeta:
     extent: str = ""
     remarks: str = ""
     abridged: tuple[str, ...] = ()  # layers it quotes in part (an excerpt): what it leaves out of them is no omission
+    family: str = ""  # the lineage it belongs to: books of one family are one source for an emendation
     rules: tuple[dict, ...] = ()
 
     @property
@@ -227,6 +228,25 @@ class WitnessMeta:
     def writes_simplified(self) -> bool:
         """Simplified or mixed script: a 于 of its may stand for 於."""
         return self.script != "traditional"
+
+
+@dataclass(frozen=True)
+class EvidenceMeta:
+    """A book that quotes or judges the text without being a witness of it (the 單疏本, the 識誤):
+    its stanza, and the folder of its files."""
+
+    siglum: str
+    kind: str  # subcommentary-quotations or collation-notes
+    folder: Path
+    title: str
+    name: str = ""
+    author: str = ""
+    edition: str = ""
+    remarks: str = ""
+
+    @property
+    def xml_id(self) -> str:
+        return f"w{self.siglum}"
 
 
 @dataclass(frozen=True)

@@ -215,19 +215,11 @@ class Conventions:
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
         for wit, layer, words in app.evidence:
-            out.append(
-                Clause(
-                    "evidence",
-                    "substantive",
-                    "A",
-                    self.phrase(
-                        "evidence",
-                        sigla=names(wit.split()),
-                        layer=self.templates["layers"].get(layer, layer),
-                        words=words,
-                    ),
-                )
-            )
+            book = edition.witnesses.get(wit.split()[0].lstrip("#"))
+            kind = "judgement" if layer == "collation-notes" else "evidence"
+            said = "" if book is not None and book.evidence else self.templates["layers"].get(layer, layer)
+            phrased = self.phrase(kind, sigla=names(wit.split()), layer=said, words=words)
+            out.append(Clause(kind, "substantive", "A", phrased))
         for author, quoted in app.textual:
             out.append(
                 Clause(

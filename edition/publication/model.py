@@ -29,6 +29,11 @@ class WitnessView:
         return self.status.startswith("included")
 
     @property
+    def evidence(self) -> bool:
+        """A book of evidence: it quotes or judges the text, and is no witness collated."""
+        return self.status.startswith("evidence")
+
+    @property
     def hypothetical(self) -> bool:
         return self.status.startswith("hypothetical")
 

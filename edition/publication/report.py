@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 
 from .. import __version__
 from ..collation import decisions
+from ..collation.apparatus import support
 from ..intake.model import Witness
 from ..intake.rule import LAYERS
 from ..intake.variants import VariantForms
@@ -229,7 +230,9 @@ def summary_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(), lost_leaves=()) -> dict:
+def collation_report(
+    apparatus, sections, editors: dict[str, str], same_errors=(), lost_leaves=(), commentary=None
+) -> dict:
     """What collation found: quality and extent per witness, readings by type, transpositions,
     automatic emendations with their evidence, candidates for the editor, and the other places of
     each emendation's words (`same_errors`, from `collation.same_error`)."""
@@ -289,6 +292,8 @@ def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(
     def context(t0: int, t1: int) -> str:
         return base_text(max(0, t0 - 6), t0) + "[" + base_text(t0, t1) + "]" + base_text(t1, t1 + 6)
 
+    zhu_units = commentary.apparatus.units if commentary is not None else []
+
     def place(u) -> dict:
         return {
             "app": f"app-{u.index + 1}",
@@ -296,17 +301,8 @@ def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(
             "context": context(u.t0, u.t1),
         }
 
-    emendations = [
-        place(u)
-        | {
-            "lemma": u.lemma.display,
-            "witnesses": u.lemma.sigla,
-            "basis": u.basis,
-            "evidence": quotations(u, u.lemma),
-            "same_as": f"app-{u.same_as.index + 1}" if u.same_as else None,
-        }
-        for u in apparatus.units
-        if u.emended
+    emendations = [place(u) | emended(apparatus, u) for u in apparatus.units if u.emended] + [
+        zhu_place(commentary, u) | emended(commentary.apparatus, u) for u in zhu_units if u.emended
     ]
     candidates = [candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided]
     repeats = [
@@ -337,7 +333,40 @@ def collation_report(apparatus, sections, editors: dict[str, str], same_errors=(
         "candidates": candidates,
         "same_errors": repeats,
         "lost_leaves": list(lost_leaves),
+        "families": dict(apparatus.family),
+        "agreements": [
+            {
+                "witnesses": [p.first, p.second],
+                "alike": p.alike,
+                "only_first": p.first_only,
+                "only_second": p.second_only,
+                "share": round(p.share, 3),
+                "together": p.together,
+            }
+            for p in apparatus.agreements
+        ],
     }
+
+
+def emended(apparatus, unit) -> dict:
+    """An automatic emendation: its lemma, its witnesses, its basis, the quotations for it and its
+    independent sources (the families of its witnesses and of the books that quote it)."""
+    return {
+        "lemma": unit.lemma.display,
+        "witnesses": unit.lemma.sigla,
+        "basis": unit.basis,
+        "sources": sorted(support([unit.lemma], unit.evidence.get(unit.lemma.norm, []), apparatus.family)),
+        "evidence": quotations(unit, unit.lemma),
+        "same_as": f"app-{unit.same_as.index + 1}" if unit.same_as else None,
+    }
+
+
+def zhu_place(commentary, unit) -> dict:
+    """Where an entry of the 注 is: its id, the base's reading, the 注 around it."""
+    base = commentary.apparatus.base
+    text = "".join(t.source(base.raw) for t in base.classic.tokens[max(0, unit.t0 - 6) : unit.t1 + 6])
+    own = next((r.display for r in unit.all_readings if base.meta.siglum in r.sigla), "")
+    return {"app": f"zhu-app-{unit.index + 1}", "base_reading": own, "context": text, "layer": "注"}
 
 
 def quotations(unit, reading) -> list[dict]:
@@ -395,6 +424,22 @@ def collation_markdown(report: dict) -> str:
             f"| {w['siglum']} | {'yes' if w['included'] else 'no'} | {w['quality']:.3f} | {readings or '–'} | "
             f"{forms['script']}, {forms['orthographic']} | {w['reason']} |"
         )
+    lines += ["", "## Which witnesses go together", ""]
+    lines += [
+        "Of the places where either of two witnesses differs from the base (both extant), those where "
+        "they differ alike; witnesses of one family are one source for an emendation.",
+        "",
+    ]
+    families: dict[str, list[str]] = {}
+    for siglum, family in report["families"].items():
+        families.setdefault(family, []).append(siglum)
+    lines += [f"- family {family}: {', '.join(members)}" for family, members in families.items()]
+    lines += ["", "| witnesses | alike | only the first | only the second | share |", "|---|---:|---:|---:|---:|"]
+    for a in report["agreements"]:
+        lines.append(
+            f"| {' and '.join(a['witnesses'])} | {a['alike']} | {a['only_first']} | {a['only_second']} | "
+            f"{a['share']:.0%}{' (together)' if a['together'] else ''} |"
+        )
     lines += ["", "## Extent against the base", ""]
     for w in report["witnesses"]:
         spans = "; ".join(f"{e['from']}–{e['to']} (「{e['incipit']}…{e['explicit']}」)" for e in w["extant"])
@@ -410,16 +455,17 @@ def collation_markdown(report: dict) -> str:
         "",
         f"## Automatic emendations ({len(report['emendations'])})",
         "",
-        "The base stands alone (no other witness and no quotation of the commentary reads as it), "
-        "and a reading has at least two witnesses for it, or one and a quotation in a witness's commentary, "
-        "and more than any other; or the base has the words of an emendation elsewhere, "
-        "and a witness reads the emendation here too (本校).",
+        "A reading has at least two independent sources for it (the families of the witnesses that read it, "
+        "of those whose commentary quotes it, and books of evidence such as the 單疏本 and the 識誤), more than "
+        "the base's reading and than any other; or the base has the words of an emendation elsewhere, "
+        "and a witness reads the emendation here too (本校). Entries of the 注 are zhu-app.",
         "",
     ]
     for e in report["emendations"]:
         lines.append(
             f"- {e['app']} ({e['basis']}): {e['context']}: "
             f"base 「{e['base_reading'] or '∅'}」 → 「{e['lemma'] or '∅'}」 with {', '.join(e['witnesses'])}"
+            + f" (sources: {', '.join(e['sources'])})"
             + evidence_words(e["evidence"])
             + (f"; the same error as {e['same_as']}" if e["same_as"] else "")
         )

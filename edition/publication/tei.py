@@ -32,7 +32,7 @@ from ..budget import Budget
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT, SUPPLIED_RESP
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
-from ..intake.model import CODES, LAYER_OF_CODE, Witness, WitnessMeta
+from ..intake.model import CODES, LAYER_OF_CODE, EvidenceMeta, Witness, WitnessMeta
 from ..intake.normalize import GAP, TEXT_LAYERS
 from ..intake.witness import elements
 from ..settings import EditionConfig, Person, layer_persons
@@ -48,6 +48,7 @@ class SourcesForTei(Protocol):
     witnesses: list[WitnessMeta]
     persons: dict[str, Person]
     gaiji: GaijiTable
+    evidence: tuple[EvidenceMeta, ...]
 
     def person_by_name(self, name: str) -> Person | None: ...
 
@@ -271,8 +272,9 @@ def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._El
 
 
 AUTOMATIC_EMENDATION = (
-    "automatic emendation: the base stands alone, and a reading has at least two witnesses for it, "
-    "or one and a quotation in a witness's commentary, and more than any other; "
+    "automatic emendation: a reading has at least two independent sources for it (witnesses of one family "
+    "count as one, a witness's commentary quoting its own text is that witness, a book of evidence counts "
+    "as one), more than the base's reading and than any other; "
     "or the base has the words of an emendation elsewhere, "
     "and a witness reads the emendation here too (本校)"
 )
@@ -464,6 +466,7 @@ class EditionWriter:
         persons: dict[str, Person],
         prefix: str = APP_PREFIX,
         paragraphs: dict | None = None,
+        evidence: tuple[EvidenceMeta, ...] = (),
     ):
         self.apparatus = apparatus
         self.sections = sections
@@ -477,6 +480,7 @@ class EditionWriter:
         self.section_end = 0
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
+        self.evidence = {book.siglum: book.xml_id for book in evidence}  # books of evidence, not collated
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
         self.places = apparatus.places  # the units that hold those inside them: moved clauses' places, lost leaves
@@ -496,8 +500,10 @@ class EditionWriter:
         return tokens[t].start if t < len(tokens) else len(self.base.raw.text)
 
     def wit(self, sigla) -> str:
-        ordered = sorted(set(sigla), key=self.order.index)
-        return " ".join(f"#{self.apparatus.witnesses[s].meta.xml_id}" for s in ordered)
+        """The witnesses' ids in the apparatus's order, then books of evidence (not collated)."""
+        order = [*self.order, *self.evidence]
+        ids = {s: w.meta.xml_id for s, w in self.apparatus.witnesses.items()} | self.evidence
+        return " ".join(f"#{ids[s]}" for s in sorted(set(sigla), key=order.index))
 
     def append_tokens(
         self, parent, raw, tokens, markers_before=None, markers_after=None, base_from: int | None = None
@@ -899,8 +905,8 @@ class CommentaryWriter(EditionWriter):
     begins (`k` and the number of base characters before it), holding the edited 注 and its
     apparatus, written as the 經's; the ids of its apps begin `zhu-app`."""
 
-    def __init__(self, commentary, persons: dict[str, Person]):
-        super().__init__(commentary.apparatus, [], persons, prefix=COMMENTARY_APP_PREFIX)
+    def __init__(self, commentary, persons: dict[str, Person], evidence: tuple[EvidenceMeta, ...] = ()):
+        super().__init__(commentary.apparatus, [], persons, prefix=COMMENTARY_APP_PREFIX, evidence=evidence)
         self.commentary = commentary
         self.prepare()
 
@@ -1071,6 +1077,10 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
             )
             if zhu is not None and status.included:
                 commentary_extent(zhu, siglum, witness)
+        for book in sources.evidence:
+            witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
+            witness_description(book, witness)
+            el("note", {"type": "status"}, EVIDENCE_STATUS[book.kind], parent=witness)
         for xml_id, name, description in TRADITION_WITNESSES:
             witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
             el("abbr", {"type": "siglum"}, name, parent=witness)
@@ -1086,6 +1096,14 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
 
     return build
 
+
+# A book of evidence in listWit: attested only where it quotes or judges the text (witDetail).
+EVIDENCE_STATUS = {
+    "subcommentary-quotations": "evidence: the 疏 printed without the 經 and 注; its lemmata and 云X者 quote them, "
+    "attested only where a witDetail cites a quotation",
+    "collation-notes": "evidence: a 校勘記 whose entries say what a character should be, "
+    "attested only where a witDetail cites an entry",
+}
 
 VARIANT_FORMS_ID = "variant-forms"
 VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 witnesses", "据 folded by")
@@ -1198,8 +1216,8 @@ def edition_document(
 ) -> etree._ElementTree:
     """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
     with the 注 collated (`commentary`), each note of it after its 經 passage."""
-    writer = EditionWriter(apparatus, sections, sources.persons, paragraphs=paragraphs)
-    zhu = CommentaryWriter(commentary, sources.persons) if commentary else None
+    writer = EditionWriter(apparatus, sections, sources.persons, paragraphs=paragraphs, evidence=sources.evidence)
+    zhu = CommentaryWriter(commentary, sources.persons, sources.evidence) if commentary else None
     writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})

@@ -14,10 +14,22 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import NamedTuple
 
-from ..collation import analysis, decisions, headings, jinguwen, punctuation, same_error, sections, steps, textual_note
+from ..collation import (
+    analysis,
+    decisions,
+    external_evidence,
+    headings,
+    jinguwen,
+    punctuation,
+    same_error,
+    sections,
+    steps,
+    textual_note,
+)
 from ..collation.analysis import Context, Report
 from ..collation.apparatus import collate
 from ..collation.commentary import collate_commentary
+from ..collation.external_evidence import ExternalEvidence
 from ..collation.lost_leaf import LeafFinding, supply
 from ..collation.model import Apparatus, Commentary, Decisions, Section
 from ..errors import EditionError, SourceErrors
@@ -54,6 +66,7 @@ class Edited(NamedTuple):
     found: dict  # each analysis's findings, by its name
     reports: list[Report]
     leaves: list[LeafFinding]  # what became of each lost leaf of the base
+    external: ExternalEvidence | None = None  # the books of evidence apart from the witnesses, placed
 
     @property
     def sections(self) -> list[Section]:
@@ -65,11 +78,25 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
     witnesses, leaves = supply(witnesses, config.base, sources.normalizer())
-    apparatus = collate(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
+    base = next(w for w in witnesses if w.meta.siglum == config.base)
+    external = evidence_of(sources, base)
+    apparatus = collate(
+        witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices, external=external
+    )
     context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
     reports = analysis.run(apparatus, ANALYSES, context)
-    commentary = collate_commentary(witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices)
-    return Edited(apparatus, commentary, context.found, reports, leaves)
+    commentary = collate_commentary(
+        witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices, external=external
+    )
+    return Edited(apparatus, commentary, context.found, reports, leaves, external)
+
+
+def evidence_of(sources: Sources, base: Witness) -> ExternalEvidence | None:
+    """The books of evidence of the sources, placed on the base (with its lost leaves supplied)."""
+    if not sources.evidence or sources.chapter is None:
+        return None
+    chapter = sources.chapter
+    return external_evidence.read(sources.evidence, [chapter], chapter.number, base, sources.normalizer())
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
@@ -77,7 +104,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
     choices = decisions.load(sources.decisions)
-    apparatus, commentary, found, reports, leaves = edit(sources, witnesses, choices)
+    apparatus, commentary, found, reports, leaves, external = edit(sources, witnesses, choices)
     seconds = time.perf_counter() - started
     staging.timings["collation"] = seconds
     for siglum, status in apparatus.statuses.items():
@@ -101,9 +128,16 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     validate.check(document, staging.out / "edition.xml", witness_at=tei.WitnessPlaces(apparatus, commentary))
     staging.write("edition.xml", tei.serialize(document))
     summary = report.collation_report(
-        apparatus, found["sections"], choices.editors, found["same_error"].repeats, [asdict(leaf) for leaf in leaves]
+        apparatus,
+        found["sections"],
+        choices.editors,
+        found["same_error"].repeats,
+        [asdict(leaf) for leaf in leaves],
+        commentary,
     )
     reports = [Report("collation", summary, report.collation_markdown(summary)), *reports]
+    if external is not None:
+        reports.append(Report("evidence", external.reports, evidence_markdown(external.reports)))
     for written in (r for r in reports if r.summary is not None):
         staging.write(f"reports/{written.name}.json", json.dumps(written.summary, ensure_ascii=False, indent=1) + "\n")
         staging.write(f"reports/{written.name}.md", written.markdown)
@@ -140,6 +174,14 @@ def stage_chapter_site(sources: Sources, witnesses: list[Witness], staging: Stag
     """A chapter's HTML in a work: its fonts are the work site's, made once for all chapters."""
     progress("write site/ (HTML)")
     chapter_site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True)
+
+
+def evidence_markdown(reports: dict[str, dict]) -> str:
+    """The books of evidence: what of each was placed on the base, and what not."""
+    lines = ["# Evidence apart from the witnesses", ""]
+    for siglum, found in reports.items():
+        lines.append(f"- {siglum}: {len(found.get('placed', []))} placed, {len(found.get('unplaced', []))} not placed")
+    return "\n".join(lines) + "\n"
 
 
 def commentary_line(commentary: Commentary) -> str:

@@ -12,15 +12,18 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
+import regex
 import tomlkit
 
+from ..collation.kanripo_text import numeral
 from ..collation.reading import Orthography
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.alignment_rule import Reference
 from ..intake.gaiji import GaijiTable
 from ..intake.guess import Guess, guess
-from ..intake.model import Witness, WitnessMeta
+from ..intake.model import EvidenceMeta, Witness, WitnessMeta
 from ..intake.normalize import Normalizer
 from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import read_raw
@@ -38,6 +41,24 @@ from ..tables import (
 )
 
 WITNESS_SUFFIXES = (".txt",)
+ORDINAL = regex.compile(r"第[一二三四五六七八九十百]+$")
+
+
+class EditionChapter(NamedTuple):
+    """The chapter of the work an edition is of, as the books of evidence name it."""
+
+    number: int
+    title: str  # 鄉射禮
+    heading: str  # 鄉射禮第五
+
+    @classmethod
+    def of(cls, config: EditionConfig) -> EditionChapter | None:
+        """A one-chapter edition's chapter, from its settings' heading (鄉射禮第五: the fifth)."""
+        heading = config.chapter
+        ordinal = ORDINAL.search(heading)
+        if ordinal is None:
+            return None
+        return cls(numeral(ordinal.group()[1:]), heading[: ordinal.start()], heading)
 
 
 @dataclass
@@ -52,6 +73,8 @@ class Sources:
     persons: dict[str, Person]
     paths: dict[str, Path] = field(default_factory=dict)  # siglum -> raw file, where not in `root` (a work's chapter)
     decisions_file: Path | None = None  # where not `root/decisions.toml`
+    evidence: tuple[EvidenceMeta, ...] = ()  # books that quote or judge the text (the 單疏本, the 識誤)
+    chapter: EditionChapter | None = None  # the chapter of the work it is of
 
     def path(self, meta: WitnessMeta) -> Path:
         return self.paths.get(meta.siglum) or self.root / meta.file
@@ -92,6 +115,7 @@ class Sources:
         config = load_config(inside.file(root / "edition.toml", "edition config"))
         meta_path = inside.file(root / "witnesses.toml", "witness metadata file")
         witnesses, lines = load_witness_metadata(meta_path)
+        evidence = load_evidence(root, meta_path, inside)
         described = set()
         for number, meta in enumerate(witnesses):
             line = lines.line(("witness", number, "file"))
@@ -111,7 +135,25 @@ class Sources:
             variants=VariantForms.load(inside.file(root / "variants.tsv", "table")),
             gaiji=GaijiTable.load(inside.file(root / "gaiji.tsv", "table")),
             persons=persons,
+            evidence=evidence,
+            chapter=EditionChapter.of(config),
         )
+
+
+def load_evidence(root: Path, meta_path: Path, inside: Confinement) -> tuple[EvidenceMeta, ...]:
+    """The [[evidence]] stanzas of a witnesses.toml: books that quote or judge the text, each with
+    the folder of its files (inside the sources)."""
+    document, lines = read_toml(meta_path, "witnesses.toml")
+    out = []
+    for number, stanza in enumerate(document.get("evidence", ())):
+        folder, line = (root / stanza["folder"]).resolve(), lines.line(("evidence", number, "folder"))
+        what = f"evidence {stanza['siglum']}: folder {stanza['folder']!r}"
+        if not folder.is_relative_to(inside.root):
+            raise EditionError(meta_path, f"{what} is outside the sources folder (it resolves to {folder})", line)
+        if not folder.is_dir() or not any(folder.glob("*.txt")):
+            raise EditionError(meta_path, f"{what} holds no .txt files", line)
+        out.append(EvidenceMeta(**{**stanza, "folder": folder}))
+    return tuple(out)
 
 
 def profiles_and_rules(

@@ -21,12 +21,21 @@ import tomlkit
 
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
-from ..intake.model import WitnessMeta
+from ..intake.model import EvidenceMeta, WitnessMeta
 from ..intake.variants import VariantForms
 from ..intake.witness import load_witness_metadata
 from ..settings import load_persons
 from ..tables import read_toml
-from .sources import WITNESS_SUFFIXES, Confinement, Sources, check_roles, config_of, profiles_and_rules
+from .sources import (
+    WITNESS_SUFFIXES,
+    Confinement,
+    EditionChapter,
+    Sources,
+    check_roles,
+    config_of,
+    load_evidence,
+    profiles_and_rules,
+)
 
 WORK_FILE = "work.toml"
 # What of a title may stand in a file name: letters, digits, marks and the middle dot; any other
@@ -76,6 +85,7 @@ class Work:
     settings: dict
     chapters: list[Chapter]
     editions: list[Edition]
+    evidence: tuple[EvidenceMeta, ...] = ()  # books that quote or judge the text (the 單疏本, the 識誤)
 
     @property
     def title(self) -> str:
@@ -163,6 +173,8 @@ class Work:
             persons=load_persons(inside.file(self.root / "persons.tsv", "table")),
             paths=paths,
             decisions_file=own / "decisions.toml",
+            evidence=self.evidence,
+            chapter=EditionChapter(chapter.number, chapter.title, chapter.heading or chapter.title),
         )
 
     @classmethod
@@ -195,7 +207,7 @@ class Work:
                     meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}"
                 )
             editions.append(Edition(meta, number, stanza["folder"], files, tuple(stanza.get("front", ()))))
-        work = cls(root, dict(document["work"]), chapters, editions)
+        work = cls(root, dict(document["work"]), chapters, editions, load_evidence(root, meta_path, inside))
         work.check_chapter_folders()
         for edition in editions:
             listed = {
@@ -258,6 +270,8 @@ def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
         shutil.copyfile(sources.path(meta), folder / meta.file)
     document = tomlkit.document()
     document["witness"] = stanzas
+    if work.evidence:
+        document["evidence"] = evidence_stanzas(work, folder)
     (folder / "witnesses.toml").write_text(tomlkit.dumps(document), encoding="utf-8")
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copyfile(work.root / name, folder / name)
@@ -266,6 +280,17 @@ def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
     if (work.root / "profiles").is_dir():
         shutil.copytree(work.root / "profiles", folder / "profiles", dirs_exist_ok=True)
     return folder
+
+
+def evidence_stanzas(work: Work, folder: Path):
+    """The work's [[evidence]] stanzas, their folders copied into `folder`."""
+    stanzas = tomlkit.aot()
+    for meta in work.evidence:
+        name = meta.folder.relative_to(work.root.resolve()).as_posix()
+        shutil.copytree(meta.folder, folder / name, dirs_exist_ok=True)
+        fields = {k: v for k, v in vars(meta).items() if v not in ("", ())}
+        stanzas.append(tomlkit.item({**fields, "folder": name}))
+    return stanzas
 
 
 def export_work(root: Path, numbers: tuple[int, ...], folder: Path) -> Path:
@@ -288,6 +313,8 @@ def export_work(root: Path, numbers: tuple[int, ...], folder: Path) -> Path:
         for name in kept.values():
             shutil.copyfile(root / stanza["folder"] / name, folder / stanza["folder"] / name)
     (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
+    for stanza in witnesses.get("evidence", ()):
+        shutil.copytree(root / stanza["folder"], folder / stanza["folder"])
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copyfile(root / name, folder / name)
     for chapter in (root / "chapters").iterdir():

@@ -1,0 +1,83 @@
+"""Emendation on independent evidence only (issue 21), checked by hand against the raw files.
+
+士冠禮, SBCK (KR1d0026_001.txt) line 12, 注: 素韠曰韋韠, where WYG's 注 reads 素韠白韋韠; WYG's own 疏
+(KR1d0028_001.txt line 70) quotes 云素韠白韋韠者, which is WYG again; the 單疏本 (KR1d0027_001.txt line
+158) quotes 云素韠白韋韠者 too, transmitted apart from the 注疏: two sources, so 白 is the lemma.
+
+SBCK line 64, 注: 易曰夫玄黃者天地之雜色, where WYG (line 375) reads 天地之雜也; 張淳's 儀禮識誤
+(KR1d0029_001.txt line 30) heads the entry 也 and says 色 is a copyist's error for 也 (為色也字近色
+傳寫者誤爾從易): WYG and 張淳, two sources.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import WORK
+from lxml import etree
+
+from edition.collation import decisions
+from edition.publication import report, tei
+from edition.work.chapter_build import edit
+from edition.work.work_sources import Work
+
+NS = {"t": tei.TEI_NS}
+
+
+@pytest.fixture(scope="module")
+def guanli():
+    work = Work.load(WORK)
+    sources = work.sources(work.chapter("士冠禮"))
+    return sources, edit(sources, sources.intake_all(), decisions.load(sources.decisions))
+
+
+def zhu_unit(sources, edited, before: str, base: str):
+    """The 注's entry where the base reads `base` after `before` (compared as collation compares)."""
+    apparatus, comparison = edited.commentary.apparatus, sources.normalizer().comparison
+    text = apparatus.base.classic.text
+    at = text.index(before.translate(comparison)) + len(before)
+    return next(u for u in apparatus.units if u.t0 == at and text[u.t0 : u.t1] == base.translate(comparison))
+
+
+def test_a_quotation_of_the_subcommentary_printed_alone_is_a_source_of_its_own(guanli):
+    sources, edited = guanli
+    unit = zhu_unit(sources, edited, "素韠", "曰")
+    assert unit.emended and unit.lemma.display == "白" and unit.lemma.sigla == ["WYG"]
+    quoted = {(q.siglum, q.text, q.line) for q in unit.evidence["白"]}
+    assert ("SHU", "素韠白韋韠", 158) in quoted, "the 單疏本's 云素韠白韋韠者"
+    assert any(q.siglum == "WYG" for q in unit.evidence["白"]), "WYG's own 疏 quotes it too: WYG again"
+
+
+def test_a_judgement_of_the_shiwu_is_a_source_of_its_own(guanli):
+    sources, edited = guanli
+    unit = zhu_unit(sources, edited, "天地之雜", "色")
+    assert unit.emended and unit.lemma.display == "也"
+    [judged] = [q for q in unit.evidence["也"] if q.siglum == "SW"]
+    assert judged.line == 30 and judged.text.startswith("也：") and "傳寫者誤" in judged.text
+
+
+def test_a_witness_and_its_own_commentary_are_one_source(guanli):
+    sources, _ = guanli
+    witnesses = sources.intake_all()
+    alone = edit(sources.__class__(**{**vars(sources), "evidence": ()}), witnesses, decisions.load(sources.decisions))
+    unit = zhu_unit(sources, alone, "素韠", "曰")
+    assert not unit.emended and unit.candidate, "WYG and its 疏: one source, the place for the editor"
+    assert not [u for u in alone.apparatus.all_units() if u.emended], "WYG alone emends nothing in the 經"
+
+
+def test_the_evidence_is_in_the_tei_and_every_emendation_in_the_report_with_its_sources(guanli):
+    sources, edited = guanli
+    apparatus, commentary = edited.apparatus, edited.commentary
+    document = tei.edition_document(sources, apparatus, edited.sections, {}, commentary=commentary)
+    books = {w.get("n"): w for w in document.iterfind(".//t:listWit/t:witness", NS)}
+    assert books["SHU"].findtext("t:note[@type='status']", namespaces=NS).startswith("evidence")
+    assert books["SW"].findtext("t:bibl/t:author", namespaces=NS) == "張淳"
+    details = document.xpath("//t:witDetail[@wit='#wSHU']", namespaces=NS)
+    assert any(d.findtext("t:q", namespaces=NS) == "素韠白韋韠" and d.get("n") == "158" for d in details)
+    notes = document.xpath("//t:witDetail[@wit='#wSW'][@subtype='collation-notes']", namespaces=NS)
+    assert any("傳寫者誤" in (d.findtext("t:q", namespaces=NS) or "") for d in notes)
+    summary = report.collation_report(apparatus, edited.sections, {}, commentary=commentary)
+    assert summary["emendations"], "士冠禮 has emendations on independent evidence"
+    for emendation in summary["emendations"]:
+        assert len(emendation["sources"]) >= 2, emendation
+    assert {"SHU", "注疏本"} <= {s for e in summary["emendations"] for s in e["sources"]}
+    etree.fromstring(tei.serialize(document))  # well-formed
