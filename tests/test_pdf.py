@@ -42,7 +42,8 @@ def expected_notes(edition_xml: Path) -> Counter:
     in its section (same lemma, reading and witnesses) is said only the first time (下同). An app's
     own readings count, not those of apps nested in it; an app nested in a reading (a moved
     clause's difference) is said in that reading's note. An entry of the 注 has one note (series
-    D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting."""
+    D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting, nor
+    for where the base's 注 stops at a lost leaf (the leaf's own entry says so)."""
     doc = etree.parse(str(edition_xml))
     expected = Counter()
     seen = set()
@@ -67,6 +68,8 @@ def expected_notes(edition_xml: Path) -> Counter:
                 and rdg.get("type") == "fragment"
                 and rdg.get("subtype") in ("lacunaStart", "lacunaEnd")
                 and rdg.get("wit") in abridged
+                or rdg.get("type") == "fragment"
+                and rdg.get("wit") == base
             ):
                 continue
             key = (commentary, section, lemma, text_of(rdg), rdg.get("wit"), rdg.get("type"))

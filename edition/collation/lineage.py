@@ -58,9 +58,7 @@ def agreements(maps: dict[str, WitnessMap]) -> list[Agreement]:
     found = {siglum: differences(wmap) for siglum, wmap in maps.items()}
     if len(maps) >= 3:
         common = {
-            d
-            for d in set().union(*found.values())
-            if all(d in found[s] or not extant_at(maps[s], d[0]) for s in maps)
+            d for d in set().union(*found.values()) if all(d in found[s] or not extant_at(maps[s], d[0]) for s in maps)
         }
         found = {siglum: own - common for siglum, own in found.items()}
     out = []

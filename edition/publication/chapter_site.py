@@ -246,10 +246,12 @@ def merged(pieces: list[Piece]) -> list[Piece]:
 
 
 def base_length(app: App, edition: EditionView) -> int:
-    """The base characters an entry covers: the base's reading, intrusions not counted."""
+    """The base characters an entry covers: the base's reading, intrusions not counted; where the
+    base reads nothing of its own (a lost leaf, supplied), the supplied text, which the lemma is."""
     base = "#" + edition.base.id
-    reading = app.lemma if base in app.lemma.wit else next((r for r in app.readings if base in r.wit), None)
-    return 0 if reading is None or reading.type == "intrusion" else len(HAN.findall(reading.text))
+    own = next((r for r in app.readings if base in r.wit), None)
+    reading = app.lemma if base in app.lemma.wit or own is None else own
+    return 0 if reading.type == "intrusion" else len(HAN.findall(reading.text))
 
 
 def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
