@@ -49,11 +49,13 @@ from .model import (
     reading_text,
 )
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
+from .relations import GRAPHIC, Relations
 from .sections import section_cuts
 from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"
 SUPPLIED_RESP = "edition-supplied"  # the text of a lost leaf of the base, supplied
+GRAPHIC_RESP = "edition-graphic"  # the other witnesses' member of a graphic family for the base's
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
@@ -302,6 +304,7 @@ def collate(
         own_forms,
         moved,
         [leaf_unit(base, maps, t0, t1, supplied) for t0, t1, supplied in leaves],
+        relations=orthography.relations,
     )
     apparatus.number()
     return apparatus
@@ -469,7 +472,7 @@ def differences_in(
             spans.append((op.b0, op.b1))
         else:
             spans += [(b, b + 1) for b, (_, _, recorded) in forms.of(wmap.witness, op).items() if recorded]
-    emended = [u for u in units if u.emended and t.b0 <= u.t0 and u.t1 <= t.b1]
+    emended = [u for u in units if (u.emended or u.graphic) and t.b0 <= u.t0 and u.t1 <= t.b1]
     spans += [(u.t0, u.t1) for u in emended]
     out = []
     tokens = wmap.witness.classic.tokens
@@ -486,7 +489,7 @@ def differences_in(
             if orthography.same(reading, lemma):
                 lemma.sigla += reading.sigla
             else:
-                reading.type, reading.subtype = classify(reading, lemma)
+                reading.type, reading.subtype = classify(reading, lemma, orthography.relations)
                 others.append(reading)
         if others:
             out.append(
@@ -494,7 +497,14 @@ def differences_in(
                     w0 - t.w0,
                     w1 - t.w0,
                     Unit(
-                        0, b0, b1, lemma, others, emended=emending is not None, basis=emending.basis if emending else ""
+                        0,
+                        b0,
+                        b1,
+                        lemma,
+                        others,
+                        emended=emending is not None and emending.emended,
+                        basis=emending.basis if emending else "",
+                        graphic=emending is not None and emending.graphic,
                     ),
                 )
             )
@@ -569,7 +579,9 @@ def make_unit(
         lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
         lemma.sigla += partial_agreement
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
-    lemma, others, emended, candidate = choose_lemma(readings, base_siglum, base_text, source, orthography, evidence)
+    lemma, others, emended, candidate, graphic = choose_lemma(
+        readings, base_siglum, base_text, source, orthography, evidence, bool(partial_agreement)
+    )
     lemma.sigla += partial_agreement
     return Unit(
         0,
@@ -582,30 +594,45 @@ def make_unit(
         dict(unit_markers),
         evidence=evidence,
         basis=COLLATION if emended else "",
+        graphic=graphic,
     )
 
 
-def alone(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
+def alone(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], relations: Relations | None = None
+) -> bool:
     """No other witness extant in place (even with a lost character) and no quotation of the
-    commentary reads as the base."""
+    commentary reads as the base. A witness that differs from the base only by characters a table
+    of `relations` relates to the base's (己/已, 說/脫, 玄/元, a site's 防 for 褻) reads the base's
+    word: the base does not stand alone."""
     return (
         not base_reading.intrusion
         and not evidence.get(base_reading.norm)
-        and not any(wildcard_equal(v.norm, base_reading.norm) for v in voters)
+        and not any(
+            wildcard_equal(v.norm, base_reading.norm)
+            or relations is not None
+            and not v.intrusion
+            and relations.between(v.norm, base_reading.norm) is not None
+            for v in voters
+        )
     )
 
 
-def emendation(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> list[Reading]:
+def emendation(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], relations: Relations | None = None
+) -> list[Reading]:
     """The witnesses whose reading emends the base automatically: the base stands alone, and
     their reading, in known characters, is read by at least `EMENDING_SUPPORT` witnesses, a
     quotation counting as one, and has more for it than any other substantive reading there
     (readings with a lost or unknown character that may be theirs do not count). None if the rule
-    does not apply."""
-    if not alone(base_reading, voters, evidence):
+    does not apply. Only substantive readings count: a variant form, a graphic variant, a usage, a
+    taboo substitution or a site's filter (typed by `relations`) never emends, and a witness that
+    reads one of them reads the base's word (`alone`)."""
+    if not alone(base_reading, voters, evidence, relations):
         return []
     groups: dict[str, list[Reading]] = defaultdict(list)
     for v in voters:
-        if classify(v, base_reading)[0] == "substantive":
+        if classify(v, base_reading, relations)[0] == "substantive":
             groups[v.norm].append(v)
     support = {norm: len(group) + bool(evidence.get(norm)) for norm, group in groups.items()}
     best = max((norm for norm in support if UNMAPPED not in norm), key=support.get, default=None)
@@ -615,11 +642,29 @@ def emendation(base_reading: Reading, voters: list[Reading], evidence: dict[str,
     return [] if any(support[norm] >= support[best] for norm in rivals) else groups[best]
 
 
-def for_the_editor(base_reading: Reading, voters: list[Reading], evidence: dict[str, list]) -> bool:
+def for_the_editor(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], relations: Relations | None = None
+) -> bool:
     """A candidate for emendation where the base is not emended: the base stands alone and a
-    witness reads otherwise substantively, or a quotation attests another reading."""
-    otherwise = any(classify(v, base_reading)[0] == "substantive" for v in voters)
-    return alone(base_reading, voters, evidence) and otherwise or any(norm != base_reading.norm for norm in evidence)
+    witness reads otherwise substantively, or a quotation attests another reading (not one that a
+    table of `relations` relates to the base's: 熟 for 孰)."""
+    otherwise = any(classify(v, base_reading, relations)[0] == "substantive" for v in voters)
+    attested = any(
+        norm != base_reading.norm and (relations is None or relations.between(norm, base_reading.norm) is None)
+        for norm in evidence
+    )
+    return alone(base_reading, voters, evidence, relations) and otherwise or attested
+
+
+def graphic_choice(base_reading: Reading, voters: list[Reading], relations: Relations) -> list[Reading]:
+    """The witnesses whose member of a graphic family the edited text takes for the base's (己已巳):
+    every other witness extant here reads one and the same member, another than the base's. None
+    where they disagree among themselves or none is extant: the base stands."""
+    if not voters or base_reading.intrusion or len({v.norm for v in voters}) != 1:
+        return []
+    if any(v.intrusion or classify(v, base_reading, relations)[0] != GRAPHIC for v in voters):
+        return []
+    return voters
 
 
 def choose_lemma(
@@ -629,16 +674,22 @@ def choose_lemma(
     base_source: str,
     orthography: Orthography,
     evidence: dict[str, list],
-) -> tuple[Reading, list[Reading], bool, bool]:
-    """The lemma, the other readings typed against it, whether the base was emended (`emendation`)
-    and whether the place is a candidate for the editor (`for_the_editor`)."""
+    partial: bool = False,
+) -> tuple[Reading, list[Reading], bool, bool, bool]:
+    """The lemma, the other readings typed against it, whether the base was emended (`emendation`),
+    whether the place is a candidate for the editor (`for_the_editor`), and whether the lemma is the
+    other witnesses' member of a graphic family (`graphic_choice`; not where a witness that starts
+    or stops inside the unit reads the base's text, `partial`)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
-    emending = emendation(base_reading, voters, evidence)
+    relations = orthography.relations
+    emending = emendation(base_reading, voters, evidence, relations)
     emended = bool(emending)
-    if emended:  # printed as a witness that writes it in characters, in the base's script if one does
+    graphic = [] if emended or partial else graphic_choice(base_reading, voters, relations)
+    if emending or graphic:  # printed as a witness that writes it in characters, in the base's script if one does
         model = min(
-            emending, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified)
+            emending or graphic,
+            key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified),
         )
     else:
         model = Reading(
@@ -652,7 +703,8 @@ def choose_lemma(
             owner=base_siglum,
         )
     lemma, others = typed_against(model, readings, orthography)
-    return lemma, others, emended, not emended and for_the_editor(base_reading, voters, evidence)
+    candidate = not emended and not graphic and for_the_editor(base_reading, voters, evidence, relations)
+    return lemma, others, emended, candidate, bool(graphic)
 
 
 def typed_against(
@@ -666,7 +718,7 @@ def typed_against(
         if not reading.moves and not reading.intrusion and orthography.same(reading, lemma):
             lemma.sigla.append(siglum)
             continue
-        reading.type, reading.subtype = classify(reading, lemma)
+        reading.type, reading.subtype = classify(reading, lemma, orthography.relations)
         others.append(reading)
     lemma.sigla.sort(key=lambda s: s != model.owner)  # the lemma's tokens are its owner's
     return lemma, merge_same(others, orthography)

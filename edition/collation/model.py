@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..intake.model import Alignment, Supplied, Token, Witness
 from .reading import UNMAPPED, classify
+from .relations import Relations
 from .witness_map import WitnessMap
 
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
@@ -103,6 +104,9 @@ class Unit:
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
     lost_leaf: Supplied | None = None  # the base's lost leaf whose supplied text this unit holds
+    # The lemma is the member of a graphic family (己已巳) that every other witness extant here reads
+    # for the base's: the edited text takes it without a printed entry (never an emendation).
+    graphic: bool = False
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -115,9 +119,10 @@ class Unit:
     def types(self) -> set[str]:
         return {r.type for r in self.readings if r.type}
 
-    def take_lemma(self, chosen: Reading) -> None:
+    def take_lemma(self, chosen: Reading, relations: Relations | None = None) -> None:
         """Make `chosen` (one of the readings, or the editor's own) the lemma; the former lemma
-        becomes a reading, and every reading is typed against the new one."""
+        becomes a reading, and every reading is typed against the new one (by `relations`, the
+        tables of graphic families, usages, taboo characters and word filters)."""
         former = self.lemma
         if chosen in self.readings:
             self.readings.remove(chosen)
@@ -126,7 +131,7 @@ class Unit:
             self.readings.append(former)
         self.lemma = chosen
         for reading in self.readings:
-            reading.type, reading.subtype = classify(reading, chosen)
+            reading.type, reading.subtype = classify(reading, chosen, relations)
 
 
 @dataclass
@@ -189,6 +194,7 @@ class Apparatus:
     leaves: list[Unit] = field(default_factory=list)
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
+    relations: Relations | None = None  # the tables readings are typed by (see `reading.classify`)
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
@@ -306,9 +312,9 @@ class Apparatus:
                 return self.unit_over(t0, t1)
             case Ruling(unit, chosen, decision, basis):
                 if chosen is not None:
-                    unit.take_lemma(chosen)
+                    unit.take_lemma(chosen, self.relations)
                 unit.decided, unit.basis = decision, basis
-                unit.emended = unit.candidate = False
+                unit.emended = unit.candidate = unit.graphic = False
                 return unit
             case ErrorRuling(reading, unit, decision):
                 reading.error = decision
@@ -318,8 +324,8 @@ class Apparatus:
                 return unit
             case SameError(repeat, reading):
                 unit, origin = repeat.unit, repeat.origin
-                unit.take_lemma(reading)
-                unit.emended, unit.decided = origin.emended, origin.decided
+                unit.take_lemma(reading, self.relations)
+                unit.emended, unit.decided, unit.graphic = origin.emended, origin.decided, False
                 unit.basis, unit.same_as, unit.candidate = INTERNAL_BASIS, origin, False
                 return unit
         return None
@@ -357,7 +363,7 @@ class Commentary:
         for unit in self.apparatus.all_units():
             for reading in unit.readings:
                 for siglum in reading.sigla:
-                    out[siglum][reading.subtype or reading.type] += 1
+                    out[siglum][reading.subtype if reading.type == "substantive" else reading.type] += 1
         return out
 
 
