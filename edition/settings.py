@@ -22,6 +22,10 @@ class EditionConfig:
     min_quality: float = 0.5
     # Where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too).
     variant_forms: str = "appendix"
+    # Classical usages (古今字, 通假: 說/脫, 孰/熟): "apparatus" phrases each at its place in the print
+    # and the HTML (series C, with its relation), "silent" leaves them out there; the TEI types them
+    # (rdg type "usage") either way, and never emends by them.
+    usages: str = "apparatus"
     # The witness whose punctuation an unpunctuated base takes, as editorial punctuation.
     punctuation_from: str = ""
     # The apparatus's conventions: "chinese" (校勘记 sentences) or "latin" (om., transp., lac.).

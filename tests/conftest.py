@@ -6,11 +6,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from edition.collation import collation_notes, decisions, subcommentary_quotations
+from edition.collation import collation_notes, decisions, steps, subcommentary_quotations
 from edition.collation.apparatus import collate
-from edition.publication import render
+from edition.publication import render, tei
 from edition.publication.conventions import SERIES, Conventions
-from edition.work.chapter_build import build
+from edition.work.chapter_build import build, edit
 from edition.work.sources import Sources, decisions_path
 from edition.work.work_sources import Work, export_chapter, export_work
 
@@ -132,6 +132,21 @@ def printed(built) -> str:
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
     """A work of some chapters of the 儀禮, as `sources/` describes them."""
     return export_work(WORK, numbers, folder)
+
+
+# --- 喪服, edited in process --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sangfu() -> SimpleNamespace:
+    """喪服 (卷十一) as its chapter build edits it (SBCK the base, WYG), and its TEI edition in
+    memory (the 經 with its 傳, the 注 after each passage)."""
+    work = Work.load(WORK)
+    sources = work.sources(work.chapter("喪服"))
+    edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
+    paragraphs = steps.paragraph_starts(edited.found["steps"].steps)
+    document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, paragraphs, edited.commentary)
+    return SimpleNamespace(sources=sources, edited=edited, document=document)
 
 
 # --- the evidence of the 單疏本 and the 識誤, on 士冠禮 -----------------------------------------------

@@ -197,7 +197,9 @@ def test_the_classic_apparatus_is_unchanged(witnesses, sources, choices, comment
 def test_the_build_reports_the_commentary_counts(commentary):
     line = commentary_line(commentary)
     counts = commentary.counts()
-    assert f"{len(commentary.glosses)} glosses" in line and f"WYG {counts['WYG']['substitution']} substitution" in line
+    wyg = next(part for part in line.split("; ") if part.startswith("WYG "))
+    assert f"{len(commentary.glosses)} glosses" in line and f"{counts['WYG']['substitution']} substitution" in wyg
+    assert f"{counts['WYG']['usage']} usage" in wyg, "a usage is counted as such, not as a substitution"
 
 
 def test_a_layer_view_compares_its_layer_and_takes_only_its_intrusions(witnesses):

@@ -126,6 +126,8 @@ def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, s
     decl = tei.find(".//t:encodingDesc/t:editorialDecl", NS)
     assert decl.xpath("t:correction[@xml:id='decl-emendation']/t:p/text()", namespaces=NS) == [items["emendation"]]
     assert decl.xpath("t:normalization[@xml:id='decl-variant_forms']/@method", namespaces=NS) == ["silent"]
+    assert decl.xpath("t:normalization[@xml:id='decl-usages']/@method", namespaces=NS) == ["markup"]
+    assert "己、已、巳" in items["graphic"] and "古今字" in items["usages"] and "避諱" in items["taboo"]
     html = page_text(built / "site" / "index.html")
     pdf = flat(pdftotext(built / "edition.pdf"))
     for text in items.values():

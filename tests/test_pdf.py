@@ -43,7 +43,9 @@ def expected_notes(edition_xml: Path) -> Counter:
     own readings count, not those of apps nested in it; an app nested in a reading (a moved
     clause's difference) is said in that reading's note. An entry of the 注 has one note (series
     D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting, nor
-    for where the base's 注 stops at a lost leaf (the leaf's own entry says so)."""
+    for where the base's 注 stops at a lost leaf (the leaf's own entry says so). Where the edition
+    takes the other witnesses' member of a graphic family for the base's (lem/@resp
+    #edition-graphic), neither the base's reading nor a quotation is said."""
     doc = etree.parse(str(edition_xml))
     expected = Counter()
     seen = set()
@@ -61,8 +63,11 @@ def expected_notes(edition_xml: Path) -> Counter:
         lem = app.xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]
         lemma = text_of(lem)
         readings = app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS)
+        graphic = lem.get("resp") == "#edition-graphic"
         fresh = set()
         for rdg in readings:
+            if graphic and base in rdg.get("wit", "").split():
+                continue
             if (
                 commentary
                 and rdg.get("type") == "fragment"
@@ -76,10 +81,12 @@ def expected_notes(edition_xml: Path) -> Counter:
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
             seen.add(key)
-        emended = lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
+        emended = (
+            not graphic and lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
+        )
         said = any(
             app.find(f"t:{path}", NS) is not None
-            for path in ("note[@type='editorial']", "note[@type='textual']", "witDetail")
+            for path in ("note[@type='editorial']", "note[@type='textual']", *(() if graphic else ("witDetail",)))
         )  # an editor's note, a 校语, a quotation
         series = [bool(fresh & set(SERIES_A) or emended or said), "jinguwen" in fresh, bool(fresh & set(SERIES_C))]
         expected[label] += any(series) if commentary else sum(series)

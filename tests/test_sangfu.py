@@ -4,33 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from conftest import WORK
 from lxml import etree
-
-from edition.collation import decisions
-from edition.publication import tei
-from edition.work.chapter_build import edit
-from edition.work.work_sources import Work
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
 @pytest.fixture(scope="module")
-def body() -> etree._Element:
-    work = Work.load(WORK)
-    sources = work.sources(work.chapter("喪服"))
-    edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
-    document = tei.edition_document(
-        sources, edited.apparatus, edited.sections, {}, steps_paragraphs(edited), edited.commentary
-    )
-    return document.find(".//t:body", NS)
-
-
-def steps_paragraphs(edited):
-    from edition.collation import steps
-
-    return steps.paragraph_starts(edited.found["steps"].steps)
+def body(sangfu) -> etree._Element:
+    return sangfu.document.find(".//t:body", NS)
 
 
 def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple[str, str, str]]]]:
@@ -52,17 +34,17 @@ def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple
 def test_the_opening_of_sangfu_reads_as_the_two_files_read(body):
     """SBCK 杖各分其心, 冠纓纓條屬, 鍜而勿&KR0069;, 寢不&KR0003;絰帶, 翦屏柱楣, 而巳 against WYG 杖各齊其心,
     冠繩纓條屬, 鍛而勿灰, 寢不脫絰帶, 翦屏拄&KR0925;, 而已. Where the 單疏本 quotes WYG's reading too (云杖各
-    齊其心者, 云冠繩纓條屬者, 云鍛而勿灰者: KR1d0027_028.txt) the base is emended on two sources; 寢不脫絰帶 is
-    quoted by WYG's own 疏 only; 䘮/喪 and 䟽/疏 are variant forms, no entry."""
+    齊其心者, 云冠繩纓條屬者, 云鍛而勿灰者: KR1d0027_028.txt) the base is emended on two sources; not by 寢不脫
+    絰帶, 說 for 脫 being a usage (通假), never an emendation; 巳/已, a graphic family, reads as WYG, the
+    base's 巳 a graphic variant; 䘮/喪 and 䟽/疏 are variant forms, no entry."""
     found = entries(body, 7)
     assert found[0] == ("齊", "#wWYG", [("#wSBCK", "substantive", "分")])
     assert found[1] == ("繩", "#wWYG", [("#wSBCK", "substantive", "纓")])
     assert found[2] == ("鍛", "#wWYG", [("#wSBCK", "substantive", "鍜")])
     assert found[3] == ("&KR0069;", "#wSBCK", [("#wWYG", "gaiji", "灰")])  # Kanripo's table: KR0069 is 灰
-    # KR0003 is 說 there, the classical usage for 脫: WYG and its own 疏 are one source, the base stands
-    assert found[4] == ("&KR0003;", "#wSBCK", [("#wWYG", "substantive", "脫")])
+    assert found[4] == ("&KR0003;", "#wSBCK", [("#wWYG", "usage", "脫")])  # KR0003 is 說 there
     assert found[5] == ("柱楣", "#wSBCK", [("#wWYG", "substantive", "拄&KR0925;")])
-    assert found[6] == ("巳", "#wSBCK", [("#wWYG", "substantive", "已")])
+    assert found[6] == ("已", "#wWYG", [("#wSBCK", "graphic", "巳")])
     outer = [
         a
         for a in body.iter(f"{{{NS['t']}}}app")

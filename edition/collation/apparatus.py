@@ -39,9 +39,10 @@ from ..intake.model import TRANSMITTED, Move, Supplied, Witness, witness_positio
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
 from .external_evidence import ExternalEvidence
-from .lineage import agreements, families
+from .lineage import Lineage
 from .model import (
     COLLATION,
+    Aligned,
     Apparatus,
     Reading,
     Transposition,
@@ -51,11 +52,13 @@ from .model import (
     reading_text,
 )
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
+from .relations import GRAPHIC, Relations
 from .sections import section_cuts
 from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"
 SUPPLIED_RESP = "edition-supplied"  # the text of a lost leaf of the base, supplied
+GRAPHIC_RESP = "edition-graphic"  # the other witnesses' member of a graphic family for the base's
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
@@ -149,9 +152,24 @@ def collate(
     exclude: tuple[str, ...] = (),
     seams: tuple[int, ...] = (),
     external: ExternalEvidence | None = None,
+    lineage: Lineage | None = None,
 ) -> Apparatus:
     """The apparatus of the witnesses against the base; no unit or moved clause straddles one of
-    the base gaps in `seams` (for the 注: where one note of the base ends and the next begins)."""
+    the base gaps in `seams` (for the 注: where one note of the base ends and the next begins). The
+    witnesses' lineage is `lineage` (of every layer collated), else found in this layer alone."""
+    aligned = align_witnesses(witnesses, base_siglum, min_quality, include, exclude)
+    return apparatus_of(aligned, orthography, seams, external, lineage or Lineage.of([aligned.maps], aligned.metas))
+
+
+def align_witnesses(
+    witnesses: list[Witness],
+    base_siglum: str,
+    min_quality: float = 0.5,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> Aligned:
+    """Every witness aligned with the base, and included in the apparatus or not: by an editorial
+    decision, else by how much of it aligns in order (`min_quality`)."""
     by_siglum = {w.meta.siglum: w for w in witnesses}
     base = by_siglum[base_siglum]
     n = len(base.classic.tokens)
@@ -160,7 +178,6 @@ def collate(
     # The base's lost leaves: one entry over the text supplied for each that holds text of the
     # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經), else
     # the base not extant there.
-    leaves = [(t0, t1, s) for t0, t1, s in base.supplied_spans if holds_own_entry(base, s)]
     lost = [(t0, t1, holds_own_entry(base, s)) for t0, t1, s in base.supplied_spans]
     base_extant = extant_around([(t0, t1) for t0, t1, _ in lost], n)
     statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", base_extant)}
@@ -194,10 +211,24 @@ def collate(
         statuses[siglum] = WitnessStatus(siglum, quality, included, reason, alignment.extant, alignment)
         if included:
             maps[siglum] = WitnessMap(w, alignment, n)
-    included = {base_siglum: base, **{s: m.witness for s, m in maps.items()}}
+    return Aligned(base, statuses, maps, lost)
+
+
+def apparatus_of(
+    aligned: Aligned,
+    orthography: Orthography,
+    seams: tuple[int, ...],
+    external: ExternalEvidence | None,
+    lineage: Lineage,
+) -> Apparatus:
+    """The apparatus of the aligned witnesses: units, moved clauses, lost leaves, typed readings
+    and the lemma chosen at each place."""
+    base, statuses, maps, lost = aligned.base, aligned.statuses, aligned.maps, aligned.lost
+    base_siglum, base_text, n = base.meta.siglum, base.classic.text, len(base.classic.tokens)
+    leaves = [(t0, t1, s) for t0, t1, s in base.supplied_spans if holds_own_entry(base, s)]
+    included = aligned.included
     cuts, titles = section_cuts(included, maps, statuses, n)
-    agreed = agreements(maps)
-    family = families({s: w.meta for s, w in included.items()}, agreed)
+    family = lineage.family
 
     transpositions: list[Transposition] = []
     leaf_ends = {g for t0, t1, _ in lost for g in (t0, t1)}
@@ -309,7 +340,8 @@ def collate(
         moved,
         [leaf_unit(base, maps, t0, t1, supplied) for t0, t1, supplied in leaves],
         family=family,
-        agreements=agreed,
+        agreements=lineage.agreements,
+        relations=orthography.relations,
     )
     apparatus.number()
     return apparatus
@@ -477,7 +509,7 @@ def differences_in(
             spans.append((op.b0, op.b1))
         else:
             spans += [(b, b + 1) for b, (_, _, recorded) in forms.of(wmap.witness, op).items() if recorded]
-    emended = [u for u in units if u.emended and t.b0 <= u.t0 and u.t1 <= t.b1]
+    emended = [u for u in units if (u.emended or u.graphic) and t.b0 <= u.t0 and u.t1 <= t.b1]
     spans += [(u.t0, u.t1) for u in emended]
     out = []
     tokens = wmap.witness.classic.tokens
@@ -494,7 +526,7 @@ def differences_in(
             if orthography.same(reading, lemma):
                 lemma.sigla += reading.sigla
             else:
-                reading.type, reading.subtype = classify(reading, lemma)
+                reading.type, reading.subtype = classify(reading, lemma, orthography.relations)
                 others.append(reading)
         if others:
             out.append(
@@ -502,7 +534,14 @@ def differences_in(
                     w0 - t.w0,
                     w1 - t.w0,
                     Unit(
-                        0, b0, b1, lemma, others, emended=emending is not None, basis=emending.basis if emending else ""
+                        0,
+                        b0,
+                        b1,
+                        lemma,
+                        others,
+                        emended=emending is not None and emending.emended,
+                        basis=emending.basis if emending else "",
+                        graphic=emending is not None and emending.graphic,
                     ),
                 )
             )
@@ -578,8 +617,8 @@ def make_unit(
         lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
         lemma.sigla += partial_agreement
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
-    lemma, others, emended, candidate = choose_lemma(
-        readings, base_siglum, base_text, source, orthography, evidence, family
+    lemma, others, emended, candidate, graphic = choose_lemma(
+        readings, base_siglum, base_text, source, orthography, evidence, family, bool(partial_agreement)
     )
     lemma.sigla += partial_agreement
     return Unit(
@@ -593,6 +632,7 @@ def make_unit(
         dict(unit_markers),
         evidence=evidence,
         basis=COLLATION if emended else "",
+        graphic=graphic,
     )
 
 
@@ -603,46 +643,81 @@ def support(readings: list[Reading], quotations: list, family: dict[str, str]) -
     return {family.get(s, s) for r in readings for s in r.sigla} | {family.get(q.siglum, q.siglum) for q in quotations}
 
 
-def base_support(base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family) -> set[str]:
-    """The sources of the base's reading: the base, the witnesses that read as it (even with a lost
-    character) and the quotations of it."""
-    readers = [base_reading, *(v for v in voters if wildcard_equal(v.norm, base_reading.norm))]
+def reads_the_base_word(voter: Reading, base_reading: Reading, relations: Relations | None) -> bool:
+    """The witness reads as the base, even with a lost character, or differs from it only by
+    characters a table of `relations` relates to the base's (己/已, 說/脫, 玄/元, a site's 防 for 褻)."""
+    return wildcard_equal(voter.norm, base_reading.norm) or (
+        relations is not None and not voter.intrusion and relations.between(voter.norm, base_reading.norm) is not None
+    )
+
+
+def base_support(
+    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family, relations: Relations | None = None
+) -> set[str]:
+    """The sources of the base's reading: the base, the witnesses that read its word and the
+    quotations of it."""
+    readers = [base_reading, *(v for v in voters if reads_the_base_word(v, base_reading, relations))]
     return support(readers, evidence.get(base_reading.norm, []), family)
 
 
 def emendation(
-    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family: dict[str, str]
+    base_reading: Reading,
+    voters: list[Reading],
+    evidence: dict[str, list],
+    family: dict[str, str],
+    relations: Relations | None = None,
 ) -> list[Reading]:
     """The witnesses whose reading emends the base automatically: their reading, in known
-    characters, has at least `EMENDING_SUPPORT` independent sources, more than the base's
-    reading and than any other substantive reading there (readings with a lost or unknown
-    character that may be theirs do not count). None if the rule does not apply, or the base's
-    reading is an intrusion."""
+    characters, has at least `EMENDING_SUPPORT` independent sources, more than the base's word
+    and than any other substantive reading there (readings with a lost or unknown character that
+    may be theirs do not count). None if the rule does not apply, or the base's reading is an
+    intrusion. Only substantive readings count: a variant form, a graphic variant, a usage, a
+    taboo substitution or a site's filter (typed by `relations`) never emends, and a witness that
+    reads one of them reads the base's word."""
     if base_reading.intrusion:
         return []
     groups: dict[str, list[Reading]] = defaultdict(list)
     for v in voters:
-        if classify(v, base_reading)[0] == "substantive":
+        if classify(v, base_reading, relations)[0] == "substantive":
             groups[v.norm].append(v)
     sources = {norm: len(support(group, evidence.get(norm, []), family)) for norm, group in groups.items()}
     best = max((norm for norm in sources if UNMAPPED not in norm), key=sources.get, default=None)
     if best is None or sources[best] < EMENDING_SUPPORT:
         return []
-    if sources[best] <= len(base_support(base_reading, voters, evidence, family)):
+    if sources[best] <= len(base_support(base_reading, voters, evidence, family, relations)):
         return []
     rivals = [norm for norm in sources if norm != best and not wildcard_equal(norm, best)]
     return [] if any(sources[norm] >= sources[best] for norm in rivals) else groups[best]
 
 
 def for_the_editor(
-    base_reading: Reading, voters: list[Reading], evidence: dict[str, list], family: dict[str, str]
+    base_reading: Reading,
+    voters: list[Reading],
+    evidence: dict[str, list],
+    family: dict[str, str],
+    relations: Relations | None = None,
 ) -> bool:
-    """A candidate for emendation where the base is not emended: the base's reading has no
-    source but the base (and its family) and a witness reads otherwise substantively, or a
-    quotation attests another reading."""
-    otherwise = any(classify(v, base_reading)[0] == "substantive" for v in voters)
-    alone = not base_reading.intrusion and len(base_support(base_reading, voters, evidence, family)) == 1
-    return alone and otherwise or any(norm != base_reading.norm for norm in evidence)
+    """A candidate for emendation where the base is not emended: the base's word has no source
+    but the base (and its family) and a witness reads otherwise substantively, or a quotation
+    attests another reading (not one that a table of `relations` relates to the base's: 熟 for 孰)."""
+    otherwise = any(classify(v, base_reading, relations)[0] == "substantive" for v in voters)
+    alone = not base_reading.intrusion and len(base_support(base_reading, voters, evidence, family, relations)) == 1
+    attested = any(
+        norm != base_reading.norm and (relations is None or relations.between(norm, base_reading.norm) is None)
+        for norm in evidence
+    )
+    return alone and otherwise or attested
+
+
+def graphic_choice(base_reading: Reading, voters: list[Reading], relations: Relations) -> list[Reading]:
+    """The witnesses whose member of a graphic family the edited text takes for the base's (己已巳):
+    every other witness extant here reads one and the same member, another than the base's. None
+    where they disagree among themselves or none is extant: the base stands."""
+    if not voters or base_reading.intrusion or len({v.norm for v in voters}) != 1:
+        return []
+    if any(v.intrusion or classify(v, base_reading, relations)[0] != GRAPHIC for v in voters):
+        return []
+    return voters
 
 
 def choose_lemma(
@@ -653,16 +728,22 @@ def choose_lemma(
     orthography: Orthography,
     evidence: dict[str, list],
     family: dict[str, str],
-) -> tuple[Reading, list[Reading], bool, bool]:
-    """The lemma, the other readings typed against it, whether the base was emended (`emendation`)
-    and whether the place is a candidate for the editor (`for_the_editor`)."""
+    partial: bool = False,
+) -> tuple[Reading, list[Reading], bool, bool, bool]:
+    """The lemma, the other readings typed against it, whether the base was emended (`emendation`),
+    whether the place is a candidate for the editor (`for_the_editor`), and whether the lemma is the
+    other witnesses' member of a graphic family (`graphic_choice`; not where a witness that starts
+    or stops inside the unit reads the base's text, `partial`)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
-    emending = emendation(base_reading, voters, evidence, family)
+    relations = orthography.relations
+    emending = emendation(base_reading, voters, evidence, family, relations)
     emended = bool(emending)
-    if emended:  # printed as a witness that writes it in characters, in the base's script if one does
+    graphic = [] if emended or partial else graphic_choice(base_reading, voters, relations)
+    if emending or graphic:  # printed as a witness that writes it in characters, in the base's script if one does
         model = min(
-            emending, key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified)
+            emending or graphic,
+            key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified),
         )
     else:
         model = Reading(
@@ -676,7 +757,8 @@ def choose_lemma(
             owner=base_siglum,
         )
     lemma, others = typed_against(model, readings, orthography)
-    return lemma, others, emended, not emended and for_the_editor(base_reading, voters, evidence, family)
+    candidate = not emended and not graphic and for_the_editor(base_reading, voters, evidence, family, relations)
+    return lemma, others, emended, candidate, bool(graphic)
 
 
 def typed_against(
@@ -690,7 +772,7 @@ def typed_against(
         if not reading.moves and not reading.intrusion and orthography.same(reading, lemma):
             lemma.sigla.append(siglum)
             continue
-        reading.type, reading.subtype = classify(reading, lemma)
+        reading.type, reading.subtype = classify(reading, lemma, orthography.relations)
         others.append(reading)
     lemma.sigla.sort(key=lambda s: s != model.owner)  # the lemma's tokens are its owner's
     return lemma, merge_same(others, orthography)

@@ -19,9 +19,10 @@ from itertools import groupby
 
 from ..intake.model import CODES, Witness
 from ..intake.rule import TRANSMITTED
-from .apparatus import collate
+from .apparatus import align_witnesses, apparatus_of
 from .external_evidence import ExternalEvidence
-from .model import Commentary, Gloss
+from .lineage import Lineage
+from .model import Aligned, Commentary, Gloss
 from .reading import Orthography
 
 LAYER = "commentary"
@@ -51,18 +52,28 @@ def collate_commentary(
     external: ExternalEvidence | None = None,
 ) -> Commentary | None:
     """The 注 of the witnesses that carry it collated against the base's; None if the base has none."""
+    aligned = align_commentary(witnesses, base_siglum, min_quality, include, exclude)
+    return aligned and commentary_of(aligned, orthography, external, Lineage.of([aligned.maps], aligned.metas))
+
+
+def align_commentary(
+    witnesses: list[Witness],
+    base_siglum: str,
+    min_quality: float,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> Aligned | None:
+    """The 注 of the witnesses that carry it aligned with the base's; None if the base has none."""
     views = [w.layer_view(LAYER) for w in witnesses if w.segments_of(LAYER)]
     if not any(v.meta.siglum == base_siglum for v in views):
         return None
-    notes = glosses(next(v for v in views if v.meta.siglum == base_siglum))
-    apparatus = collate(
-        views,
-        base_siglum,
-        orthography,
-        min_quality,
-        include,
-        exclude,
-        seams=tuple(g.t1 for g in notes[:-1]),
-        external=external,
-    )
+    return align_witnesses(views, base_siglum, min_quality, include, exclude)
+
+
+def commentary_of(
+    aligned: Aligned, orthography: Orthography, external: ExternalEvidence | None, lineage: Lineage
+) -> Commentary:
+    """The apparatus of the aligned 注, no unit straddling the seam of two of the base's glosses."""
+    notes = glosses(aligned.base)
+    apparatus = apparatus_of(aligned, orthography, tuple(g.t1 for g in notes[:-1]), external, lineage)
     return Commentary(apparatus, notes)

@@ -51,22 +51,30 @@ def differences(wmap: WitnessMap) -> set[tuple[int, int, str]]:
     return {(op.b0, op.b1, text[op.w0 : op.w1]) for op in wmap.alignment.ops if op.tag != "equal"}
 
 
-def agreements(maps: dict[str, WitnessMap]) -> list[Agreement]:
-    """Every pair of witnesses, with their agreement against the base where both are extant; with
-    three or more witnesses, a difference every one of them extant there has is left out: the
+def agreements(layers: list[dict[str, WitnessMap]]) -> list[Agreement]:
+    """Every pair of witnesses, with their agreement against the base where both are extant, summed
+    over the layers collated (the 經 and the 注: the more text compared, the surer). Within a layer
+    of three or more witnesses, a difference every one of them extant there has is left out: the
     base's own error, which tells nothing of how the others go together."""
-    found = {siglum: differences(wmap) for siglum, wmap in maps.items()}
-    if len(maps) >= 3:
-        common = {
-            d for d in set().union(*found.values()) if all(d in found[s] or not extant_at(maps[s], d[0]) for s in maps)
-        }
-        found = {siglum: own - common for siglum, own in found.items()}
-    out = []
-    for a, b in combinations(maps, 2):
-        ours = {d for d in found[a] if extant_at(maps[b], d[0])}
-        theirs = {d for d in found[b] if extant_at(maps[a], d[0])}
-        out.append(Agreement(a, b, len(ours & theirs), len(ours - theirs), len(theirs - ours)))
-    return out
+    sums: dict[tuple[str, str], list[int]] = {}
+    for maps in layers:
+        found = {siglum: differences(wmap) for siglum, wmap in maps.items()}
+        if len(maps) >= 3:
+            common = {
+                d
+                for d in set().union(*found.values())
+                if all(d in found[s] or not extant_at(maps[s], d[0]) for s in maps)
+            }
+            found = {siglum: own - common for siglum, own in found.items()}
+        for a, b in combinations(maps, 2):
+            ours = {d for d in found[a] if extant_at(maps[b], d[0])}
+            theirs = {d for d in found[b] if extant_at(maps[a], d[0])}
+            counts = len(ours & theirs), len(ours - theirs), len(theirs - ours)
+            if (b, a) in sums:
+                a, b, counts = b, a, (counts[0], counts[2], counts[1])
+            total = sums.setdefault((a, b), [0, 0, 0])
+            total[:] = [x + y for x, y in zip(total, counts, strict=True)]
+    return [Agreement(a, b, *counts) for (a, b), counts in sums.items()]
 
 
 def extant_at(wmap: WitnessMap, token: int) -> bool:
@@ -91,3 +99,16 @@ def families(metas: dict[str, WitnessMeta], pairs: list[Agreement]) -> dict[str,
             parent[root(pair.second)] = root(pair.first)
     named = {root(s): m.family for s, m in metas.items() if m.family}
     return {siglum: named.get(root(siglum)) or root(siglum) for siglum in metas}
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """The witnesses' families and every pair's agreement, found over the layers collated."""
+
+    family: dict[str, str]
+    agreements: list[Agreement]
+
+    @classmethod
+    def of(cls, layers: list[dict[str, WitnessMap]], metas: dict[str, WitnessMeta]) -> Lineage:
+        pairs = agreements(layers)
+        return cls(families(metas, pairs), pairs)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from ..intake.model import Alignment, Supplied, Token, Witness
+from ..intake.model import Alignment, Supplied, Token, Witness, WitnessMeta
 from .lineage import Agreement
 from .reading import UNMAPPED, classify
+from .relations import Relations
 from .witness_map import WitnessMap
 
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
@@ -104,6 +105,9 @@ class Unit:
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
     lost_leaf: Supplied | None = None  # the base's lost leaf whose supplied text this unit holds
+    # The lemma is the member of a graphic family (己已巳) that every other witness extant here reads
+    # for the base's: the edited text takes it without a printed entry (never an emendation).
+    graphic: bool = False
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -116,9 +120,10 @@ class Unit:
     def types(self) -> set[str]:
         return {r.type for r in self.readings if r.type}
 
-    def take_lemma(self, chosen: Reading) -> None:
+    def take_lemma(self, chosen: Reading, relations: Relations | None = None) -> None:
         """Make `chosen` (one of the readings, or the editor's own) the lemma; the former lemma
-        becomes a reading, and every reading is typed against the new one."""
+        becomes a reading, and every reading is typed against the new one (by `relations`, the
+        tables of graphic families, usages, taboo characters and word filters)."""
         former = self.lemma
         if chosen in self.readings:
             self.readings.remove(chosen)
@@ -127,7 +132,7 @@ class Unit:
             self.readings.append(former)
         self.lemma = chosen
         for reading in self.readings:
-            reading.type, reading.subtype = classify(reading, chosen)
+            reading.type, reading.subtype = classify(reading, chosen, relations)
 
 
 @dataclass
@@ -173,6 +178,26 @@ class WitnessStatus:
 
 
 @dataclass
+class Aligned:
+    """A layer of the witnesses aligned with the base's: each witness's status, the maps of those
+    included, and the base's lost leaves ((t0, t1, whether the leaf is an entry of this layer))."""
+
+    base: Witness
+    statuses: dict[str, WitnessStatus]
+    maps: dict[str, WitnessMap]
+    lost: list[tuple[int, int, bool]]
+
+    @property
+    def included(self) -> dict[str, Witness]:
+        """The witnesses included, base first."""
+        return {self.base.meta.siglum: self.base, **{s: m.witness for s, m in self.maps.items()}}
+
+    @property
+    def metas(self) -> dict[str, WitnessMeta]:
+        return {s: w.meta for s, w in self.included.items()}
+
+
+@dataclass
 class Apparatus:
     base: Witness
     witnesses: dict[str, Witness]  # included, base first
@@ -192,6 +217,7 @@ class Apparatus:
     agreements: list[Agreement] = field(default_factory=list)  # every pair of witnesses against the base
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
+    relations: Relations | None = None  # the tables readings are typed by (see `reading.classify`)
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
@@ -309,9 +335,9 @@ class Apparatus:
                 return self.unit_over(t0, t1)
             case Ruling(unit, chosen, decision, basis):
                 if chosen is not None:
-                    unit.take_lemma(chosen)
+                    unit.take_lemma(chosen, self.relations)
                 unit.decided, unit.basis = decision, basis
-                unit.emended = unit.candidate = False
+                unit.emended = unit.candidate = unit.graphic = False
                 return unit
             case ErrorRuling(reading, unit, decision):
                 reading.error = decision
@@ -321,8 +347,8 @@ class Apparatus:
                 return unit
             case SameError(repeat, reading):
                 unit, origin = repeat.unit, repeat.origin
-                unit.take_lemma(reading)
-                unit.emended, unit.decided = origin.emended, origin.decided
+                unit.take_lemma(reading, self.relations)
+                unit.emended, unit.decided, unit.graphic = origin.emended, origin.decided, False
                 unit.basis, unit.same_as, unit.candidate = INTERNAL_BASIS, origin, False
                 return unit
         return None
@@ -360,7 +386,7 @@ class Commentary:
         for unit in self.apparatus.all_units():
             for reading in unit.readings:
                 for siglum in reading.sigla:
-                    out[siglum][reading.subtype or reading.type] += 1
+                    out[siglum][reading.subtype if reading.type == "substantive" else reading.type] += 1
         return out
 
 

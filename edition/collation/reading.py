@@ -4,9 +4,11 @@ form are treated (the readings themselves are `model`'s)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..intake.normalize import Normalizer
+from .relations import Relations
 
 if TYPE_CHECKING:
     from .model import Reading
@@ -25,6 +27,12 @@ class Orthography:
 
     normalizer: Normalizer
     at_each_place: bool
+
+    @cached_property
+    def relations(self) -> Relations:
+        """The tables of graphic families, usages, taboo characters and word filters, compared as
+        this normalizer compares the witnesses' characters."""
+        return Relations(lambda char: self.normalizer.fold(char)[0])
 
     def difference(self, a: str, a_simplified: bool, b: str, b_simplified: bool) -> str:
         """'' (none), 'script' or 'orthographic'."""
@@ -60,7 +68,11 @@ def wildcard_equal(reading: str, lemma: str) -> bool:
     return len(reading) == len(lemma) and all(r == m or r in "▯" + UNMAPPED for r, m in zip(reading, lemma))
 
 
-def classify(reading: Reading, lemma: Reading) -> tuple[str, str | None]:
+def classify(reading: Reading, lemma: Reading, relations: Relations | None = None) -> tuple[str, str | None]:
+    """The reading's type and subtype against the lemma. A substitution by characters that a table
+    of `relations` relates to the lemma's (the same relation for every character that differs) is
+    typed as the relation says: `graphic`, `usage`, `taboo` or an `intrusion` of the site's word
+    filter; without `relations`, it is substantive."""
     if reading.intrusion:
         return "intrusion", None
     if reading.moves or reading.moved_away:
@@ -81,6 +93,9 @@ def classify(reading: Reading, lemma: Reading) -> tuple[str, str | None]:
         return "substantive", "omission"
     if not m:
         return "substantive", "addition"
+    related = relations.between(r, m) if relations is not None else None
+    if related is not None:
+        return related.type, related.subtype
     return "substantive", "substitution"
 
 

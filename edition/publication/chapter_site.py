@@ -41,10 +41,27 @@ SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
 CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
 # Reading types, most telling first: a marker is coloured by the first its entry has.
-KINDS = ("substantive", "jinguwen", "transposition", "lacuna", "intrusion", "textual", "gaiji", "orthographic")
+KINDS = (
+    "substantive",
+    "jinguwen",
+    "transposition",
+    "lacuna",
+    "intrusion",
+    "textual",
+    "usage",
+    "taboo",
+    "graphic",
+    "gaiji",
+    "orthographic",
+)
+# The types of readings that differ in form only (series C): the filter "major" leaves them out.
+MINOR = {"orthographic", "gaiji", "graphic", "usage", "taboo"}
 TYPE_LABELS = {
     "orthographic": "异体 orth.",
     "gaiji": "造字 gaiji",
+    "graphic": "形近 graph.",
+    "usage": "用字 usage",
+    "taboo": "避讳 taboo",
     "substantive": "异文",
     "textual": "校语",
     "lacuna": "阙 lac.",
@@ -52,7 +69,15 @@ TYPE_LABELS = {
     "intrusion": "窜入 interp.",
     "jinguwen": "郑注",
 }
-SUBTYPE_LABELS = {"substitution": "subst.", "omission": "om.", "addition": "add.", "transposition": "transp."}
+SUBTYPE_LABELS = {
+    "substitution": "subst.",
+    "omission": "om.",
+    "addition": "add.",
+    "transposition": "transp.",
+    "gujinzi": "古今字",
+    "tongjia": "通假",
+    "word-filter": "web filter",
+}
 
 
 @dataclass
@@ -77,6 +102,7 @@ class Piece:
     kind: str = "same"
     app: App | None = None
     lemma: str = ""  # of a form: the edition's character
+    said: bool = True  # its entry says something (not so a graphic family's member the edition took silently)
 
 
 @dataclass
@@ -142,7 +168,7 @@ class Site:
             if w not in TRADITIONS
         }
         tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in TRADITIONS}
-        if types <= {"orthographic", "gaiji"}:
+        if types <= MINOR:
             tags.add("minor")
         if app.emended:
             tags |= {"emended", "substantive"}
@@ -183,7 +209,7 @@ class Site:
             ):  # a fragment begins or ends reading the lemma
                 pieces += text_pieces(app.lemma.text, segment.app_start, None, {} if app.emended else forms)
             elif own is not None:
-                pieces.append(Piece(own.text, own.type, app))
+                pieces.append(Piece(own.text, own.type, app, said=self.said(app)))
             else:
                 pieces.append(Piece(app.lemma.text, "absent", app))
         return merged(pieces)
@@ -193,9 +219,10 @@ class Site:
         return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id, order)])
 
     def section_entries(self, section: SectionView) -> list[App]:
-        """The section's apparatus entries, those nested in a moved clause's place included; a
-        moved clause's differences are shown with its reading."""
-        return [app for app in self.edition.apps if app.section == section.id and app.in_text]
+        """The section's apparatus entries that say something, those nested in a moved clause's
+        place included; a moved clause's differences are shown with its reading. A graphic family's
+        member that the edition took for the base's says nothing, as in print."""
+        return [app for app in self.edition.apps if app.section == section.id and app.in_text and self.said(app)]
 
     def commentary_entries(self, section: SectionView) -> list[App]:
         """The entries of the 注 in the section that say something."""

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .model import App, EditionView
 
-# The series of the apparatus: A the witnesses' readings, emendations and notes, B 今文/古文, C
-# stand-ins and variant forms, all of the 經; D every entry on the 注.
+# The series of the apparatus: A the witnesses' readings, emendations and notes (a site's word
+# filter among the intrusions), B 今文/古文, C what differs in form only: stand-ins, variant forms,
+# graphic variants (己已巳), classical usages (古今字, 通假) and taboo substitutions (避諱), all of the
+# 經; D every entry on the 注.
 SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
-SERIES_C = ("orthographic", "gaiji")
+SERIES_C = ("orthographic", "gaiji", "graphic", "usage", "taboo")
 SERIES = "ABCD"
 COMMENTARY_SERIES = "D"
 # Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
@@ -187,6 +189,10 @@ class Conventions:
         for r in app.readings:
             if r is base_reading or r.type == "fragment" or app.lost_leaf and r.type == "lacuna":
                 continue
+            if app.graphic and base and f"#{base.id}" in r.wit:
+                continue  # the base's member of a graphic family, set right without an entry
+            if r.type == "usage" and not edition.usages_at_each_place:
+                continue
             sigla = names(r.wit)
             if r.type == "jinguwen":
                 out += self.jinguwen(edition, app, r, lemma)
@@ -203,6 +209,8 @@ class Conventions:
                 values["where"] = EntryPart("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
             if kind == "inversion":
                 values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
+            if kind == "usage":
+                values["relation"] = self.templates["relations"].get(r.subtype, r.subtype)
             series = "C" if r.type in SERIES_C else "A"
             parts = self.phrase(kind, **values) + [
                 part for inner in r.inner for part in self.within_moved(edition, inner)
@@ -214,7 +222,7 @@ class Conventions:
             if base and wit == base.id:  # where the base's text stops, its lost leaf's entry says why
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
-        for wit, layer, words in app.evidence:
+        for wit, layer, words in [] if app.graphic else app.evidence:  # a graphic family's member: silent
             book = edition.witnesses.get(wit.split()[0].lstrip("#"))
             kind = "judgement" if layer == "collation-notes" else "evidence"
             said = "" if book is not None and book.evidence else self.templates["layers"].get(layer, layer)
@@ -292,17 +300,20 @@ class Conventions:
             pieces.append((clause, clause.parts))
         return pieces + [(None, [EntryPart("text", self.templates["entry_end"])])]
 
-    def fanli(self, values: dict[str, str], variant_forms: str, comparison_script: str) -> list[tuple[str, str]]:
+    def fanli(self, values: dict[str, str], choices: dict[str, str], comparison_script: str) -> list[tuple[str, str]]:
         """The 凡例 as (item, text) pairs, from the config and the data in `values`; an item whose
-        data is empty (no witness excluded) or that the style lacks is left out."""
+        data is empty (no witness excluded) or that the style lacks is left out. An item that is a
+        table is chosen by the setting of its name in `choices` (variant_forms, usages); one that is
+        a list is its parts, each said where its data is, the item only where its first part is."""
         values = {**values, "comparison": self.templates["comparison"][comparison_script]}
+        filled = lambda part: all(values.get(name) for _, name, _, _ in string.Formatter().parse(part) if name)
         out = []
         for key, template in self.templates["fanli"].items():
             if isinstance(template, dict):
-                template = template[variant_forms]
-            fields = [name for _, name, _, _ in string.Formatter().parse(template) if name]
-            if template and all(values.get(name) for name in fields):
-                out.append((key, template.format(**values)))
+                template = template[choices[key]]
+            parts = template if isinstance(template, list) else [template]
+            if parts and parts[0] and filled(parts[0]):
+                out.append((key, "".join(part.format(**values) for part in parts if filled(part))))
         return out
 
     def list_of(self, items: list[str]) -> str:
@@ -326,7 +337,9 @@ def reading_kind(app: App, r) -> str:
     """The template a witness's reading is phrased by."""
     if r.type == "transposition":
         return "moved_in" if r.text else "moved_away"
-    if r.type in ("lacuna", "gaiji", "orthographic", "intrusion"):
+    if r.type == "intrusion" and r.subtype == "word-filter":
+        return "word_filter"
+    if r.type in ("lacuna", "gaiji", "orthographic", "intrusion", "graphic", "usage", "taboo"):
         return r.type
     if r.subtype == "omission" or not r.text:
         return "omission"

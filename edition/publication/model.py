@@ -70,6 +70,9 @@ class App:
     evidence: list[tuple[str, str, str]] = field(default_factory=list)
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
+    # The lemma is the other witnesses' member of a graphic family for the base's (己已巳), taken
+    # without a printed entry (lem/@resp #edition-graphic): no emendation.
+    graphic: bool = False
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
     section: str = ""  # the id of its section
     citation: str = ""  # section.sentence of the sentence it is in
@@ -198,6 +201,9 @@ class EditionView:
     variant_forms: list[VariantFormView] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
     variant_forms_at_each_place: bool = False  # also recorded in the apparatus (normalization/@method)
+    # Classical usages (古今字, 通假) phrased at each place in the print and the HTML (the setting
+    # `usages`, normalization/@method of decl-usages); the TEI records them either way.
+    usages_at_each_place: bool = True
     persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     fanli_head: str = ""

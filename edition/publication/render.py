@@ -15,6 +15,7 @@ from pathlib import Path
 import regex
 from lxml import etree
 
+from ..collation.apparatus import GRAPHIC_RESP
 from .model import (
     App,
     Cite,
@@ -258,7 +259,13 @@ def read(path: Path) -> EditionView:
     base = next((w.id for w in witnesses.values() if w.base), None)
     apps = edition.all_apps
     for app in apps:
-        app.emended = bool(app.lemma.resp) and not app.lost_leaf and any(f"#{base}" in r.wit for r in app.readings)
+        app.graphic = app.lemma.resp == f"#{GRAPHIC_RESP}"
+        app.emended = (
+            bool(app.lemma.resp)
+            and not app.lost_leaf
+            and not app.graphic
+            and any(f"#{base}" in r.wit for r in app.readings)
+        )
     app_of = {r.id: app for app in apps for r in app.readings}
     reading_of = {r.id: r for app in apps for r in app.readings}
     for app in apps:
@@ -280,6 +287,9 @@ def read(path: Path) -> EditionView:
         edition.variant_forms_note = table.findtext("t:p", default="", namespaces=NS)
     edition.variant_forms_at_each_place = bool(
         doc.xpath("//t:editorialDecl/t:normalization[@xml:id='decl-variant_forms'][@method='markup']", namespaces=NS)
+    )
+    edition.usages_at_each_place = not doc.xpath(
+        "//t:editorialDecl/t:normalization[@xml:id='decl-usages'][@method='silent']", namespaces=NS
     )
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:

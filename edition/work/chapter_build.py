@@ -27,9 +27,10 @@ from ..collation import (
     textual_note,
 )
 from ..collation.analysis import Context, Report
-from ..collation.apparatus import collate
-from ..collation.commentary import collate_commentary
+from ..collation.apparatus import align_witnesses, apparatus_of
+from ..collation.commentary import align_commentary, commentary_of
 from ..collation.external_evidence import ExternalEvidence
+from ..collation.lineage import Lineage
 from ..collation.lost_leaf import LeafFinding, supply
 from ..collation.model import Apparatus, Commentary, Decisions, Section
 from ..errors import EditionError, SourceErrors
@@ -80,14 +81,15 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     witnesses, leaves = supply(witnesses, config.base, sources.normalizer())
     base = next(w for w in witnesses if w.meta.siglum == config.base)
     external = evidence_of(sources, base)
-    apparatus = collate(
-        witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices, external=external
-    )
+    orthography = sources.orthography()
+    classic = align_witnesses(witnesses, config.base, config.min_quality, *witness_choices)
+    notes = align_commentary(witnesses, config.base, config.min_quality, *witness_choices)
+    layers = [aligned for aligned in (classic, notes) if aligned is not None]
+    lineage = Lineage.of([a.maps for a in layers], {s: m for a in layers for s, m in a.metas.items()})
+    apparatus = apparatus_of(classic, orthography, (), external, lineage)
     context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
     reports = analysis.run(apparatus, ANALYSES, context)
-    commentary = collate_commentary(
-        witnesses, config.base, sources.orthography(), config.min_quality, *witness_choices, external=external
-    )
+    commentary = notes and commentary_of(notes, orthography, external, lineage)
     return Edited(apparatus, commentary, context.found, reports, leaves, external)
 
 

@@ -1,0 +1,164 @@
+"""Relations between characters that make a difference no substantive reading: graphic families
+that printers confuse (己已巳), classical usages (古今字 and 通假), taboo substitutions (避諱) and the
+words a web site's filter replaces, each from a table of `data/` that cites its source row by row.
+
+A variant form is one character written two ways and is folded for comparison
+(`intake.variants`); the characters of these tables are distinct characters, compared as they
+are, and a reading that differs from the lemma only by them is typed as what it is (see
+`reading.classify`): `graphic`, `usage` (subtype the relation), `taboo`, or `intrusion` of subtype
+`word-filter`. None of them is ever an automatic emendation, which rests on substantive readings
+alone. The tables are compared in the comparison script, their characters folded as the witnesses'
+are (`Relations(fold)`, with a normalizer's fold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from ..errors import EditionError
+from ..tables import read_tsv
+
+DATA = Path(str(resources.files("edition.collation") / "data"))
+GRAPHIC_FAMILIES = DATA / "graphic_families.tsv"
+USAGES = DATA / "usages.tsv"
+TABOO = DATA / "taboo.tsv"
+WORD_FILTERS = DATA / "word_filters.tsv"
+
+GRAPHIC, USAGE, TABOO_TYPE, INTRUSION = "graphic", "usage", "taboo", "intrusion"
+WORD_FILTER = "word-filter"  # the subtype of an intrusion that a site's word filter made
+# The relations of a usage, as the tables write them, and as the TEI types them (rdg/@subtype).
+USAGE_SUBTYPES = {"古今字": "gujinzi", "通假": "tongjia"}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How two characters are related: the reading type (and subtype) a difference by them is."""
+
+    type: str
+    subtype: str | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of a table: its characters as written, what it says, and its source."""
+
+    characters: tuple[str, ...]
+    relation: Relation
+    source: str
+    line: int
+
+
+def single(path: Path, line: int, value: str, column: str) -> str:
+    if len(value) != 1:
+        raise EditionError(path, f"{column} must be one character, found {value!r}", line)
+    return value
+
+
+def sourced(path: Path, line: int, row: dict[str, str]) -> str:
+    if not row["source"].strip():
+        raise EditionError(path, "the row has no source", line)
+    return row["source"]
+
+
+@cache
+def graphic_families() -> tuple[Row, ...]:
+    out = []
+    for line, row in read_tsv(GRAPHIC_FAMILIES, ("family", "source", "evidence")):
+        family = tuple(row["family"])
+        if len(family) < 2 or len(set(family)) != len(family):
+            problem = f"a family is two or more distinct characters: {row['family']!r}"
+            raise EditionError(GRAPHIC_FAMILIES, problem, line)
+        out.append(Row(family, Relation(GRAPHIC), sourced(GRAPHIC_FAMILIES, line, row), line))
+    return tuple(out)
+
+
+@cache
+def usages() -> tuple[Row, ...]:
+    out = []
+    for line, row in read_tsv(USAGES, ("character", "other", "relation", "source", "evidence")):
+        if row["relation"] not in USAGE_SUBTYPES:
+            raise EditionError(USAGES, f"relation must be one of {', '.join(USAGE_SUBTYPES)}", line)
+        pair = (single(USAGES, line, row["character"], "character"), single(USAGES, line, row["other"], "other"))
+        relation = Relation(USAGE, USAGE_SUBTYPES[row["relation"]])
+        out.append(Row(pair, relation, sourced(USAGES, line, row), line))
+    return tuple(out)
+
+
+@cache
+def taboo() -> tuple[Row, ...]:
+    out = []
+    for line, row in read_tsv(TABOO, ("character", "substitute", "name", "source", "evidence")):
+        pair = (
+            single(TABOO, line, row["character"], "character"),
+            single(TABOO, line, row["substitute"], "substitute"),
+        )
+        out.append(Row(pair, Relation(TABOO_TYPE), sourced(TABOO, line, row), line))
+    return tuple(out)
+
+
+@cache
+def word_filters() -> tuple[Row, ...]:
+    out = []
+    for line, row in read_tsv(WORD_FILTERS, ("word", "substitute", "source", "evidence")):
+        pair = (
+            single(WORD_FILTERS, line, row["word"], "word"),
+            single(WORD_FILTERS, line, row["substitute"], "substitute"),
+        )
+        out.append(Row(pair, Relation(INTRUSION, WORD_FILTER), sourced(WORD_FILTERS, line, row), line))
+    return tuple(out)
+
+
+class Relations:
+    """The tables in comparison form: how the character a reading has is related to the lemma's
+    at the same place. A site's filter goes one way (the lemma has the word, the reading what the
+    site writes for it); a family, a usage and a taboo pair either way. Asked in this order: a
+    filter, a taboo, a family, a usage."""
+
+    def __init__(self, fold: Callable[[str], str]):
+        """The tables with their characters as `fold` (a normalizer's) compares them."""
+        self.filtered: dict[tuple[str, str], Row] = {}
+        self.pairs: dict[frozenset[str], Row] = {}
+        for row in word_filters():
+            word, substitute = map(fold, row.characters)
+            self.filtered.setdefault((word, substitute), row)
+        for row in taboo():
+            self.pair(map(fold, row.characters), row)
+        for row in graphic_families():
+            members = [fold(c) for c in row.characters]
+            for a in members:
+                for b in members:
+                    self.pair((a, b), row)
+        for row in usages():
+            self.pair(map(fold, row.characters), row)
+
+    def pair(self, characters, row: Row) -> None:
+        a, b = characters
+        if a != b:
+            self.pairs.setdefault(frozenset((a, b)), row)
+
+    def row(self, lemma: str, reading: str) -> Row | None:
+        """The row of the tables that relates the reading's character to the lemma's, if one does."""
+        return self.filtered.get((lemma, reading)) or self.pairs.get(frozenset((lemma, reading)))
+
+    def of(self, lemma: str, reading: str) -> Relation | None:
+        """How the reading's character is related to the lemma's, if a table relates them."""
+        row = self.row(lemma, reading)
+        return row.relation if row else None
+
+    def between(self, reading: str, lemma: str) -> Relation | None:
+        """The one relation of every character in which a reading differs from the lemma (two
+        comparison texts of one length), if a table gives each the same; None if any differs
+        otherwise, or by relations of two kinds."""
+        if len(reading) != len(lemma) or reading == lemma:
+            return None
+        found = {self.of(m, r) for r, m in zip(reading, lemma) if r != m}
+        return found.pop() if len(found) == 1 else None
+
+
+def table_rows() -> dict[str, tuple[Row, ...]]:
+    """Every table by the reading type it gives, for the 凡例 and the reports."""
+    return {GRAPHIC: graphic_families(), USAGE: usages(), TABOO_TYPE: taboo(), WORD_FILTER: word_filters()}

@@ -1,0 +1,323 @@
+"""Forms, graphic families, usages, taboo characters and a site's word filter told apart: variant
+forms are folded (sources/variants.tsv); the classes of edition/collation/relations.py are typed
+from their tables (edition/collation/data/), each row with its source, never substantive and never
+an automatic emendation. The real places are checked by hand against the raw files, as named."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+from conftest import SOURCES
+from lxml import etree
+
+from edition.collation import relations
+from edition.collation.apparatus import choose_lemma, emendation, for_the_editor
+from edition.collation.model import Reading
+from edition.collation.reading import classify
+from edition.errors import EditionError
+from edition.publication import render, tei, validate
+from edition.publication.conventions import Conventions
+from edition.publication.model import App
+from edition.publication.tei import TEI_NS
+from edition.tables import read_tsv
+from edition.work.sources import Sources
+
+NS = {"t": TEI_NS}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+
+@pytest.fixture(scope="module")
+def orthography(sources):
+    return sources.orthography()
+
+
+def reading(orthography, text: str, siglum: str = "w") -> Reading:
+    """A hand-made reading of `text`, compared as the edition compares it."""
+    norm = "".join(orthography.normalizer.fold(c)[0] for c in text)
+    return Reading([siglum], [], text, norm, forms=tuple(text), owner=siglum)
+
+
+def quotation(siglum: str) -> SimpleNamespace:
+    """A quotation of a reading in the book `siglum`, all the emendation rule asks of one."""
+    return SimpleNamespace(siglum=siglum)
+
+
+# --- each class on hand-made readings ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "lemma,text,typed",
+    [
+        ("而巳", "而已", ("graphic", None)),
+        ("慈巳", "慈己", ("graphic", None)),
+        ("孰", "熟", ("usage", "gujinzi")),
+        ("說", "脫", ("usage", "tongjia")),
+        ("視", "眂", ("usage", "gujinzi")),  # 眂 folds to 眡, the 古文 of 視
+        ("玄", "元", ("taboo", None)),
+        ("元", "玄", ("taboo", None)),
+        ("褻", "防", ("intrusion", "word-filter")),
+        ("䙝", "防", ("intrusion", "word-filter")),  # SBCK's variant form of 褻
+        ("防", "褻", ("substantive", "substitution")),  # a filter goes one way
+        ("孰巳", "熟已", ("substantive", "substitution")),  # two relations: no one class
+        ("巳", "以", ("substantive", "substitution")),
+    ],
+)
+def test_each_class_is_typed_from_its_table(orthography, lemma, text, typed):
+    assert classify(reading(orthography, text), reading(orthography, lemma), orthography.relations) == typed
+
+
+def test_without_the_tables_a_difference_of_characters_is_substantive(orthography):
+    assert classify(reading(orthography, "熟"), reading(orthography, "孰")) == ("substantive", "substitution")
+
+
+def test_none_of_them_ever_emends_the_base(orthography):
+    """Two witnesses against the base emend it where their reading is substantive (塾 for 孰), never
+    where it is a usage (熟), a graphic variant (已), a taboo form (元) or a site's filter (防)."""
+    related = orthography.relations
+    base = reading(orthography, "孰", "SBCK")
+    assert emendation(base, [reading(orthography, "塾", s) for s in "ab"], {}, {}, related)
+    for base_text, text in (("孰", "熟"), ("巳", "已"), ("玄", "元"), ("褻", "防")):
+        base = reading(orthography, base_text, "SBCK")
+        voters = [reading(orthography, text, s) for s in "ab"]
+        assert not emendation(base, voters, {text: [quotation("SHU")]}, {}, related), text
+        assert not for_the_editor(base, voters, {}, {}, related), text
+        typed = classify(voters[0], base, related)[0]
+        assert typed != "substantive", (text, typed)
+
+
+def test_a_witness_of_a_related_reading_reads_the_base_word(orthography):
+    """SBCK 巳, 002 and WYG 已, 003 以 with a quotation for 以 (鄉射禮 注, 「不以巳尊孤人也」): the base
+    does not stand alone, so 以 does not emend it, though no other substantive reading has as much."""
+    related = orthography.relations
+    base = reading(orthography, "巳", "SBCK")
+    voters = [reading(orthography, "已", "002"), reading(orthography, "已", "WYG"), reading(orthography, "以", "003")]
+    assert not emendation(base, voters, {"以": [quotation("SHU")]}, {}, related)
+
+
+@pytest.mark.parametrize(
+    "others,partial,taken",
+    [
+        ({"WYG": "已", "002": "已"}, False, "已"),  # every other witness extant reads one member
+        ({"WYG": "已", "003": "己"}, False, None),  # they disagree: the base stands
+        ({"WYG": "已", "003": "以"}, False, None),  # one reads otherwise substantively
+        ({}, False, None),  # none extant
+        ({"WYG": "已"}, True, None),  # a witness starts inside the entry reading the base
+    ],
+)
+def test_the_edited_text_takes_a_graphic_member_only_where_the_others_agree(orthography, others, partial, taken):
+    readings = {"SBCK": reading(orthography, "巳", "SBCK")} | {s: reading(orthography, t, s) for s, t in others.items()}
+    lemma, rest, emended, candidate, graphic = choose_lemma(readings, "SBCK", "巳", "巳", orthography, {}, {}, partial)
+    assert not emended and not candidate
+    assert graphic == (taken is not None)
+    assert lemma.display == (taken or "巳")
+    base = next(r for r in [lemma, *rest] if "SBCK" in r.sigla)
+    if taken:
+        assert base.type == "graphic", "the base's member, a reading of its own"
+    assert all(r.type == "graphic" for r in rest if r.display in "已己巳")
+
+
+# --- the tables ------------------------------------------------------------------------------------
+
+
+def test_every_row_of_the_tables_names_its_source_and_evidence():
+    for name, rows in relations.table_rows().items():
+        assert rows, name
+        assert all(row.source.strip() for row in rows), name
+    for path in (relations.GRAPHIC_FAMILIES, relations.USAGES, relations.TABOO, relations.WORD_FILTERS):
+        assert all(row["evidence"].strip() for _, row in read_tsv(path, ("source", "evidence"))), path
+
+
+def test_a_usage_or_a_taboo_pair_is_two_characters_never_folded(orthography):
+    """No variant form folds one into the other (a comparison script may merge them: 曆 and 歷 are
+    both 历 in simplified script, a difference of script there)."""
+    standard = orthography.normalizer.variants.standard
+    for row in relations.usages() + relations.taboo() + relations.graphic_families():
+        assert len({standard(c) for c in row.characters}) == len(row.characters), row
+
+
+@pytest.mark.parametrize(
+    "variant,standard",
+    [
+        ("眂", "眡"),
+        ("靑", "青"),
+        ("莅", "涖"),
+        ("蒞", "涖"),
+        ("貎", "貌"),
+        ("㛮", "嫂"),
+        ("䄂", "袖"),
+        ("𣙗", "槷"),
+        ("㗖", "啗"),
+    ],
+)
+def test_the_variant_forms_of_the_issue_fold(orthography, variant, standard):
+    normalizer = orthography.normalizer
+    assert normalizer.fold(variant)[0] == normalizer.fold(standard)[0]
+    assert "variants.tsv" in " ".join(orthography.sources(variant, standard))
+
+
+def test_shi_is_not_folded_into_its_old_form(orthography):
+    """眡 is the 說文's 古文 of 視; WYG's 考證 (大射: 「眂，石經及敖本作視，釋文作眂」) reads them as two
+    texts' readings, which a fold would erase: a usage, typed, never folded."""
+    fold = lambda c: orthography.normalizer.fold(c)[0]
+    assert fold("眡") == fold("眂") != fold("視")
+
+
+def test_the_two_wordings_of_one_guwen_note_are_one_reading(guanli):
+    """士冠禮 注: SBCK 古文闑爲&KR0527;閾爲蹙 (line 20; Kanripo's table: KR0527 is 𣙗), WYG 古文闑為槷閾為蹙
+    (line 110). 𣙗 folds to 槷, so the 古文 reading of both is one (jinguwen compares a note's words
+    as the witnesses' text, its entities by their character)."""
+    normalizer = guanli.normalizer
+    entity = normalizer.gaiji.entries["&KR0527;"]
+    assert entity.mapping == "𣙗"
+    assert normalizer.fold(entity.mapping)[0] == normalizer.fold("槷")[0]
+
+
+# --- 喪服, edited in process -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sangfu_view(sangfu, tmp_path_factory):
+    path = tmp_path_factory.mktemp("sangfu") / "edition.xml"
+    sangfu.document.write(str(path), encoding="utf-8")
+    edition = render.read(path)
+    conventions = Conventions(edition.style)
+    return edition, conventions.entries(edition)
+
+
+def app_at(document, lemma: str, after: str):
+    """The first app whose lemma reads `lemma` and is followed by the base's words `after`."""
+    for app in document.iter(f"{{{TEI_NS}}}app"):
+        lem = app.find("t:lem", NS)
+        lem = lem if lem is not None else app.find("t:rdgGrp/t:lem", NS)
+        if lem is not None and "".join(lem.itertext()) == lemma and (app.tail or "").startswith(after):
+            return app
+    raise AssertionError(f"no app [{lemma}]{after}")
+
+
+def test_kuer_yi_reads_as_the_other_witness_without_an_entry(sangfu, sangfu_view):
+    """喪服 傳: SBCK line 26 「朝一哭夕一哭而巳」, WYG line 171 「朝一哭夕一哭而已」: the edited text reads
+    已, the TEI records the base's 巳 as a graphic variant and the lemma as the graphic rule's, and
+    the print and the HTML say nothing there."""
+    app = app_at(sangfu.document, "已", "旣練")
+    lem, rdg = app.find("t:lem", NS), app.find("t:rdg", NS)
+    assert app.get("type") == "graphic"
+    assert (lem.get("wit"), lem.get("resp"), lem.get("cause")) == ("#wWYG", "#edition-graphic", None)
+    assert (rdg.get("wit"), rdg.get("type"), "".join(rdg.itertext())) == ("#wSBCK", "graphic", "巳")
+    header = sangfu.document.find(".//t:titleStmt", NS)
+    assert header.xpath("t:respStmt[@xml:id='edition-graphic']/t:resp", namespaces=NS)
+    edition, entries = sangfu_view
+    view = next(a for a in edition.all_apps if a.id == app.get(XML_ID))
+    assert view.graphic and not view.emended
+    assert entries[view.id].clauses == [], "no printed entry"
+    section = next(s for s in edition.sections if view in s.items)
+    text = "".join(i if isinstance(i, str) else i.lemma.text if isinstance(i, App) else "" for i in section.items)
+    assert "一哭而已旣練" in text
+
+
+def test_qin_bu_shuo_die_dai_is_a_usage_and_the_base_stands(sangfu, sangfu_view):
+    """喪服 傳: SBCK line 25 「寢不&KR0003;絰帶」 (KR0003 is 說), WYG line 170 「寢不脫絰帶」, WYG's 疏
+    quoting 寢不脫絰帶: 說 for 脫 is a 通假, no emendation (it was one, by WYG and its 疏)."""
+    app = app_at(sangfu.document, "&KR0003;", "絰帶")
+    lem, rdg = app.find("t:lem", NS), app.find("t:rdg", NS)
+    assert (lem.get("wit"), lem.get("resp")) == ("#wSBCK", None)
+    assert (rdg.get("wit"), rdg.get("type"), rdg.get("subtype"), rdg.text) == ("#wWYG", "usage", "tongjia", "脫")
+    edition, entries = sangfu_view
+    said = ["".join(p.text for p in c.parts) for c in entries[app.get(XML_ID)].clauses if c.type == "usage"]
+    assert said == ["說，四庫本作脫（通假）"]
+
+
+def test_the_variant_forms_of_sangfu_are_no_readings(sangfu):
+    """傳 SBCK line 271 「是嫂亦可謂之母乎」 = WYG line 1252 「是㛮亦可謂之母乎」; 注 SBCK line 486 「其䄂足以
+    容」 = WYG line 2133 「其袖足以容」 (an automatic emendation before 䄂 was folded)."""
+    texts = {"".join(r.itertext()) for r in sangfu.document.iter(f"{{{TEI_NS}}}rdg")}
+    assert not texts & {"㛮", "袖", "䄂"}
+    lemmata = [lem for lem in sangfu.document.iter(f"{{{TEI_NS}}}lem") if lem.get("resp") == "#edition-auto"]
+    assert not any("".join(lem.itertext()) in ("袖", "已", "己", "脫", "嫡", "避", "版") for lem in lemmata)
+
+
+def test_the_usages_setting_leaves_them_out_of_the_print_and_the_html(sangfu, tmp_path):
+    """`usages = "silent"`: the TEI types them as before, the 凡例 says they are not recorded, and
+    no entry phrases them."""
+    sources = replace(sangfu.sources, config=replace(sangfu.sources.config, usages="silent"))
+    edited = sangfu.edited
+    document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, None, edited.commentary)
+    assert document.xpath("//t:rdg[@type='usage']", namespaces=NS)
+    assert document.xpath("//t:normalization[@xml:id='decl-usages'][@method='silent']", namespaces=NS)
+    path = tmp_path / "edition.xml"
+    document.write(str(path), encoding="utf-8")
+    edition = render.read(path)
+    assert not edition.usages_at_each_place
+    entries = Conventions(edition.style).entries(edition)
+    assert not any(c.type == "usage" for entry in entries.values() for c in entry.clauses)
+    fanli = dict(zip(edition.fanli_keys, edition.fanli))
+    assert "亦不出校" in fanli["usages"]
+
+
+# --- 鄉射禮, built ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def xiangshe(built):
+    return etree.parse(str(built / "edition.xml"))
+
+
+def test_a_site_word_filter_is_an_intrusion_of_the_witness(xiangshe, printed):
+    """000 line 5 「尊大夫不敢防」 against SBCK line 120 and WYG line 267 「不敢褻」: the site's filter, an
+    intrusion of 000, not a reading; with 000's 搢防也防 (SBCK 搢挿也挿), 今乡防 (SBCK 今鄉㑹) and 003's
+    不见不防, 不可防也, 燕设防具, the seven such places of the chapter, all in the 注."""
+    filtered = xiangshe.xpath("//t:rdg[@subtype='word-filter']", namespaces=NS)
+    assert (
+        sorted((r.get("wit"), "".join(r.itertext())) for r in filtered) == [("#w000", "防")] * 4 + [("#w003", "防")] * 3
+    )
+    assert all(r.get("type") == "intrusion" for r in filtered)
+    assert not xiangshe.xpath("//t:rdg[@type='substantive'][. = '防']", namespaces=NS)
+    assert "注：褻，禮書綱目作防（網站過濾字）" in printed
+    fanli = "".join(xiangshe.find(".//t:front/t:div[@type='fanli']/t:p[@n='word_filter']", NS).itertext())
+    assert "褻、插、會、啗作防" in fanli
+
+
+def test_yuan_for_xuan_in_003_is_a_taboo_form(xiangshe, printed):
+    """003 line 17 「説朝服服元端也」 against SBCK line 553 「服玄端也」 (WYG 𤣥, 002 玄): 康熙's 玄燁."""
+    taboo = xiangshe.xpath("//t:rdg[@type='taboo']", namespaces=NS)
+    assert [(r.get("wit"), r.text) for r in taboo] == [("#w003", "元")]
+    lem = taboo[0].getparent().find("t:lem", NS)
+    assert lem.text == "玄" and lem.get("resp") is None
+    assert "注：玄，五禮通考作元（避諱）" in printed
+    fanli = "".join(xiangshe.find(".//t:front/t:div[@type='fanli']/t:p[@n='taboo']", NS).itertext())
+    assert "玄作元" in fanli and "陳垣《史諱舉例》" in fanli and "底本缺葉" in fanli, "one item on taboo characters"
+
+
+def test_no_automatic_emendation_rests_on_a_reading_that_is_not_substantive(xiangshe):
+    """Where the base is emended, its own reading is substantive: SBCK's 孰 (注 「謂狗孰可食」, line 79) and
+    庭 (「朝庭饗燕」, line 138), emended before by WYG's 熟 and 廷, stand now."""
+    for lem in xiangshe.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS):
+        base = lem.getparent().xpath("t:rdg[contains(@wit, '#wSBCK')]", namespaces=NS)
+        assert all(r.get("type") == "substantive" for r in base), "".join(lem.itertext())
+    usages = {(r.get("wit"), r.text, r.get("subtype")) for r in xiangshe.xpath("//t:rdg[@type='usage']", namespaces=NS)}
+    assert ("#wWYG", "熟", "gujinzi") in usages and ("#w000 #wWYG", "廷", "tongjia") in usages
+
+
+def test_the_schematron_closes_the_reading_types(xiangshe):
+    doc = etree.fromstring(etree.tostring(xiangshe))
+    usage = doc.xpath("//t:rdg[@type='usage']", namespaces=NS)[0]
+    del usage.attrib["subtype"]
+    doc.xpath("//t:rdg[@type='taboo']", namespaces=NS)[0].set("type", "tabu")
+    messages = [p.message for p in validate.problems(etree.ElementTree(doc), project=True)]
+    assert any("rdg/@type is substantive" in m and "tabu" in m for m in messages)
+    assert any("a usage is of the relation" in m for m in messages)
+
+
+def test_the_sources_schema_knows_the_usages_setting(tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    config = sources / "edition.toml"
+    text = config.read_text(encoding="utf-8")
+    assert 'usages = "apparatus"' in text, "the work's setting, exported with the chapter"
+    config.write_text(text.replace('usages = "apparatus"', 'usages = "silent"'), encoding="utf-8")
+    assert Sources.load(sources).config.usages == "silent"
+    config.write_text(text.replace('usages = "apparatus"', 'usages = "sometimes"'), encoding="utf-8")
+    with pytest.raises(EditionError, match="usages"):
+        Sources.load(sources)
