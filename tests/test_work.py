@@ -143,8 +143,10 @@ def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sa
         "guwen",
         "jinwen",
         "wSBCK",
+        "wSHU",
+        "wSW",
         "wWYG",
-    ]
+    ], "the witnesses, the books of evidence and the two traditions"
     ids = [e.get(XML_ID) for e in document.iter() if isinstance(e.tag, str) and e.get(XML_ID)]
     assert len(ids) == len(set(ids))
     chapter_ids = {
