@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from edition.collation import decisions
-from edition.collation.lost_leaf import SMALLEST, supply
+from edition.collation.lost_leaf import READS_ON, SMALLEST, supply
 from edition.intake.model import TRANSMITTED, WitnessMeta
 from edition.intake.profile import load_profile
 from edition.intake.witness import intake_witness
@@ -91,6 +91,10 @@ def test_remarks_where_nothing_is_lost_and_a_leaf_that_begins_and_ends_alike():
     text = layer_text(base, (*TRANSMITTED, "commentary"))
     assert "媵爵者奠觶于篚命長致者使長者一人致也" in text and "以虛觶降奠于篚主人洗觚升獻大夫" in text
     assert not base.lacunae, "no remark marks a lacuna any more"
+    assert [(s.line, s.attrs.get(READS_ON)) for s in base.segments if READS_ON in s.attrs] == [
+        (226, "WYG"),
+        (237, "WYG"),
+    ], "the two remarks where nothing is lost say which witness reads on"
 
 
 @pytest.mark.xfail(strict=True, reason="WYG's 經 that runs on unmarked after its 注 is told by SBCK's 經, lost here")
@@ -175,3 +179,4 @@ def test_a_lost_leaf_is_one_entry_of_the_base_in_the_tei_and_in_print(built: Pat
     assert printed.count("底本缺葉，據四庫本補") == 3 and "原作▯" not in printed
     fanli = "".join(doc.find(".//t:front/t:div[@type='fanli']", NS).itertext())
     assert "底本缺葉三處" in fanli and "避諱" in fanli
+    assert "實無闕文" not in fanli, "no remark of 鄉射禮 reads on: no item on such remarks"

@@ -37,6 +37,7 @@ TEXT = (*TRANSMITTED, "commentary")  # the layers a leaf is supplied in
 CONTEXT = 16  # characters of the base on either side of a remark matched in a witness, at most
 SHORTEST = 4  # an exact match of fewer is no match
 APPROXIMATE = 75  # rapidfuzz's partial ratio an approximate match needs
+READS_ON = "reads_on"  # a remark's attribute: the witness that reads on where the base marks a leaf lost
 SMALLEST = 8  # characters between the two sides that are a leaf: fewer are a reading of the witness
 LARGEST = 2400  # characters a supplied stretch may hold: two leaves of a 注疏's 經 and 注
 RUN = 30  # characters of a stretch's 經 read by the base elsewhere that make it a reordering, not a leaf
@@ -187,7 +188,7 @@ def spliced(
 ) -> Witness:
     """The base with each leaf's text spliced in after its remark, in the leaf's layers and the
     edited text's forms; a remark where nothing is lost, or where a leaf is supplied, marks no
-    lacuna any more."""
+    lacuna any more (one where nothing is lost says which witness reads on there, `READS_ON`)."""
     text, raw = base.raw.text, base.raw
     parts: list[str] = []
     segments: list[Segment] = []
@@ -202,9 +203,11 @@ def spliced(
             segments.append(moved)
             continue
         witness, p, q = leaf
-        segments.append(replace(moved, attrs={k: v for k, v in segment.attrs.items() if k != "gap"}))
-        if q - p < SMALLEST:
+        attrs = {k: v for k, v in segment.attrs.items() if k != "gap"}
+        if q - p < SMALLEST:  # the remark stays, said to read on in the witness
+            segments.append(replace(moved, attrs=attrs | {READS_ON: witness.meta.siglum}))
             continue
+        segments.append(replace(moved, attrs=attrs))
         parts.append(text[position : segment.end])
         position = segment.end
         start = segment.end + shift

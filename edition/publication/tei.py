@@ -31,6 +31,7 @@ from .. import __version__
 from ..budget import Budget
 from ..collation import relations
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT, GRAPHIC_RESP, SUPPLIED_RESP
+from ..collation.lost_leaf import READS_ON
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ..intake.model import CODES, LAYER_OF_CODE, EvidenceMeta, Witness, WitnessMeta
@@ -1158,6 +1159,8 @@ def editorial_principles(
     }
     leaves = len(writer.apparatus.leaves) + (len(zhu.apparatus.leaves) if zhu is not None else 0)
     values["lost_leaves"] = conventions.words(leaves) if leaves else ""
+    read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
+    values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
