@@ -98,10 +98,11 @@ def test_marker_opens_its_readings(page, site, screenshots):
     assert reading.locator(".rdg-text").inner_text() == "常" and reading.locator(".sig").inner_text() == "網絡本"
     assert "原作" not in body.inner_text()  # the base reads 堂
 
-    tan = marker(page, "袒", "emended")  # SBCK's 袓 in 三耦皆袓決遂, against 001 and WYG
-    tan.focus()
-    assert "袒，原作袓，據網絡本、四庫本改" in body.inner_text()
-    assert body.locator(".rdg-text").all_inner_texts()[0] == "袓", "the base's reading said in the emendation"
+    page.check("#commentary")  # the emendations are in the 注: SBCK's 爾稚曰, against the 注疏本 and the 單疏本
+    ya = marker(page, "雅", "emended")
+    ya.focus()
+    assert "雅，原作稚，據" in body.inner_text() and "單疏本引作" in body.inner_text()
+    assert body.locator(".rdg-text").all_inner_texts()[0] == "稚", "the base's reading said in the emendation"
 
 
 def test_entry_and_marker_link_both_ways(page, site):

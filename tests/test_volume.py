@@ -134,7 +134,7 @@ def test_the_index_gives_each_reading_where_the_chapter_apparatus_has_it(work, v
         chapter_text = flat("".join(pages(work / "chapters" / c.folder / "edition.pdf")))
         for number, page, line, citation, lemma in rows[c.heading]:
             assert c.heading.endswith(f"第{number}")
-            note = re.compile(rf"B{line}{re.escape(citation)}[^〔]*?{re.escape(lemma)}")
+            note = re.compile(rf"B{line}(?:–\d+)?{re.escape(citation)}[^〔]*?{re.escape(lemma)}")  # lines 7–8
             assert note.search(chapter_text), (c.heading, line, citation, lemma)
             assert note.search(flat(volume_pages[page_one + int(page) - 1])), (c.heading, page)
 
