@@ -137,16 +137,21 @@ def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
 # --- 喪服, edited in process --------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def sangfu() -> SimpleNamespace:
-    """喪服 (卷十一) as its chapter build edits it (SBCK the base, WYG), and its TEI edition in
-    memory (the 經 with its 傳, the 注 after each passage)."""
+def edited_chapter(title: str) -> SimpleNamespace:
+    """A chapter of the work as its chapter build edits it, and its TEI edition in memory."""
     work = Work.load(WORK)
-    sources = work.sources(work.chapter("喪服"))
+    sources = work.sources(work.chapter(title))
     edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
     paragraphs = steps.paragraph_starts(edited.found["steps"].steps)
     document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, paragraphs, edited.commentary)
     return SimpleNamespace(sources=sources, edited=edited, document=document)
+
+
+@pytest.fixture(scope="session")
+def sangfu() -> SimpleNamespace:
+    """喪服 (卷十一) as its chapter build edits it (SBCK the base, WYG), and its TEI edition in
+    memory (the 經 with its 傳, the 注 after each passage)."""
+    return edited_chapter("喪服")
 
 
 # --- the evidence of the 單疏本 and the 識誤, on 士冠禮 -----------------------------------------------

@@ -67,15 +67,22 @@ def test_header(edition):
         "wSW",
         "jinwen",
         "guwen",
-    ], "the base first, the books of evidence after the witnesses"
+        "shijing",
+        "jianben",
+        "zhuzi",
+        "aoben",
+        "yangben",
+    ], "the base first, the books of evidence after the witnesses, the editions the 考證 reports last"
     excluded = edition.xpath("//t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS)
     assert [w.get(XML_ID) for w in excluded] == ["w004"]
     for w in witnesses[:6] + excluded:
         assert w.xpath("t:note[@type='quality']", namespaces=NS) and w.xpath("t:note[@type='extent']", namespaces=NS)
     for w in witnesses[6:8]:
         assert w.xpath("t:note[@type='status']", namespaces=NS)[0].text.startswith("evidence")
-    for w in witnesses[8:]:
+    for w in witnesses[8:10]:
         assert w.xpath("t:note[@type='status']", namespaces=NS)[0].text.startswith("hypothetical")
+    for w in witnesses[10:]:
+        assert w.xpath("t:note[@type='status']", namespaces=NS)[0].text.startswith("reported")
     assert edition.xpath("//t:charDecl/t:char[@xml:id='g-EB8E']", namespaces=NS), (
         "gaiji read in the apparatus are declared"
     )
@@ -281,9 +288,9 @@ def test_teiphy_converts_the_edition_to_nexus(built, tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     nexus = out.read_text()
-    assert nexus.startswith("#NEXUS") and "ntax=10" in nexus, (
-        "six collated witnesses, the two books of evidence and the two traditions (the excluded 004 is no"
-        " witness of listWit)"
+    assert nexus.startswith("#NEXUS") and "ntax=15" in nexus, (
+        "six collated witnesses, the two books of evidence, the two traditions and the five editions the 考證"
+        " reports (the excluded 004 is no witness of listWit)"
     )
     assert "Matrix" in nexus or "MATRIX" in nexus
 

@@ -45,7 +45,8 @@ def expected_notes(edition_xml: Path) -> Counter:
     D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting, nor
     for where the base's 注 stops at a lost leaf (the leaf's own entry says so). Where the edition
     takes the other witnesses' member of a graphic family for the base's (lem/@resp
-    #edition-graphic), neither the base's reading nor a quotation is said."""
+    #edition-graphic), neither the base's reading nor a quotation is said. The editions a 校语
+    reports are said in the note's words alone: neither their sigla nor their readings count."""
     doc = etree.parse(str(edition_xml))
     expected = Counter()
     seen = set()
@@ -56,13 +57,21 @@ def expected_notes(edition_xml: Path) -> Counter:
             "//t:listWit/t:witness[t:note[@type='abridged'][@subtype='commentary']]/@xml:id", namespaces=NS
         )
     }
+    reported = {
+        "#" + i
+        for i in doc.xpath(
+            "//t:listWit/t:witness[starts-with(t:note[@type='status'][not(@subtype)], 'reported')]/@xml:id",
+            namespaces=NS,
+        )
+    }
+    wit = lambda node: " ".join(w for w in node.get("wit", "").split() if w not in reported)
     for app in doc.xpath("//t:app[not(parent::t:rdg)]", namespaces=NS):
         commentary = bool(app.xpath("ancestor::t:note[@type='commentary']", namespaces=NS))
         label = ("注" if commentary else "") + app.get("{http://www.w3.org/XML/1998/namespace}id").rsplit("-", 1)[1]
         section = app.xpath("ancestor::t:div[@type='section']/@n", namespaces=NS)[0]
         lem = app.xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]
         lemma = text_of(lem)
-        readings = app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS)
+        readings = [r for r in app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS) if wit(r) or not r.get("wit")]
         graphic = lem.get("resp") == "#edition-graphic"
         fresh = set()
         for rdg in readings:
@@ -77,7 +86,7 @@ def expected_notes(edition_xml: Path) -> Counter:
                 and rdg.get("wit") == base
             ):
                 continue
-            key = (commentary, section, lemma, text_of(rdg), rdg.get("wit"), rdg.get("type"))
+            key = (commentary, section, lemma, text_of(rdg), wit(rdg), rdg.get("type"))
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
             seen.add(key)
@@ -86,7 +95,11 @@ def expected_notes(edition_xml: Path) -> Counter:
         )
         said = any(
             app.find(f"t:{path}", NS) is not None
-            for path in ("note[@type='editorial']", "note[@type='textual']", *(() if graphic else ("witDetail",)))
+            for path in (
+                "note[@type='editorial']",
+                "note[@type='textual']",
+                *(() if graphic else ("witDetail[@type='evidence']",)),
+            )
         )  # an editor's note, a 校语, a quotation
         series = [bool(fresh & set(SERIES_A) or emended or said), "jinguwen" in fresh, bool(fresh & set(SERIES_C))]
         expected[label] += any(series) if commentary else sum(series)

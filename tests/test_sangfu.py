@@ -16,13 +16,22 @@ def body(sangfu) -> etree._Element:
 
 
 def entries(body: etree._Element, count: int) -> list[tuple[str, str, list[tuple[str, str, str]]]]:
-    """The first entries of the 經 and 傳 that record a reading: lemma, its witnesses, and the
-    readings (witnesses, type, text)."""
+    """The first entries of the 經 and 傳 that record a witness's reading: lemma, its witnesses, and
+    the readings (witnesses, type, text); not those of the editions a 校语 reports alone."""
+    reported = {
+        "#" + w.get(XML_ID)
+        for w in body.getroottree().iterfind(".//t:listWit/t:witness", NS)
+        if w.findtext("t:note[@type='status']", namespaces=NS).startswith("reported")
+    }
     found = []
     for app in body.iter(f"{{{NS['t']}}}app"):
         if any(etree.QName(a).localname == "note" for a in app.iterancestors()):
             continue  # the 注's own apparatus
-        readings = [(r.get("wit"), r.get("type"), "".join(r.itertext())) for r in app.iterfind(".//t:rdg", NS)]
+        readings = [
+            (r.get("wit"), r.get("type"), "".join(r.itertext()))
+            for r in app.iterfind(".//t:rdg", NS)
+            if not set(r.get("wit", "").split()) <= reported
+        ]
         if readings:
             lemma = app.find(".//t:lem", NS)
             found.append(("".join(lemma.itertext()), lemma.get("wit"), readings))

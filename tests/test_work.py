@@ -140,13 +140,16 @@ def test_a_work_builds_every_chapter_into_its_folder_and_one_tei_for_the_work(sa
     assert [(t.get("n"), t.get(XML_ID)) for t in texts] == [("3", "ch03"), ("10", "ch10")]
     assert len(document.findall("t:teiHeader", TEI)) == 1
     assert sorted(w.get(XML_ID) for w in document.findall("t:teiHeader//t:listWit/t:witness", TEI)) == [
+        "aoben",
         "guwen",
+        "jianben",
         "jinwen",
+        "shijing",
         "wSBCK",
         "wSHU",
         "wSW",
         "wWYG",
-    ], "the witnesses, the books of evidence and the two traditions"
+    ], "the witnesses, the books of evidence, the two traditions and the editions the 考證s report"
     ids = [e.get(XML_ID) for e in document.iter() if isinstance(e.tag, str) and e.get(XML_ID)]
     assert len(ids) == len(set(ids))
     chapter_ids = {

@@ -258,6 +258,9 @@ class Reader:
         def own(s: tuple[int, int] | None) -> str:
             return "".join(chars(s))
 
+        def compared(s: tuple[int, int] | None) -> str:
+            return passage.text[s[0] : s[1]] if s else ""
+
         lemma, reading = span("lemma"), span("reading")
         if lemma and reading:  # as long as the lemma, within the clause
             stop = passage.text.find(BOUNDARY, reading[0])
@@ -271,8 +274,11 @@ class Reader:
             own(reading),
             own(span("source")),
             chars(named),
-            passage.text[named[0] : named[1]] if named else "",
-            passage.text[reading[0] : reading[1]] if reading else "",
+            compared(named),
+            compared(reading),
+            tuple(chars(reading)),
+            compared(span("side")),
+            compared(span("verb")),
         )
 
     def quote(self, passage: Passage, begin: int, end: int, found: list) -> tuple[int, int]:
@@ -349,6 +355,7 @@ class Placing:
                 note.confidence, note.reason = "none", reason
             else:
                 (note.t0, note.t1), note.confidence, note.reason = span, confidence, reason
+                note.on = named if not reason else None  # no reason: on the characters it names
 
     def follows(self, passage: Passage, named: FormulaMatch | None):
         """On the named characters in the clause the note follows, or the end of them."""

@@ -137,12 +137,17 @@ class Site:
         return bool(self.entries[app.id].clauses)
 
     def attested(self, tradition_id: str) -> list[int]:
-        """Base positions of the entries where a hypothetical tradition has a reading."""
+        """Base positions of the entries where a hypothetical tradition, or an edition a 校语
+        reports, has a reading."""
         return [
             s.app_start
             for runs in self.segments.values()
             for s in runs
-            if s.app and any("#" + tradition_id in r.wit for r in s.app.readings)
+            if s.app
+            and any(
+                "#" + tradition_id in r.wit or tradition_id in r.reported
+                for r in (s.app.lemma, *s.app.readings, *s.app.reported)
+            )
         ]
 
     def transposed(self, witness) -> list[tuple[int, int]]:

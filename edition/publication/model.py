@@ -37,6 +37,11 @@ class WitnessView:
     def hypothetical(self) -> bool:
         return self.status.startswith("hypothetical")
 
+    @property
+    def reported(self) -> bool:
+        """An edition a 校语 reports: attested only where a note reports it."""
+        return self.status.startswith("reported")
+
 
 @dataclass
 class ReadingView:
@@ -48,6 +53,7 @@ class ReadingView:
     resp: str = ""
     cert: str = ""
     quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
+    reported: list[str] = field(default_factory=list)  # the editions a 校语 reports that read it too (ids)
     corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
     elsewhere: list[App] = field(default_factory=list)  # the apps those readings are in
     counterparts: list[ReadingView] = field(default_factory=list)  # those readings
@@ -83,6 +89,8 @@ class App:
     in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
     gloss: str = ""  # the id of the note of the 注 it is an entry of ("" for the 經)
     lost_leaf: list[str] = field(default_factory=list)  # a lost leaf of the base: the witnesses it is supplied from
+    # The readings that only editions a 校语 reports read (the note, quoted, says them).
+    reported: list[ReadingView] = field(default_factory=list)
 
     @property
     def in_text(self) -> bool:
@@ -233,6 +241,7 @@ class Collected:
     """What reading the TEI collects: the stand-ins, and the entries of the 經 and of the 注."""
 
     gaiji: dict
+    reported: frozenset[str] = frozenset()  # the ids of the editions a 校语 reports (witnesses of listWit)
     apps: list[App] = field(default_factory=list)
     commentary_apps: list[App] = field(default_factory=list)
 

@@ -80,17 +80,20 @@ def own_children(node, path: str):
     return [found for found in node.iterfind(path, NS) if next(found.iterancestors(f"{{{TEI}}}app")) is node]
 
 
-def reading(node, gaiji) -> ReadingView:
+def reading(node, gaiji, reported: frozenset[str] = frozenset()) -> ReadingView:
+    """A lemma or reading; the editions a 校语 reports apart from the witnesses (`reported`, ids),
+    since the views say them only in the note's words."""
     wit = node.get("wit", "").split()
     return ReadingView(
         node.get(XML_ID, ""),
-        wit,
+        [w for w in wit if w.lstrip("#") not in reported],
         text_of(node, gaiji),
         node.get("type", ""),
         node.get("subtype", ""),
         node.get("resp", ""),
         node.get("cert", ""),
         corresp=[ref.lstrip("#") for ref in node.get("corresp", "").split()],
+        reported=[w.lstrip("#") for w in wit if w.lstrip("#") in reported],
     )
 
 
@@ -130,7 +133,12 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
     gaiji = found.gaiji
     apps = found.commentary_apps if gloss else found.apps
     lem = own_children(node, ".//t:lem")[0]
-    readings = [reading(r, gaiji) for r in own_children(node, ".//t:rdg")]
+    elements = own_children(node, ".//t:rdg")
+    read = [(reading(r, gaiji, found.reported), r) for r in elements]
+    # A reading of reported editions alone is the 校语's, which the entry quotes.
+    theirs = [view for view, _ in read if view.reported and not view.wit]
+    read = [(view, r) for view, r in read if not (view.reported and not view.wit)]
+    readings = [view for view, _ in read]
     by_id = {r.id: r for r in readings}
     for note in node.iterfind("t:note[@type='jinguwen']", NS):
         target = by_id.get(note.get("target", "").lstrip("#"))
@@ -153,7 +161,7 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
     app = App(
         node.get(XML_ID, ""),
         int(node.get(XML_ID).rsplit("-", 1)[1]),
-        reading(lem, gaiji),
+        reading(lem, gaiji, found.reported),
         readings,
         editorial,
         textual=textual,
@@ -184,7 +192,8 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
         if child.tail:
             app.parts.append(child.tail)
     app.parts = joined(app.parts)
-    for r, element in zip(readings, own_children(node, ".//t:rdg")):
+    app.reported = theirs
+    for r, element in read:
         r.inner = [read_app(child, found, app, gloss) for child in element.iterfind("t:app", NS)]
         for inner in r.inner:
             inner.in_reading = True
@@ -234,7 +243,7 @@ def read(path: Path) -> EditionView:
     )
     witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections = []
-    found = Collected(gaiji)
+    found = Collected(gaiji, frozenset(w.id for w in witnesses.values() if w.reported))
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)

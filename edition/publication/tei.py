@@ -29,7 +29,7 @@ from lxml import etree
 
 from .. import __version__
 from ..budget import Budget
-from ..collation import relations
+from ..collation import relations, reported_editions
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT, GRAPHIC_RESP, SUPPLIED_RESP
 from ..collation.lost_leaf import READS_ON
 from ..errors import EditionError
@@ -503,6 +503,13 @@ class EditionWriter:
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.evidence = {book.siglum: book.xml_id for book in evidence}  # books of evidence, not collated
+        # The editions a 校语 reports (data/reported_editions.tsv): their ids are their sigla.
+        self.editions = list(reported_editions.editions())
+        # Each edition attested, with who reports it: {edition: {(person id, siglum of the witness): None}}.
+        self.reported_by: dict[str, dict[tuple[str, str], None]] = {}
+        self.also: dict[int, list[str]] = {}  # id of a reading -> the editions that read it too, in the app written
+        self.additions: set[int] = set()  # the base gaps where an addition's unit stands
+        self.note_ids: dict[int, str] = {}  # id of a 校语 -> the xml:id of the note that quotes it
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
         self.places = apparatus.places  # the units that hold those inside them: moved clauses' places, lost leaves
@@ -522,9 +529,11 @@ class EditionWriter:
         return tokens[t].start if t < len(tokens) else len(self.base.raw.text)
 
     def wit(self, sigla) -> str:
-        """The witnesses' ids in the apparatus's order, then books of evidence (not collated)."""
-        order = [*self.order, *self.evidence]
+        """The witnesses' ids in the apparatus's order, then books of evidence (not collated), then
+        the editions a 校语 reports."""
+        order = [*self.order, *self.evidence, *self.editions]
         ids = {s: w.meta.xml_id for s, w in self.apparatus.witnesses.items()} | self.evidence
+        ids |= {e: e for e in self.editions}
         return " ".join(f"#{ids[s]}" for s in sorted(set(sigla), key=order.index))
 
     def append_tokens(
@@ -593,8 +602,9 @@ class EditionWriter:
 
     def reading_element(self, tag: str, reading, unit, raw, base_from: int | None = None):
         attrib = {XML_ID: reading.xml_id}
-        if reading.sigla:
-            attrib["wit"] = self.wit(reading.sigla)
+        sigla = [*reading.sigla, *self.also.get(id(reading), ())]
+        if sigla:
+            attrib["wit"] = self.wit(sigla)
         if reading.type:
             attrib["type"] = reading.type
         if reading.subtype:
@@ -673,6 +683,12 @@ class EditionWriter:
         # the marker (TEI Guidelines 12.1.5), so that no entry is a lemma without readings.
         fragments = [s for s in unit.lemma.sigla if unit.markers.get(s)]
         lemma = replace(unit.lemma, sigla=[s for s in unit.lemma.sigla if s not in fragments])
+        # The editions a 校语 reports read the lemma or a witness's reading here, or one of their own
+        # (the app's own: an app nested in one of its readings restores it when written).
+        attested = reported_editions.attestations(self.apparatus, unit, self.additions)
+        outer, self.also = self.also, {id(a.reading): a.editions for a in attested if a.reading is not None}
+        if id(unit.lemma) in self.also:
+            self.also[id(lemma)] = self.also.pop(id(unit.lemma))
         lem = self.reading_element("lem", lemma, unit, lemma_raw, unit.t0 if base_reads_lemma else None)
         if lemma_variants:
             group = el("rdgGrp", {"type": "lemma"}, parent=app)
@@ -688,6 +704,8 @@ class EditionWriter:
             fragment = replace(unit.lemma, sigla=[siglum], type="fragment", subtype=unit.markers[siglum][0])
             fragment.xml_id = f"{self.app_id(unit)}-f{number}"
             app.append(self.reading_element("rdg", fragment, unit, lemma_raw))
+        for number, attestation in enumerate((a for a in attested if a.new is not None), 1):
+            app.append(self.reported_reading(attestation, f"{self.app_id(unit)}-e{number}"))
         for number, reported in enumerate(unit.reported, 1):
             xml_id = f"{self.app_id(unit)}-{reported.tradition}{number}"
             attrib = {
@@ -717,13 +735,50 @@ class EditionWriter:
         elif fragments and not types:
             app.set("type", "fragment")
         self.textual_notes(app, unit)
+        self.reported_details(app, attested)
         editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
         editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
         editorial += [(d, d.text) for d in unit.editor_notes]
         for decision, text in editorial:
             el("note", {"type": "editorial", "resp": f"#ed-{decision.resp}"}, text, parent=app)
         self.emendation_details(app, unit)
+        self.also = outer
         return app
+
+    def reported_reading(self, attestation, xml_id: str) -> etree._Element:
+        """A reading of the editions a 校语 reports, that no witness of the app reads: in the
+        characters of the note that reports it, typed against the lemma."""
+        reading = attestation.new
+        reading.xml_id = xml_id
+        attrib = {XML_ID: xml_id, "wit": self.wit(attestation.editions), "type": reading.type}
+        if reading.subtype:
+            attrib["subtype"] = reading.subtype
+        node = el("rdg", attrib)
+        note = attestation.reported[0].note
+        self.append_words(node, note.siglum, attestation.display, note.start, note.end)
+        return node
+
+    def reported_details(self, app: etree._Element, attested) -> None:
+        """For each edition a 校语 reports here, the note that reports it (`witDetail
+        type="reported"`, its @source the note, in this app or in the one beside it whose place
+        the note names, @resp its author), pointing at the reading it attests."""
+        for attestation in attested:
+            target = (attestation.reading or attestation.new).xml_id
+            said = dict.fromkeys(
+                (r.edition, self.note_ids[id(r.note)], r.note.author, r.note.siglum, r.note.confidence)
+                for r in attestation.reported
+            )
+            for edition, note, author, siglum, confidence in said:
+                self.reported_by.setdefault(edition, {})[(author, siglum)] = None
+                attrib = {
+                    "type": "reported",
+                    "wit": self.wit([edition]),
+                    "target": f"#{target}",
+                    "resp": f"#{author}",
+                    "source": f"#{note}",
+                    "cert": confidence,
+                }
+                el("witDetail", attrib, parent=app)
 
     def emendation_details(self, app, unit) -> None:
         """The basis of an emendation on its lemma (`@cause`), the source a 他校 emendation cites,
@@ -766,16 +821,22 @@ class EditionWriter:
                 )
                 el("q", text=q.text, parent=detail)
 
+    @staticmethod
+    def note_groups(unit) -> dict[tuple, list]:
+        """The entry's 校语, one group per author and what they say (the same note in several witnesses)."""
+        groups: dict[tuple, list] = {}
+        for note in unit.textual_notes:
+            groups.setdefault(note.key, []).append(note)
+        return groups
+
     def textual_notes(self, app: etree._Element, unit) -> None:
         """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
         the entry, quoting each witness that carries it (`@source`)."""
         witnesses = self.apparatus.witnesses
-        groups: dict[tuple, list] = {}
-        for note in unit.textual_notes:
-            groups.setdefault(note.key, []).append(note)
-        for (author, _), notes in groups.items():
+        for (author, _), notes in self.note_groups(unit).items():
             sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
             attrib = {
+                XML_ID: self.note_ids[id(notes[0])],
                 "type": "textual",
                 "resp": f"#{author}",
                 "target": f"#{app.get(XML_ID)}",
@@ -821,9 +882,12 @@ class EditionWriter:
         return self.apparatus.witnesses[siglum].raw
 
     def prepare(self) -> None:
-        """The readings' ids, the transposed readings' counterparts, the units to write."""
+        """The readings' ids, the 校语's, the transposed readings' counterparts, the units to write."""
+        self.additions = reported_editions.additions(self.apparatus)
         for unit in self.apparatus.all_units():
             unit.lemma.xml_id = f"{self.app_id(unit)}-lem"
+            for number, notes in enumerate(self.note_groups(unit).values(), 1):
+                self.note_ids |= {id(note): f"{self.app_id(unit)}-n{number}" for note in notes}
             for number, reading in enumerate(unit.readings, 1):
                 reading.xml_id = f"{self.app_id(unit)}-r{number}"
         for t in self.apparatus.transpositions:
@@ -1065,9 +1129,10 @@ def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element
 
 def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
     """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
-    only inside the readings a note reports (witStart/witEnd there); witnesses kept out of the
-    apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses extant
-    throughout. Those of the 注's apparatus say where they are extant in it."""
+    only inside the readings a note reports (witStart/witEnd there), and the editions a 校语
+    reports, attested only where one reports them (witDetail type reported); witnesses kept out
+    of the apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses
+    extant throughout. Those of the 注's apparatus say where they are extant in it."""
 
     def build(parent: etree._Element) -> None:
         list_wit_element = el("listWit", parent=parent)
@@ -1111,10 +1176,35 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
                 "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
                 parent=witness,
             )
+        for edition in (e for e in writer.editions if e in writer.reported_by):
+            reported_witness(edition, writer, sources, list_wit_element)
         if len(excluded):
             parent.append(excluded)
 
     return build
+
+
+def reported_witness(edition: str, writer: EditionWriter, sources: SourcesForTei, parent: etree._Element) -> None:
+    """An edition a 校语 reports, in listWit: its name as the notes give it, its title, and who
+    reports it in which witness; its status says it is attested only where they report it."""
+    described = reported_editions.editions()[edition]
+    witness = el("witness", {XML_ID: edition, "n": described.names[0]}, parent=parent)
+    el("abbr", {"type": "siglum"}, described.names[0], parent=witness)
+    append_text(witness, " ")
+    el("title", text=described.title, parent=el("bibl", parent=witness))
+    names = {p.id: p.name for p in sources.persons.values()}
+    witnesses = writer.apparatus.witnesses
+    reporters = "; ".join(
+        f"{names.get(author, author)} in {witnesses[siglum].meta.name or siglum} ({siglum})"
+        for author, siglum in writer.reported_by[edition]
+    )
+    el(
+        "note",
+        {"type": "status"},
+        f"reported: its readings as the 校语 of {reporters} report them (named {'、'.join(described.names)}), "
+        "attested only in the apps where such a note reports its reading (witDetail type reported)",
+        parent=witness,
+    )
 
 
 # A book of evidence in listWit: attested only where it quotes or judges the text (witDetail).

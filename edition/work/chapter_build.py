@@ -21,6 +21,7 @@ from ..collation import (
     headings,
     jinguwen,
     punctuation,
+    reported_editions,
     same_error,
     sections,
     steps,
@@ -55,10 +56,20 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
 
 
 # The analyses of the apparatus, in the order they run (see `collation.analysis`): the punctuation
-# carried over before the headings that move it, the 今文/古文 readings and the 校语 before the
-# entries are divided into sections, the decisions on the sections they name, and the same error
-# treated alike once every emendation is made.
-ANALYSES = (punctuation, jinguwen, textual_note, headings, sections, steps, decisions, same_error)
+# carried over before the headings that move it, the 今文/古文 readings, the 校语 and the editions
+# they report before the entries are divided into sections, the decisions on the sections they
+# name, and the same error treated alike once every emendation is made.
+ANALYSES = (
+    punctuation,
+    jinguwen,
+    textual_note,
+    reported_editions,
+    headings,
+    sections,
+    steps,
+    decisions,
+    same_error,
+)
 
 
 class Edited(NamedTuple):

@@ -1,0 +1,339 @@
+"""Reported editions: the editions a 校语 cites for a reading (「石經作X」, 「監本譌作X」, 「石經及敖本無還字」,
+「袒字上石經及楊本敖本有遂字」) as reported witnesses, attested only where such a note reports them, as
+今文 and 古文 are attested only where Zheng Xuan's notes report them.
+
+The editions are data (`data/reported_editions.tsv`: the names a note writes, an id, a title,
+and whose word the identification is); the notes are those `textual_note` found and placed. A
+formula of a note that names an edition of the table reports that edition's reading of the
+characters the note is placed on, if it is placed on the characters the formula names (a note
+on the commentary, or one whose characters are not in its place, reports nothing here):
+
+- a substitution (X某本作Y, X某本譌作Y): Y for X, as long as X; where a note says an edition
+  errs (譌, 誤), Y is still that edition's reading;
+- an omission (某本無X字, 某本脫X字): nothing for X;
+- beside a place (X上某本有Y字, X下某本衍Y字, X上某本脫Y字, 某本疊X字): the place with Y before or
+  after it, or without it. Where the base has Y there, the edition reads with the base's Y, or
+  lacks it, over the place and Y. One that judges what the text should be (某本X上當有Y字, 疑衍)
+  reports nothing.
+
+The reading is attested in the entries that lie within the characters it covers (an entry of an
+addition at its edge takes what the edition has there), never in an entry reaching beyond them,
+whose reading the note does not give; it is attested at all only if every character where it
+differs from the base stands in such an entry. Nothing is dropped: a note that names an edition
+and whose reading is not attested is reported with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import regex
+
+from ..errors import EditionError
+from ..intake.normalize import Normalizer
+from ..tables import read_tsv
+from . import textual_note
+from .analysis import Context, Placements, Report
+from .model import Apparatus, EditionReading, FormulaMatch, Reading, ReportedReading, TextualNote, Unit
+from .reading import classify
+
+NAME = "reported_editions"
+DATA = Path(str(resources.files("edition.collation") / "data" / "reported_editions.tsv"))
+HAN = regex.compile(r"\p{Han}")
+# The verbs of a reading beside a place (the group `verb`): it has the characters there, or lacks them.
+HAS, LACKS = ("有", "衍", "疊"), ("脫",)
+BEFORE = "上"  # the side of a place before it (下 after it)
+# Readings an edition's reading is never taken to be one with: what a witness's state, its
+# moving text or a site made of its text, not its words.
+NOT_WORDS = ("lacuna", "fragment", "transposition", "intrusion")
+
+
+@dataclass(frozen=True)
+class Edition:
+    """An edition of the table: its id (xml:id), the names notes give it, its title, and whose
+    word the identification is."""
+
+    id: str
+    names: tuple[str, ...]
+    title: str
+    source: str
+
+
+@cache
+def editions(path: Path = DATA) -> dict[str, Edition]:
+    """The editions of the table by id, in its order."""
+    found: dict[str, Edition] = {}
+    for line, row in read_tsv(path, ("name", "id", "title", "source")):
+        name, ident = row["name"].strip(), row["id"].strip()
+        if not name or not regex.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", ident):
+            raise EditionError(path, f"a row needs a name and an id that is an xml:id, found {ident!r}", line)
+        known = found.get(ident)
+        if known is not None and known.title != row["title"]:
+            raise EditionError(path, f"{ident}: the title differs from its first row's ({known.title!r})", line)
+        names = (*known.names, name) if known else (name,)
+        found[ident] = Edition(ident, names, row["title"], known.source if known else row["source"])
+    return found
+
+
+class Names:
+    """The editions a note's `source` group names, its characters compared as the witnesses'."""
+
+    def __init__(self, normalizer: Normalizer, table: dict[str, Edition]):
+        self.fold = lambda text: "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
+        self.ids = {self.fold(name): e.id for e in table.values() for name in e.names}
+        self.pattern = regex.compile("|".join(map(regex.escape, sorted(self.ids, key=len, reverse=True))))
+        self.verbs = {self.fold(verb): verb in HAS for verb in HAS + LACKS}  # compared -> it has them
+        self.before = self.fold(BEFORE)
+
+    def cited(self, source: str) -> list[str]:
+        """The ids of the editions named in `source` (石經及楊本敖本: shijing, yangben, aoben), once each;
+        the names of no edition (諸本, 本) left out."""
+        return list(dict.fromkeys(self.ids[m.group()] for m in self.pattern.finditer(self.fold(source))))
+
+
+# --- finding -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReportedEditionFindings:
+    attested: list[tuple[ReportedReading, list[Unit]]]  # each reading with the entries it is attested in
+    left: list[tuple[TextualNote, FormulaMatch, str, str]]  # (note, formula, edition id, why) not attested
+
+
+def find(apparatus: Apparatus, context: Context) -> ReportedEditionFindings:
+    names = Names(context.normalizer, editions())
+    base = [t.char for t in apparatus.base.classic.tokens]
+    gaps = additions(apparatus)
+    found = ReportedEditionFindings([], [])
+    for passage in context.found[textual_note.NAME].passages:
+        for note in passage.notes:
+            if note.confidence == "none" or not note.author:  # no entry holds it (textual_note.place)
+                continue
+            for formula in note.found:
+                cited = names.cited(formula.source)
+                if not cited:
+                    continue
+                read, why = reading_of(note, formula, base, names)
+                units: list[Unit] = []
+                if read is not None:
+                    aligned = formula.named_norm == "".join(base[note.t0 : note.t1])
+                    units, why = attested_in(apparatus, read, gaps, base, aligned)
+                for edition in cited:
+                    if units:
+                        found.attested.append((ReportedReading(edition, *read, note, formula), units))
+                    else:
+                        found.left.append((note, formula, edition, why))
+    # A note that reports an edition's reading by one formula and names it in another (反位上監本脱賓字,
+    # 監本脱賓字) is left out once, by the formula it is placed on, and not at all if that one is attested.
+    said = {(id(r.note), r.edition) for r, _ in found.attested}
+    left: dict[tuple[int, str], tuple] = {}
+    for note, formula, edition, why in found.left:
+        key = (id(note), edition)
+        if key not in said and (key not in left or note.on is formula):
+            left[key] = (note, formula, edition, why)
+    found.left = list(left.values())
+    return found
+
+
+def reading_of(note: TextualNote, formula: FormulaMatch, base: list[str], names: Names) -> tuple[tuple | None, str]:
+    """What the formula says the edition reads: (a, b, reads, before, after) over base tokens a:b,
+    or None and why it says nothing the apparatus can hold."""
+    if note.on is not formula:
+        return None, (
+            f"the note is not placed on the characters the formula names ({note.reason})"
+            if note.on is None
+            else "the note is placed on the characters another of its formulas names"
+        )
+    if formula.trimmed:
+        return None, f"only the end 「{''.join(formula.named)}」 of the characters it names is in its place"
+    t0, t1 = note.t0, note.t1
+    own, norm = formula.named, formula.named_norm
+    if len(norm) != t1 - t0 or len(own) != len(norm):
+        return None, f"「{''.join(own)}」 stands for {t1 - t0} characters of the base"
+    place = tuple(zip(own, norm))
+    none = ("", "")
+    if formula.verb:  # beside the place: Y before or after it, or lacking there
+        extra = formula.reading_forms or tuple(own)  # 某本疊X字: X again
+        extra_norm = formula.reading_norm or norm
+        before = formula.side == names.before  # else after (某本疊X字: X after X)
+        has = names.verbs.get(formula.verb)
+        if has is None:
+            return None, f"it says what the text should be ({formula.verb}), not what an edition reads"
+        if len(extra) != len(extra_norm) or not extra_norm:
+            return None, "the formula gives no characters beside its place"
+        n = len(extra_norm)
+        beside = base[max(t0 - n, 0) : t0] if before else base[t1 : t1 + n]
+        added = tuple(zip(extra, extra_norm)) if has else (none,) * n
+        if "".join(beside) == extra_norm:  # the base has them there: over the place and them
+            if before:
+                return (t0 - n, t1, added + place, none, none), ""
+            return (t0, t1 + n, place + added, none, none), ""
+        joined = ("".join(extra), extra_norm) if has else none
+        return (t0, t1, place, joined if before else none, none if before else joined), ""
+    if formula.kind == "substitution" and formula.lemma:
+        reading = formula.reading_forms
+        if not formula.reading_norm or len(formula.reading_norm) != len(norm) or len(reading) != len(norm):
+            return None, f"its reading 「{formula.reading}」 is not as long as 「{''.join(own)}」"
+        return (t0, t1, tuple(zip(reading, formula.reading_norm)), none, none), ""
+    if formula.kind == "omission" and formula.lemma:
+        return (t0, t1, (none,) * len(norm), none, none), ""
+    return None, f"the formula {formula.formula} gives no reading"
+
+
+def additions(apparatus: Apparatus) -> set[int]:
+    """The base gaps where an entry of an addition stands."""
+    return {u.t0 for u in apparatus.units if u.t0 == u.t1}
+
+
+def attested_in(
+    apparatus: Apparatus, read: tuple, gaps: set[int], base: list[str], aligned: bool
+) -> tuple[list[Unit], str]:
+    """The entries a reading (a, b, reads, before, after) is attested in, and why none if it is not:
+    where it differs from the base, a character or an addition, that no such entry holds. A
+    reading given for characters that are not the base's (`aligned` false), or that moves the
+    base's characters, says nothing character by character: its differences must fall in one
+    entry, over the characters it covers if they are not the base's."""
+    a, b, reads, before, after = read
+    probe = ReportedReading("", a, b, reads, before, after)
+    units = [u for u in apparatus.units if u.t0 <= b and u.t1 >= a and probe.over(u, gaps) is not None]
+    held = {t for u in units for t in range(u.t0, u.t1)}
+    differs = [t for t in range(a, b) if reads[t - a][1] != base[t]]
+    loose = [t for t in differs if t not in held]
+    if before[1] and not any(u.t0 == a for u in units):
+        loose.append(a)
+    if after[1] and not any(u.t1 == b for u in units):
+        loose.append(max(b - 1, a))
+    if loose:
+        where = "".join(apparatus.base.classic.tokens[t].source(apparatus.base.raw) for t in sorted(set(loose)))
+        return [], f"where it differs from the base (at 「{where}」) no entry of its characters alone stands"
+    moved = len(differs) > 1 and sorted(r[1] for r in reads) == sorted(base[a:b])
+    holding = {(u.t0, u.t1) for u in units for t in differs if u.t0 <= t < u.t1}
+    if differs and (not aligned or moved) and (len(holding) > 1 or not aligned and holding != {(a, b)}):
+        return [], "it reads characters that are not the base's, or moves them, across more than one entry"
+    if not units:
+        return [], "no entry lies within the characters it covers"
+    return units, ""
+
+
+def place(apparatus: Apparatus, found: ReportedEditionFindings) -> Placements:
+    for reported, units in found.attested:
+        for unit in units:
+            yield EditionReading(unit, reported)
+
+
+# --- the readings of an entry --------------------------------------------------------------------------------
+
+
+@dataclass
+class Attestation:
+    """Editions that read alike in an entry: the entry's reading they read (`reading`, the lemma or
+    a witness's), or a reading of their own (`new`, typed against the lemma); with the readings
+    the notes report."""
+
+    editions: list[str]
+    display: str
+    norm: str
+    reported: list[ReportedReading]
+    reading: Reading | None = None
+    new: Reading | None = None
+
+
+def attestations(apparatus: Apparatus, unit: Unit, gaps: set[int] | None = None) -> list[Attestation]:
+    """The reported editions' readings in the entry, those that read alike together."""
+    if not unit.editions:
+        return []
+    gaps = additions(apparatus) if gaps is None else gaps
+    order = list(editions())
+    out: dict[str, Attestation] = {}
+    for reported in unit.editions:
+        read = reported.over(unit, gaps)
+        if read is None:
+            continue
+        display, norm = read
+        same = out.setdefault(norm, Attestation([], display, norm, []))
+        if reported.edition not in same.editions:
+            same.editions.append(reported.edition)
+        same.reported.append(reported)
+    for attestation in out.values():
+        attestation.editions.sort(key=order.index)
+        words = [r for r in unit.readings if r.type not in NOT_WORDS]
+        attestation.reading = next((r for r in [unit.lemma, *words] if r.norm == attestation.norm), None)
+        if attestation.reading is None:
+            new = Reading([], [], attestation.display, attestation.norm)
+            new.type, new.subtype = classify(new, unit.lemma, apparatus.relations)
+            if new.type == "transposition":  # the lemma's characters inverted in place: no clause moved elsewhere
+                new.type, new.subtype = "substantive", "substitution"
+            attestation.new = new
+    return list(out.values())
+
+
+# --- reporting ---------------------------------------------------------------------------------------------
+
+
+def report(apparatus: Apparatus, found: ReportedEditionFindings, context: Context) -> Report:
+    summary = summarize(apparatus, found, context)
+    attested = sum(len(e["attested"]) for e in summary["editions"].values())
+    line = f"  reported editions: {len(summary['editions'])} attested in {attested} entries, {len(found.left)} left"
+    return Report(NAME, summary, markdown(summary), (line,))
+
+
+def summarize(apparatus: Apparatus, found: ReportedEditionFindings, context: Context) -> dict:
+    table = editions()
+    gaps = additions(apparatus)
+    persons = context.persons
+    by_edition: dict[str, dict] = {}
+    for unit in apparatus.all_units():
+        for attestation in attestations(apparatus, unit, gaps):
+            reads = "lemma" if attestation.reading is unit.lemma else "reading" if attestation.reading else "own"
+            for edition in attestation.editions:
+                entry = by_edition.setdefault(edition, {"names": list(table[edition].names), "attested": []})
+                notes = [r.note for r in attestation.reported if r.edition == edition]
+                entry["attested"].append(
+                    {
+                        "app": f"app-{unit.index + 1}",
+                        "lemma": unit.lemma.display,
+                        "reading": attestation.display,
+                        "reads": reads,
+                        "type": attestation.new.type if attestation.new else None,
+                        "notes": [
+                            {
+                                "witness": n.siglum,
+                                "line": n.line,
+                                "author": persons[n.author].name if n.author in persons else n.author,
+                                "words": n.words,
+                            }
+                            for n in notes
+                        ],
+                    }
+                )
+    left = [
+        {"edition": edition, "witness": note.siglum, "line": note.line, "words": note.words, "why": why}
+        for note, formula, edition, why in found.left
+    ]
+    return {"editions": {e: by_edition[e] for e in table if e in by_edition}, "left": left}
+
+
+def markdown(summary: dict) -> str:
+    lines = [
+        "# Reported editions",
+        "",
+        "The editions a 校语 cites for a reading, attested where a note reports them.",
+        "",
+        "| edition | app | lemma | reads | as | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for ident, entry in summary["editions"].items():
+        for row in entry["attested"]:
+            said = "; ".join(f"{n['witness']} {n['line']}: {n['words']}" for n in row["notes"])
+            lines.append(
+                f"| {entry['names'][0]} ({ident}) | {row['app']} | {row['lemma'] or '—'} | {row['reading'] or '—'} | "
+                f"{row['reads'] if row['reads'] != 'own' else row['type']} | {said} |"
+            )
+    lines += ["", f"## Not attested ({len(summary['left'])})", ""]
+    lines += [
+        f"- {r['edition']}: {r['witness']} line {r['line']} 「{r['words']}」: {r['why']}" for r in summary["left"]
+    ]
+    return "\n".join(lines) + "\n"
