@@ -216,6 +216,11 @@ def test_the_reported_witnesses_are_in_listwit_and_attested_only_where_a_note_re
                 assert any(name in text(note) for name in table[ident].names), "the note names the edition"
                 attested.add(ident)
     assert attested == set(listed), "listWit holds the editions attested, and only those"
+    [item] = document.xpath("//t:div[@type='fanli']/t:p[@n='reported']", namespaces=NS)
+    named = regex.match(r"一、校語所稱(.+?)之讀", item.text).group(1).split("、")
+    assert named == [witness.get("n") for witness in listed.values()], "the 凡例 names the editions listWit holds"
+    assert "不據以改字" in item.text
+    assert document.xpath("//t:editorialDecl/t:interpretation[@xml:id='decl-reported']", namespaces=NS)
     for name in ("witStart", "witEnd", "lacunaStart", "lacunaEnd"):
         assert not [m for m in document.iter(f"{{{tei.TEI_NS}}}{name}") if m.get("wit", "")[1:] in listed]
     assert validate.problems(document) == []

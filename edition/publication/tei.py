@@ -1251,6 +1251,9 @@ def editorial_principles(
     values["lost_leaves"] = conventions.words(leaves) if leaves else ""
     read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
     values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
+    values["reported"] = conventions.list_of(
+        [reported_editions.editions()[e].names[0] for e in writer.editions if e in writer.reported_by]
+    )
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
