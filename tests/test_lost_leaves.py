@@ -68,7 +68,8 @@ def test_a_lost_leaf_is_supplied_with_its_zhu_each_after_its_own_jing(shiguan):
 
 def test_the_base_is_not_extant_on_its_lost_leaf(shiguan):
     sources, _, _, witnesses = shiguan
-    apparatus = edit(sources, witnesses, decisions.load(sources.decisions)).apparatus
+    edited = edit(sources, witnesses, decisions.load(sources.decisions))
+    apparatus = edited.apparatus
     first, second = apparatus.leaves
     tokens = apparatus.base.classic.tokens
     supplied = "".join(t.source(apparatus.base.raw) for t in tokens[first.t0 : first.t1])
@@ -80,6 +81,21 @@ def test_the_base_is_not_extant_on_its_lost_leaf(shiguan):
     extant = apparatus.statuses["SBCK"].extant
     assert (0, first.t0) in extant and all(not (a < first.t0 + 1 < b) for a, b in extant)
     assert second.lemma.display.startswith("拜亦如之") and second.lemma.display.endswith("主人酬賓束帛儷皮")
+    # The 注 supplied at the first leaf's edges stands in the base's notes around it, outside the
+    # 經's entry: an entry of the 注 each, the base's lacuna starting or ending in its reading.
+    zhu = edited.commentary.apparatus
+    edges = [(u.lemma.display, [(r.sigla, r.type) for r in u.readings], u.markers) for u in zhu.leaves]
+    assert [(display[:6], display[-6:]) for display, _, _ in edges] == [
+        ("黑色但無繅耳", "匴爲篹坫爲襜"),
+        ("采衣未冠", "采衣未冠"),
+    ]
+    assert [readings for _, readings, _ in edges] == [[(["SBCK"], "lacuna")]] * 2
+    assert [markers for _, _, markers in edges] == [{"SBCK": ["lacunaStart"]}, {"SBCK": ["lacunaEnd"]}]
+    assert {u.lost_leaf for u in zhu.leaves} == {first.lost_leaf}, "both of the leaf the 經's entry is of"
+    beside = [(u.lemma.display, u.markers["SBCK"]) for u in zhu.units if "lacuna" in "".join(u.markers.get("SBCK", []))]
+    assert beside == [("之", ["lacunaStart"]), ("飲", ["lacunaEnd"])], (
+        "the second leaf's 注 begins and ends with the notes: the base's fragments beside it"
+    )
 
 
 def test_remarks_where_nothing_is_lost_and_a_leaf_that_begins_and_ends_alike():
@@ -157,12 +173,14 @@ def test_a_witness_that_has_lost_the_leaf_too_supplies_nothing(shixiangjian):
 
 
 def test_a_lost_leaf_is_one_entry_of_the_base_in_the_tei_and_in_print(built: Path):
-    """鄉射禮's three lost leaves (SBCK lines 115, 397, 643), each supplied from WYG."""
+    """鄉射禮's three lost leaves (SBCK lines 115, 397, 643), each supplied from WYG: an entry of
+    the 經 each, and an entry of the 注 for each note that runs into a leaf or out of one."""
     edition = built / "edition.xml"
     doc = etree.parse(str(edition))
-    leaves = doc.xpath("//t:app[t:rdg/t:gap[@unit='leaf']]", namespaces=NS)
+    entries = doc.xpath("//t:app[t:rdg/t:gap[@unit='leaf']]", namespaces=NS)
+    leaves = [app for app in entries if not app.xpath("ancestor::t:note", namespaces=NS)]
     assert len(leaves) == 3
-    for app in leaves:
+    for app in entries:
         lem, rdg = app.find("t:lem", NS), app.find("t:rdg", NS)
         assert (rdg.get("wit"), rdg.get("type"), lem.get("source"), lem.get("resp")) == (
             "#wSBCK",
@@ -175,8 +193,20 @@ def test_a_lost_leaf_is_one_entry_of_the_base_in_the_tei_and_in_print(built: Pat
         )
     last = "".join(leaves[2].find("t:lem", NS).xpath(".//text()[not(ancestor::t:note)]", namespaces=NS))
     assert "古者於旅也語" in last, "the 經 of SBCK's lost leaf 37, which WYG sets among the 記"
+    # The 注 of a note the base begins before a leaf, or ends after it, is an entry of the 注: the
+    # base's lacuna starts (迎大夫於門内也不出門 | 别於賓) or ends in its reading.
+    supplied = lambda app: "".join(app.find("t:lem", NS).xpath(".//text()[not(ancestor::t:rdg)]", namespaces=NS))
+    edges = {
+        supplied(app): [m.tag.split("}")[1] for m in app.find("t:rdg", NS)[1:]] for app in entries if app not in leaves
+    }
+    assert list(edges.values()) == [["lacunaStart"]] * 3 + [["lacunaEnd"]], edges
+    assert "别於賓" in edges, "the tail of 主人降's 注, on SBCK's lost leaf 7"
+    for app in entries:
+        later = app.xpath("following::t:app[t:rdg/t:gap[@unit='leaf']][1]", namespaces=NS)
+        if edges.get(supplied(app)) == ["lacunaStart"]:
+            assert later and later[0] in leaves, "the 經 of the leaf follows the 注 that runs into it"
     printed = printed_entries(edition)
-    assert printed.count("底本缺葉，據四庫本補") == 3 and "原作▯" not in printed
+    assert printed.count("底本缺葉，據四庫本補") == len(entries) and "原作▯" not in printed
     fanli = "".join(doc.find(".//t:front/t:div[@type='fanli']", NS).itertext())
     assert "底本缺葉三處" in fanli and "避諱" in fanli
     assert "實無闕文" not in fanli, "no remark of 鄉射禮 reads on: no item on such remarks"

@@ -176,9 +176,9 @@ def align_witnesses(
     base_text = base.classic.text
     base_clauses = clause_boundaries(base)
     # The base's lost leaves: one entry over the text supplied for each that holds text of the
-    # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經), else
-    # the base not extant there.
-    lost = [(t0, t1, holds_own_entry(base, s)) for t0, t1, s in base.supplied_spans]
+    # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經, but for
+    # the 注 at its edges), else the base not extant there.
+    lost = [(t0, t1, entry) for t0, t1, _, entry in lost_spans(base)]
     base_extant = extant_around([(t0, t1) for t0, t1, _ in lost], n)
     statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", base_extant)}
     maps: dict[str, WitnessMap] = {}
@@ -225,7 +225,8 @@ def apparatus_of(
     and the lemma chosen at each place."""
     base, statuses, maps, lost = aligned.base, aligned.statuses, aligned.maps, aligned.lost
     base_siglum, base_text, n = base.meta.siglum, base.classic.text, len(base.classic.tokens)
-    leaves = [(t0, t1, s) for t0, t1, s in base.supplied_spans if holds_own_entry(base, s)]
+    spans = lost_spans(base)
+    leaves = [(t0, t1, s) for t0, t1, s, entry in spans if entry]
     included = aligned.included
     cuts, titles = section_cuts(included, maps, statuses, n)
     family = lineage.family
@@ -284,8 +285,19 @@ def apparatus_of(
             gap = wmap.gap_of(position)
             wmap.intrusions.setdefault(gap, []).append((position, text))
             marks.append((2 * gap,) * 2)
-    unmarked = [(t0, t1) for t0, t1, s in base.supplied_spans if not holds_own_entry(base, s)]
-    fragment_markers(markers, base_siglum, extant_around(unmarked, n), n)
+    # Where the 經's entry holds the 注 of a leaf, the base's lacunaStart and lacunaEnd in the 注
+    # stand in the base's readings of the entries of the 注 at the leaf's edges, else beside them.
+    held = [(t0, t1) for t0, t1, _, entry in spans if not entry]
+    edges = {(t0, t1) for t0, t1, _, entry in spans if entry}
+    leaf_markers: dict[tuple[int, int], dict[str, list[str]]] = {}
+    fragment_markers(markers, base_siglum, extant_around(held, n), n)
+    for t0, t1 in held:
+        lead = next(((a, b) for a, b in edges if b == t0), None)
+        trail = next(((a, b) for a, b in edges if a == t1), None)
+        for edge, token, name in ((lead, t0 - 1, "lacunaStart"), (trail, t1, "lacunaEnd")):
+            if edge is not None:
+                del markers[token][base_siglum]
+                leaf_markers[edge] = {base_siglum: [name]}
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
         marks.append((2 * gap, 2 * gap))
@@ -338,7 +350,7 @@ def apparatus_of(
         variant_forms,
         own_forms,
         moved,
-        [leaf_unit(base, maps, t0, t1, supplied) for t0, t1, supplied in leaves],
+        [leaf_unit(base, maps, t0, t1, supplied, leaf_markers.get((t0, t1), {})) for t0, t1, supplied in leaves],
         family=family,
         agreements=lineage.agreements,
         relations=orthography.relations,
@@ -347,10 +359,27 @@ def apparatus_of(
     return apparatus
 
 
-def holds_own_entry(base: Witness, supplied: Supplied) -> bool:
-    """A lost leaf is an entry of the layer collated where it holds its text, but in the 注 where it
-    also holds 經: the 經's entry holds its 注."""
-    return base.layer == "classic" or not supplied.layers & set(TRANSMITTED)
+def lost_spans(base: Witness) -> list[tuple[int, int, Supplied, bool]]:
+    """The base tokens of the text supplied for each lost leaf, and whether they are an entry of
+    the layer collated. A leaf is an entry where it holds text of that layer; but in the 注, the
+    經's entry holds the 注 of a leaf that holds 經, but for the 注 at its edges (the end of a note
+    whose beginning the base has, before the leaf's first 經; the beginning of one whose end it
+    has, after its last): each of those stands in its note, outside the 經's entry, and is an
+    entry of the 注."""
+    out = []
+    starts = base.classic.starts
+    for t0, t1, supplied in base.supplied_spans:
+        if base.layer == "classic" or not supplied.layers & set(TRANSMITTED):
+            out.append((t0, t1, supplied, True))
+            continue
+        classic = [
+            s for layer in TRANSMITTED for s in base.segments_of(layer) if supplied.start <= s.start < supplied.end
+        ]
+        first = bisect_left(starts, min(s.start for s in classic), t0, t1)
+        last = bisect_left(starts, max(s.end for s in classic), t0, t1)
+        parts = ((t0, first, True), (first, last, False), (last, t1, True))
+        out += [(a, b, supplied, entry) for a, b, entry in parts if b > a]
+    return out
 
 
 def extant_around(lost: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
@@ -380,15 +409,23 @@ def fragment_markers(markers, siglum: str, extant: list[tuple[int, int]], n: int
         markers[b1 - 1][siglum].append("witEnd" if number == len(extant) - 1 else "lacunaStart")
 
 
-def leaf_unit(base: Witness, maps: dict[str, WitnessMap], t0: int, t1: int, supplied: Supplied) -> Unit:
+def leaf_unit(
+    base: Witness,
+    maps: dict[str, WitnessMap],
+    t0: int,
+    t1: int,
+    supplied: Supplied,
+    markers: dict[str, list[str]],
+) -> Unit:
     """A lost leaf's entry: the text supplied over base tokens t0:t1, read by the witnesses extant
-    there (the units inside it are nested in it), and the base's lacuna."""
+    there (the units inside it are nested in it), and the base's lacuna (with its `markers`, where
+    the 經's entry holds the rest of the leaf's 注)."""
     tokens = base.classic.tokens
     lemma = Reading.of(base, tokens[t0:t1])
     lemma.display = base.classic_between(tokens[t0].start, tokens[t1 - 1].end)
     lemma.sigla = [s for s, m in maps.items() if any(m.extant[i] for i in range(t0, t1))]
     lacuna = Reading([base.meta.siglum], [], "", "", "lacuna")
-    return Unit(0, t0, t1, lemma, [lacuna], lost_leaf=supplied)
+    return Unit(0, t0, t1, lemma, [lacuna], markers=markers, lost_leaf=supplied)
 
 
 def clauses(moves: list[Move], ends: set[int]) -> list[Move]:

@@ -1247,7 +1247,9 @@ def editorial_principles(
             ]
         ),
     }
-    leaves = len(writer.apparatus.leaves) + (len(zhu.apparatus.leaves) if zhu is not None else 0)
+    # A leaf whose 注 runs on from a note before it, or into one after it, has entries in the 注 too.
+    units = [*writer.apparatus.leaves, *(zhu.apparatus.leaves if zhu is not None else ())]
+    leaves = len({unit.lost_leaf.line for unit in units})
     values["lost_leaves"] = conventions.words(leaves) if leaves else ""
     read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
     values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
