@@ -3,8 +3,16 @@
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import pytest
 from lxml import etree
+
+from edition.collation import decisions
+from edition.collation.analysis import Context
+from edition.collation.model import Decision, Decisions
+from edition.publication import report
 
 NS = {"t": "http://www.tei-c.org/ns/1.0"}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -100,3 +108,47 @@ def test_the_tradition_of_sangfu_is_marked_where_it_begins_and_ends(body):
     assert pieces[1][1].endswith("旣練舎外寢始食菜果飯素食哭無時")
     assert pieces[2][0] == "classic" and pieces[2][1].startswith("父")
     assert len(pieces) > 60
+
+
+def test_an_editors_decision_on_the_zhu_emends_it(sangfu):
+    """喪服's decisions.toml emends the 注's 一斬匹緝 (SBCK line 415, 匹 for 四) to WYG's 四
+    (KR1d0028_011.txt line 2090), the base standing without independent evidence otherwise: a
+    decision with layer = "注" rules the entry of the 注's apparatus, as one on the 經 rules the 經's."""
+    commentary = sangfu.edited.commentary.apparatus
+    [decided] = [u for u in commentary.units if u.decided is not None]
+    base_reading = next(r for r in decided.readings if "SBCK" in r.sigla)
+    assert (base_reading.source, decided.lemma.source, decided.lemma.sigla, decided.basis) == (
+        "匹",
+        "四",
+        ["WYG"],
+        "對校",
+    )
+    assert not [u for u in sangfu.edited.apparatus.units if u.decided is not None], "nothing decided on the 經"
+    found = sangfu.edited.found["decisions"]
+    assert not found.stale()
+    [summary] = decisions.summarize(found)["decisions"]
+    assert summary["layer"] == "注" and summary["applied_to"] == f"zhu-app-{decided.index + 1}"
+    [lem] = sangfu.document.xpath(f"//t:app[@xml:id='zhu-app-{decided.index + 1}']/t:lem", namespaces=NS)
+    assert (lem.text, lem.get("resp"), lem.get("cause")) == ("四", "#ed-ed", "對校")
+    note = lem.getparent().find("t:note[@type='editorial']", NS)
+    assert note is not None and "一斬四緝" in note.text, "the editor's reason, as written"
+
+
+def test_the_candidates_of_the_zhu_are_listed_with_a_decision_on_the_zhu(sangfu):
+    """Where the base's 注 stands alone against WYG, the place is listed for the editor, and the
+    decision ready to paste is one on the 注 that finds its place again."""
+    summary = report.collation_report(
+        sangfu.edited.apparatus, sangfu.edited.sections, {"ed": "editors"}, [], [], sangfu.edited.commentary
+    )
+    on_notes = [c for c in summary["candidates"] if c["app"].startswith("zhu-app-")]
+    assert len(on_notes) > 20 and all(c["layer"] == "注" for c in on_notes)
+    stanza = tomllib.loads(on_notes[0]["decision"])["decision"][0]
+    assert stanza["layer"] == "注" and stanza["kind"] == "lemma"
+    choices = Decisions(Path("decisions.toml"), {"ed": "editors"}, [Decision(1, 1, "lemma", stanza)])
+    context = Context(sangfu.sources.config, Path("edition.toml"), sangfu.sources.normalizer(), {}, choices)
+    context.found["sections"] = []
+    found = decisions.find(sangfu.edited.commentary.apparatus, context)
+    [(_, (t0, t1))] = found.places
+    unit = next(u for u in sangfu.edited.commentary.apparatus.units if (u.t0, u.t1) == (t0, t1))
+    assert on_notes[0]["app"] == f"zhu-app-{unit.index + 1}"
+    assert not decisions.find(sangfu.edited.apparatus, context).places, "a decision on the 注 is not placed in the 經"

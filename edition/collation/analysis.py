@@ -9,7 +9,7 @@ An analysis is a module with one interface:
   and answers it with the entry that took it, so that a placement may build on the entries made
   before it. An analysis never writes into the apparatus itself;
 - `report(apparatus, found, context)`: what it reports, once every analysis has run (the entries
-  are numbered as they will be printed).
+  are numbered as they will be printed; `reports`).
 
 Each analysis's findings are kept in the context under its `NAME` as soon as it has run: those of
 an earlier analysis are what a later one may read (the sections a decision names, the headings the
@@ -57,9 +57,8 @@ class Report:
     lines: tuple[str, ...] = ()
 
 
-def run(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) -> list[Report]:
-    """Run the analyses in their order, each finding, then placing into the apparatus; then their
-    reports, in the same order."""
+def run(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) -> None:
+    """Run the analyses in their order, each finding, then placing into the apparatus."""
     for analysis in analyses:
         found = analysis.find(apparatus, context)
         placing = analysis.place(apparatus, found)
@@ -70,4 +69,8 @@ def run(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) 
         except StopIteration:
             pass
         context.found[analysis.NAME] = found
+
+
+def reports(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) -> list[Report]:
+    """The reports of the analyses run, in their order."""
     return [r for a in analyses if (r := a.report(apparatus, context.found[a.NAME], context)) is not None]

@@ -6,6 +6,9 @@ the base text around the place with the characters of the variation unit in [bra
 each decision is looked up again; one whose context is gone, ambiguous, or no longer a variation
 unit of the right kind is reported as stale with the reason and applied nowhere.
 
+A decision is on the 經 unless it says `layer = "注"`: then its context is in the base's 注, and
+it rules an entry of the 注's apparatus (kinds lemma, reject-emendation, error and note).
+
 Kinds: `lemma` (make `reading` the lemma: an emendation, on the `basis` of 對校 (a witness reads
 it; the default), 本校 (the book itself elsewhere), 他校 (another text, cited as `source`) or 理校
 (reasoning); a reading no witness reads only on a basis other than 對校; the reading that is the
@@ -45,6 +48,12 @@ from .model import (
 )
 
 NAME = "decisions"
+# The apparatus a decision is on: the 經 (the default) or the 注 (`layer = "注"`), by the base's layer there.
+LAYERS = {"經": "classic", "注": "commentary"}
+
+
+def layer_of(decision: Decision) -> str:
+    return LAYERS[decision.fields.get("layer", "經")]
 
 
 def load(path: Path) -> Decisions:
@@ -118,8 +127,18 @@ class DecisionFindings:
     places: list[tuple[Decision, tuple[int, int]]]  # the base tokens of each decision on the text
     outcomes: dict[int, Outcome] = field(default_factory=dict)  # by the decision's number, as placed
 
+    def outcome(self, decision: Decision) -> Outcome:
+        """What became of the decision; one on a layer that was not collated is stale."""
+        missing = Outcome(stale=f"the base has no {decision.fields.get('layer')} collated here")
+        return self.outcomes.get(decision.number, missing)
+
     def stale(self) -> list[tuple[Decision, str]]:
-        return [(d, self.outcomes[d.number].stale) for d in self.decisions.items if self.outcomes[d.number].stale]
+        return [(d, self.outcome(d).stale) for d in self.decisions.items if self.outcome(d).stale]
+
+    def merge(self, other: DecisionFindings) -> None:
+        """Take the outcomes of the decisions placed on the other layer's apparatus."""
+        self.places += other.places
+        self.outcomes |= other.outcomes
 
 
 def find(apparatus: Apparatus, context: Context) -> DecisionFindings:
@@ -130,6 +149,8 @@ def find(apparatus: Apparatus, context: Context) -> DecisionFindings:
     found = DecisionFindings(decisions, placer.norm, [])
     placed: list[tuple[Decision, int, int]] = []
     for decision in decisions.items:
+        if layer_of(decision) != apparatus.base.layer:
+            continue
         if decision.kind == "witness":
             known = decision.witness in apparatus.statuses
             found.outcomes[decision.number] = (
@@ -261,8 +282,10 @@ def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
 
 def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp: str) -> str:
     """A `lemma` decision that makes `reading` the lemma at `unit`, ready to paste."""
+    layer = next(name for name, layer in LAYERS.items() if layer == apparatus.base.layer)
     fields = {
         "kind": "lemma",
+        **({"layer": layer} if layer != "經" else {}),
         "context": unique_context(apparatus.base.classic.text, unit.t0, unit.t1),
         "reading": reading.source,
         "basis": COLLATION,
@@ -276,7 +299,9 @@ def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp
 
 def summarize(found: DecisionFindings) -> dict:
     decisions = found.decisions
-    outcomes = {n: (applied_name(o.applied_to), o.stale) for n, o in found.outcomes.items()}
+    outcomes = {
+        d.number: (applied_name(d, found.outcome(d).applied_to), found.outcome(d).stale) for d in decisions.items
+    }
     return {
         "editors": decisions.editors,
         "decisions": [
@@ -294,9 +319,11 @@ def summarize(found: DecisionFindings) -> dict:
     }
 
 
-def applied_name(applied_to: Unit | str | None) -> str:
+def applied_name(decision: Decision, applied_to: Unit | str | None) -> str:
+    """The id of the entry a decision was applied to (of the 注's apparatus: zhu-app-N), or the witness."""
     if isinstance(applied_to, Unit):
-        return f"app-{applied_to.index + 1}"
+        prefix = "zhu-" if layer_of(decision) == "commentary" else ""
+        return f"{prefix}app-{applied_to.index + 1}"
     return applied_to or ""
 
 

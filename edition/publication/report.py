@@ -304,7 +304,13 @@ def collation_report(
     emendations = [place(u) | emended(apparatus, u) for u in apparatus.units if u.emended] + [
         zhu_place(commentary, u) | emended(commentary.apparatus, u) for u in zhu_units if u.emended
     ]
-    candidates = [candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided]
+    candidates = [
+        candidate(apparatus, u, place(u), editors) for u in apparatus.units if u.candidate and not u.decided
+    ] + [
+        candidate(commentary.apparatus, u, zhu_place(commentary, u), editors)
+        for u in zhu_units
+        if u.candidate and not u.decided
+    ]
     repeats = [
         {
             "emendation": f"app-{r.origin.index + 1}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,6 +70,7 @@ ANALYSES = (
     decisions,
     same_error,
 )
+COMMENTARY_ANALYSES = (decisions,)  # the 注 has no sections, steps or notes of its own to place
 
 
 class Edited(NamedTuple):
@@ -99,8 +100,13 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     lineage = Lineage.of([a.maps for a in layers], {s: m for a in layers for s, m in a.metas.items()})
     apparatus = apparatus_of(classic, orthography, (), external, lineage)
     context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
-    reports = analysis.run(apparatus, ANALYSES, context)
+    analysis.run(apparatus, ANALYSES, context)
     commentary = notes and commentary_of(notes, orthography, external, lineage)
+    if commentary is not None:  # the editors' decisions on the 注 (layer = "注"), reported with the others
+        on_notes = replace(context, found={"sections": []})
+        analysis.run(commentary.apparatus, COMMENTARY_ANALYSES, on_notes)
+        context.found[decisions.NAME].merge(on_notes.found[decisions.NAME])
+    reports = analysis.reports(apparatus, ANALYSES, context)
     return Edited(apparatus, commentary, context.found, reports, leaves, external)
 
 
