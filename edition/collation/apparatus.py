@@ -178,8 +178,8 @@ def align_witnesses(
     # The base's lost leaves: one entry over the text supplied for each that holds text of the
     # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經, but for
     # the 注 at its edges), else the base not extant there.
-    lost = [(t0, t1, entry) for t0, t1, _, entry in lost_spans(base)]
-    base_extant = extant_around([(t0, t1) for t0, t1, _ in lost], n)
+    lost = lost_spans(base)
+    base_extant = extant_around([(t0, t1) for t0, t1, *_ in lost], n)
     statuses = {base_siglum: WitnessStatus(base_siglum, 1.0, True, "base text", base_extant)}
     maps: dict[str, WitnessMap] = {}
     for w in witnesses:
@@ -225,14 +225,13 @@ def apparatus_of(
     and the lemma chosen at each place."""
     base, statuses, maps, lost = aligned.base, aligned.statuses, aligned.maps, aligned.lost
     base_siglum, base_text, n = base.meta.siglum, base.classic.text, len(base.classic.tokens)
-    spans = lost_spans(base)
-    leaves = [(t0, t1, s) for t0, t1, s, entry in spans if entry]
+    leaves = [(t0, t1, s) for t0, t1, s, entry in lost if entry]
     included = aligned.included
     cuts, titles = section_cuts(included, maps, statuses, n)
     family = lineage.family
 
     transpositions: list[Transposition] = []
-    leaf_ends = {g for t0, t1, _ in lost for g in (t0, t1)}
+    leaf_ends = {g for t0, t1, *_ in lost for g in (t0, t1)}
     ends = (
         set(cuts)
         | set(seams)
@@ -287,8 +286,8 @@ def apparatus_of(
             marks.append((2 * gap,) * 2)
     # Where the 經's entry holds the 注 of a leaf, the base's lacunaStart and lacunaEnd in the 注
     # stand in the base's readings of the entries of the 注 at the leaf's edges, else beside them.
-    held = [(t0, t1) for t0, t1, _, entry in spans if not entry]
-    edges = {(t0, t1) for t0, t1, _, entry in spans if entry}
+    held = [(t0, t1) for t0, t1, _, entry in lost if not entry]
+    edges = {(t0, t1) for t0, t1, _, entry in lost if entry}
     leaf_markers: dict[tuple[int, int], dict[str, list[str]]] = {}
     fragment_markers(markers, base_siglum, extant_around(held, n), n)
     for t0, t1 in held:
@@ -296,7 +295,9 @@ def apparatus_of(
         trail = next(((a, b) for a, b in edges if a == t1), None)
         for edge, token, name in ((lead, t0 - 1, "lacunaStart"), (trail, t1, "lacunaEnd")):
             if edge is not None:
-                del markers[token][base_siglum]
+                markers[token][base_siglum].remove(name)
+                if not markers[token][base_siglum]:
+                    del markers[token][base_siglum]
                 leaf_markers[edge] = {base_siglum: [name]}
     base_intrusions = dict(intrusion_gaps(base))
     for gap in base_intrusions:
@@ -392,11 +393,11 @@ def extant_around(lost: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
     return out + [(start, n)] if start < n or not out else out
 
 
-def base_lacks(lost: list[tuple[int, int, bool]], t0: int, t1: int) -> bool:
+def base_lacks(lost: list[tuple[int, int, Supplied, bool]], t0: int, t1: int) -> bool:
     """The base reads nothing of its own at tokens t0:t1 (at gap t0 if they are none): they are
     inside a lost leaf (`lost`: its tokens, and whether it is an entry of its own, outside which
     the gaps at its edges stand)."""
-    return any(a <= t0 and t1 <= b and (t0 < t1 or a < t0 < b or not entry) for a, b, entry in lost)
+    return any(a <= t0 and t1 <= b and (t0 < t1 or a < t0 < b or not entry) for a, b, _, entry in lost)
 
 
 def fragment_markers(markers, siglum: str, extant: list[tuple[int, int]], n: int) -> None:
@@ -488,7 +489,7 @@ def moved_units(
     moved_markers,
     orthography: Orthography,
     forms: FormComparison,
-    lost: list[tuple[int, int, bool]] = (),
+    lost: list[tuple[int, int, Supplied, bool]] = (),
 ) -> list[Unit]:
     """Each transposition's two units: the clause's place in the base (shared by the witnesses
     that move the same clause), with the witness's reading empty, and the place where the witness
@@ -606,7 +607,7 @@ def make_unit(
     markers,
     orthography: Orthography,
     attestation: Attestation,
-    lost: list[tuple[int, int, bool]] = (),
+    lost: list[tuple[int, int, Supplied, bool]] = (),
     family: dict[str, str] | None = None,
 ) -> Unit:
     """The unit over base tokens t0:t1 (and the gaps `gaps`): every extant witness's reading,

@@ -50,6 +50,7 @@ from .model import (
 NAME = "decisions"
 # The apparatus a decision is on: the 經 (the default) or the 注 (`layer = "注"`), by the base's layer there.
 LAYERS = {"經": "classic", "注": "commentary"}
+LAYER_NAMES = {layer: name for name, layer in LAYERS.items()}
 
 
 def layer_of(decision: Decision) -> str:
@@ -282,7 +283,7 @@ def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
 
 def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp: str) -> str:
     """A `lemma` decision that makes `reading` the lemma at `unit`, ready to paste."""
-    layer = next(name for name, layer in LAYERS.items() if layer == apparatus.base.layer)
+    layer = LAYER_NAMES[apparatus.base.layer]
     fields = {
         "kind": "lemma",
         **({"layer": layer} if layer != "經" else {}),
@@ -299,9 +300,7 @@ def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp
 
 def summarize(found: DecisionFindings) -> dict:
     decisions = found.decisions
-    outcomes = {
-        d.number: (applied_name(d, found.outcome(d).applied_to), found.outcome(d).stale) for d in decisions.items
-    }
+    outcomes = {d.number: found.outcome(d) for d in decisions.items}
     return {
         "editors": decisions.editors,
         "decisions": [
@@ -311,8 +310,8 @@ def summarize(found: DecisionFindings) -> dict:
                 "kind": d.kind,
                 **({"basis": basis(d)} if d.kind == "lemma" else {}),
                 **d.fields,
-                "applied_to": outcomes[d.number][0],
-                "stale": outcomes[d.number][1],
+                "applied_to": applied_name(d, outcomes[d.number].applied_to),
+                "stale": outcomes[d.number].stale,
             }
             for d in decisions.items
         ],

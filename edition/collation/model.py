@@ -181,12 +181,13 @@ class WitnessStatus:
 @dataclass
 class Aligned:
     """A layer of the witnesses aligned with the base's: each witness's status, the maps of those
-    included, and the base's lost leaves ((t0, t1, whether the leaf is an entry of this layer))."""
+    included, and the base's lost leaves ((t0, t1, the leaf, whether the span is an entry of this
+    layer), `apparatus.lost_spans`)."""
 
     base: Witness
     statuses: dict[str, WitnessStatus]
     maps: dict[str, WitnessMap]
-    lost: list[tuple[int, int, bool]]
+    lost: list[tuple[int, int, Supplied, bool]]
 
     @property
     def included(self) -> dict[str, Witness]:
