@@ -154,6 +154,13 @@ def sangfu() -> SimpleNamespace:
     return edited_chapter("喪服")
 
 
+@pytest.fixture(scope="session")
+def guanli_edition() -> SimpleNamespace:
+    """士冠禮 as its chapter build edits it (SBCK the base, WYG; the 單疏本 and the 識誤 as evidence),
+    and its TEI edition in memory."""
+    return edited_chapter("士冠禮")
+
+
 # --- the evidence of the 單疏本 and the 識誤, on 士冠禮 -----------------------------------------------
 
 

@@ -186,11 +186,13 @@ def bare(text: str) -> str:
 
 @pytest.mark.tier("typeset")
 def test_one_citation_in_tei_html_and_pdf(built, tei):
-    anchor = tei.xpath("//t:div[@n='3']//t:anchor[@n='3.2']", namespaces=NS)
-    assert anchor and anchor[0].get(XML_ID) == "c3.2"
+    (number,) = tei.xpath("//t:div[t:head = '大夫酢']/@n", namespaces=NS)  # 禮書綱目's section
+    cited = f"{number}.2"
+    anchor = tei.xpath(f"//t:div[@n='{number}']//t:anchor[@n='{cited}']", namespaces=NS)
+    assert anchor and anchor[0].get(XML_ID) == f"c{cited}"
     html = (built / "site" / "index.html").read_text(encoding="utf-8")
-    section = html[html.index('id="s-大夫酢"') : html.index('id="s-乐賔"')]
-    assert 'id="c3.2"' in section and f">3.2</a>{sentence_text(tei, '3.2', 2)}" in section
+    section = html[html.index('id="s-大夫酢"') : html.index('id="s-樂賔"')]
+    assert f'id="c{cited}"' in section and f">{cited}</a>{sentence_text(tei, cited, 2)}" in section
     lines = pdftotext(built / "edition.pdf", layout=True).splitlines()
     lines = lines[
         : max(i for i, line in enumerate(lines) if "Index of the" in line)

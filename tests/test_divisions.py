@@ -52,9 +52,15 @@ def test_a_heading_word_opens_a_division_only_where_a_passage_begins_with_it(wit
 
 
 def test_paragraphs_follow_the_steps_of_the_rite(tei, built):
+    """A step the 疏 names inside a section of 禮書綱目's begins a paragraph named by it; one where
+    no label names the text is a section of its own, titled by it."""
     paragraphs = tei.xpath("//t:div[@type='section']/t:p[@n]", namespaces=NS)
     names = {p.get("n"): p for p in paragraphs}
-    assert len(paragraphs) >= 20 and all(p.get("corresp") == "#wWYG" for p in paragraphs)
+    steps = tei.xpath("//t:div[@type='section'][t:head/@type='step']", namespaces=NS)
+    names |= {div.findtext("t:head", namespaces=NS): div for div in steps}
+    assert len(names) >= 25 and all(p.get("corresp") == "#wWYG" for p in paragraphs)
+    assert all(div.find("t:head", NS).get("source") == "#wWYG" for div in steps)
+    assert names["作樂"].getparent().findtext("t:head", namespaces=NS) == "樂賔"
     assert plain(names["主人獻賓"]).startswith("主人坐取爵于上篚以降")
     assert plain(names["旅酬"]).startswith("揖讓升賔厭衆賔升")
     assert plain(names["州長將射先戒賓"]).startswith("鄕射之禮主人戒賔")

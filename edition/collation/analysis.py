@@ -28,6 +28,7 @@ from ..intake.normalize import Normalizer
 from ..settings import EditionConfig, Person
 
 if TYPE_CHECKING:
+    from .external_evidence import ExternalEvidence
     from .model import Apparatus, Decisions, Placement, Unit
 
 Placements = Generator["Placement", "Unit | None", None]
@@ -44,6 +45,7 @@ class Context:
     persons: dict[str, Person]
     decisions: Decisions
     found: dict[str, Any] = field(default_factory=dict)
+    external: ExternalEvidence | None = None  # the books of evidence placed on the base
 
 
 @dataclass(frozen=True)

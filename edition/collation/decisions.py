@@ -81,7 +81,7 @@ class ContextPlacer:
         self.apparatus = apparatus
         self.fold = fold
         self.text = apparatus.base.classic.text
-        self.sections = {s.title: s for s in sections}
+        self.sections = {self.norm(s.title): s for s in sections}  # a title in either script
 
     def norm(self, text: str) -> str:
         return "".join(self.fold(c)[0] for c in text if not regex.match(r"[\p{P}\p{S}\s]", c))
@@ -92,7 +92,7 @@ class ContextPlacer:
         before, inside, after = self.norm(before), self.norm(inside), self.norm(after)
         start, end = 0, len(self.text)
         if "section" in decision.fields:
-            section = self.sections.get(decision.section)
+            section = self.sections.get(self.norm(decision.section))
             if section is None:
                 return f"section {decision.section!r} no longer exists"
             start, end = section.t0, section.t1

@@ -16,7 +16,7 @@ the witnesses' commentary's are (`evidence`): kept on the entry and written in t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..intake.model import EvidenceMeta, Witness
 from ..intake.normalize import Normalizer
@@ -41,13 +41,27 @@ class Placed:
     quotation: Quotation
 
 
+@dataclass(frozen=True)
+class Commented:
+    """A passage of the base's 經 that a comment of the 單疏本 explains (its lemma placed at base
+    tokens t0:t1), with the comment's first words (釋曰…, for the formulas that name a step)."""
+
+    source: str
+    line: int
+    opening: str
+    t0: int
+    t1: int
+
+
 @dataclass
 class ExternalEvidence:
-    """The sources' placed quotations, asked which readings they attest at a place."""
+    """The sources' placed quotations, asked which readings they attest at a place; and the
+    passages of the 經 the 疏's comments explain."""
 
     placed: list[Placed]
     base: BaseLayers
     reports: dict[str, dict]  # by siglum: what was placed and what not (the reader's report)
+    passages: list[Commented] = field(default_factory=list)  # in base order
 
     def of(self, layer: str, t0: int, t1: int, readings: set[str]) -> dict[str, list[Quotation]]:
         """Reading (comparison text) -> the sources' quotations that attest it at base tokens t0:t1
@@ -68,6 +82,7 @@ def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: W
     layers = BaseLayers.of(base)
     placed: list[Placed] = []
     reports: dict[str, dict] = {}
+    passages: list[Commented] = []
     for source in sources:
         if source.kind == SUBCOMMENTARY:
             edition = subcommentary_quotations.read_edition(source.folder, normalizer, chapters)
@@ -77,6 +92,7 @@ def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: W
                 continue
             placement = subcommentary_quotations.place(chapter, layers)
             placed += [shu_quote(source, p) for p in placement.placed]
+            passages += commented(source, chapter, placement)
             reports[source.siglum] = subcommentary_quotations.report(placement)
         else:
             edition = collation_notes.read_edition(source.folder, normalizer, chapters)
@@ -87,7 +103,19 @@ def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: W
             placement = collation_notes.place(chapter, layers)
             placed += [note_reading(source, p, layers) for p in placement.placed]
             reports[source.siglum] = collation_notes.report(placement)
-    return ExternalEvidence(placed, layers, reports)
+    return ExternalEvidence(placed, layers, reports, sorted(passages, key=lambda p: (p.t0, p.t1)))
+
+
+def commented(source: EvidenceMeta, chapter, placement) -> list[Commented]:
+    """The passages of the 經 whose lemma in the 單疏本 was placed, each with its comment's first words."""
+    comments = {c.index: c for c in chapter.comments}
+    out: dict[int, Commented] = {}
+    for p in placement.placed:
+        q = p.quote
+        if q.layer == subcommentary_quotations.CLASSIC and q.role != subcommentary_quotations.PHRASE:
+            comment = comments[q.comment]
+            out.setdefault(q.comment, Commented(source.siglum, comment.line, comment.opening, *p.passage))
+    return list(out.values())
 
 
 def shu_quote(source: EvidenceMeta, p) -> Placed:

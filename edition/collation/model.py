@@ -595,10 +595,12 @@ class Division:
 class Section:
     xml_id: str
     title: str
-    source: str  # the siglum whose label names it, or "incipit"
+    source: str  # the siglum whose label or step names it, or "incipit"
     t0: int
     t1: int
     opens: Division | None = None  # the division whose heading stands before it
+    kind: str = "incipit"  # what titles it: a witness's "label", a "step" of the 疏, or its first words
+    units: tuple[int, ...] = ()  # where its citation units begin after the first; none: by its sentences
 
 
 @dataclass(frozen=True)

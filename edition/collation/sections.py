@@ -1,23 +1,38 @@
-"""Sections: the ritual's sections, taken from the labels the witnesses carry and mapped onto the base,
-and the divisions a heading word of the base opens (the 記 of a chapter, see `headings`).
+"""Sections: the ritual's sections, and the citation units in them.
 
-A label whose profile rule says `section = "closes"` ends the section it names (右献大夫, 蕙田案以上旅酬);
-its `title` pattern takes the name out of it. A witness's first label can only vouch for the part
-of its section that the witness itself covers, so where a witness's text starts a section starts
-too. Stretches no label names are titled by their first words.
+Where a witness carries labels, they name the sections: a label whose profile rule says
+`section = "closes"` ends the section it names (右献大夫, 蕙田案以上旅酬); its `title` pattern takes
+the name out of it. Every title is given in the base's script (禮書綱目 writes 献大夫, WYG's 疏
+使来觀禮; the edition 獻大夫, 使來觀禮). A witness's first label can only vouch for the part of its
+section that the witness itself covers, so where a witness's text starts a section starts too.
+The divisions a heading word of the base opens (the 記 of a chapter, see `headings`) stand between
+sections.
+
+Where no label names the text, the steps of the rite that 賈公彥's 疏 names (`steps`) are the
+sections, titled with the 疏's words; where no step is named either, the passages the 疏 comments
+on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the passages Zheng's notes close are
+grouped into sections of at most `LONGEST` characters, titled by their first words. A stretch
+shorter than `SHORTEST` joins the section after it (the chapter's title before its first step).
+
+A section's citation units are its sentences where punctuation is carried to the base; where none
+is, each passage of the 經 from one of Zheng's notes to the next, split again where the 疏's
+lemmata divide a passage longer than `LONG_PASSAGE`.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import regex
 
 from ..budget import Budget
 from ..errors import EditionError
+from ..intake.variants import SIMPLIFY, in_traditional
 from .analysis import Context, Placements
-from .model import Division, Section, Unit, WitnessStatus
+from .model import Division, Section, Step, Unit, WitnessStatus
 
 if TYPE_CHECKING:
     from ..intake.model import Witness
@@ -25,6 +40,10 @@ if TYPE_CHECKING:
 
 NAME = "sections"
 INCIPIT = 8
+LONGEST = 300  # tokens a section of grouped passages holds at most where the passages allow
+LONGEST_STEP = 600  # a step longer than this (to the chapter's end) is grouped too: the 疏's longest is some 450
+SHORTEST = 20  # a stretch shorter than this joins the section after it
+LONG_PASSAGE = 120  # a passage longer than this is cut where the 疏's lemmata divide it
 TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
 
 
@@ -76,26 +95,147 @@ def sections(
     cuts: list[int],
     closes: dict[int, tuple[str, str]],
     found: list[Division] = (),
+    steps: list[Step] = (),
+    commented: list[int] = (),
+    punctuated: Collection[int] = (),
+    scripts: dict[str, str] | None = None,
 ) -> list[Section]:
-    """The sections of the base between the cuts, each titled by the label that closes it or by
-    its first words; a division's heading is a cut on either side and in no section."""
-    cuts = snap_to_units([*cuts, *(g for d in found for g in (d.t0, d.t1))], units)
+    """The sections of the base between the cuts: each titled by the label that closes it, else
+    divided by the steps of the rite and the passages (`commented`: the base tokens where a
+    passage the 疏 comments on begins); a division's heading is a cut on either side and in no
+    section. `punctuated`: the base gaps that carry punctuation. Titles are in the base's script
+    (`scripts`: the script of each witness that titles a section; a book of evidence is traditional)."""
+    scripts = {"incipit": base.meta.script, **(scripts or {})}
     headings = {(d.t0, d.t1): d for d in found}
     opening = {d.t1: d for d in found}
-    tokens = base.classic.tokens
-    out: list[Section] = []
-    used: set[str] = set()
+    notes = note_gaps(base)
+    pieces: list[Piece] = []
+    cuts = snap_to_units([*cuts, *(g for d in found for g in (d.t0, d.t1))], units)
     for t0, t1 in zip(cuts, cuts[1:]):
         if t1 <= t0 or (t0, t1) in headings:
             continue
         if t1 in closes:
             title, source = closes[t1]
+            pieces.append(Piece(t0, t1, title, source, "label"))
         else:
-            title = "".join(t.source(base.raw) for t in tokens[t0 : t0 + INCIPIT]) + "…"
-            source = "incipit"
+            pieces += divided(t0, t1, steps, sorted(set(commented) | set(notes)), set(commented))
+    pieces = joined_short(snapped(pieces, units))
+    tokens = base.classic.tokens
+    out: list[Section] = []
+    used: set[str] = set()
+    for piece in pieces:
+        title = piece.title or "".join(t.source(base.raw) for t in tokens[piece.t0 : piece.t0 + INCIPIT]) + "…"
+        title = in_script(title, base.meta.script, scripts.get(piece.source, "traditional"))
         xml_id = unique_id("s-" + NOT_IN_NAMES.sub("", title)[:12], used)
-        out.append(Section(xml_id, title, source, t0, t1, opening.get(t0)))
+        starts = () if any(piece.t0 < g < piece.t1 for g in punctuated) else unit_starts(piece, notes, commented)
+        out.append(Section(xml_id, title, piece.source, piece.t0, piece.t1, opening.get(piece.t0), piece.kind, starts))
     return out
+
+
+@dataclass(frozen=True)
+class Piece:
+    t0: int
+    t1: int
+    title: str = ""  # none: its first words
+    source: str = "incipit"
+    kind: str = "incipit"
+
+
+def divided(t0: int, t1: int, steps: list[Step], boundaries: list[int], commented: set[int]) -> list[Piece]:
+    """Base tokens t0:t1 cut wherever a step of the rite begins or ends: a piece a step begins is
+    titled by it (the innermost, where several begin together), the rest (text no step names, or
+    the rest of a step after one inside it) is grouped by passages; a step longer than
+    LONGEST_STEP (自此盡篇末) is grouped too, its first group titled by it."""
+    cuts = sorted({t0, t1, *(t for s in steps for t in (s.t0, s.t1) if t0 < t < t1)})
+    out: list[Piece] = []
+    for a, b in zip(cuts, cuts[1:]):
+        step = min((s for s in steps if s.t0 == a and s.t1 > a), key=lambda s: s.t1, default=None)
+        if step is None:
+            out += grouped(a, b, boundaries, commented)
+            continue
+        parts = grouped(a, b, boundaries, commented) if b - a > LONGEST_STEP else [Piece(a, b)]
+        out += [replace(parts[0], title=step.title, source=step.source, kind="step"), *parts[1:]]
+    return out
+
+
+def grouped(t0: int, t1: int, boundaries: list[int], commented: set[int]) -> list[Piece]:
+    """Base tokens t0:t1 cut at passage boundaries into pieces of at most LONGEST tokens where
+    the passages allow, each cut at the last boundary that keeps it so, one where the 疏's passage
+    begins before one of Zheng's notes."""
+    out: list[Piece] = []
+    inside = [b for b in boundaries if t0 < b < t1]
+    at = t0
+    while t1 - at > LONGEST:
+        fitting = [b for b in inside if at + SHORTEST <= b <= at + LONGEST]
+        cut = max((b for b in fitting if b in commented), default=None) or max(fitting, default=None)
+        if cut is None:
+            cut = next((b for b in inside if b > at + LONGEST), t1)
+        out.append(Piece(at, cut))
+        at = cut
+    if at < t1:
+        out.append(Piece(at, t1))
+    return out
+
+
+def snapped(pieces: list[Piece], units: list[Unit]) -> list[Piece]:
+    """The pieces with their ends moved out of the variation units they cut; those left empty dropped."""
+    out = []
+    for piece in pieces:
+        t0, t1 = snap_to_units([piece.t0], units)[0], snap_to_units([piece.t1], units)[0]
+        if t1 > t0:
+            out.append(replace(piece, t0=max(t0, out[-1].t1) if out else t0, t1=t1))
+    return [p for p in out if p.t1 > p.t0]
+
+
+def joined_short(pieces: list[Piece]) -> list[Piece]:
+    """A piece of fewer than SHORTEST tokens and no label joins the piece after it where that
+    follows on (the chapter's title before the first step), else the one before it."""
+    out: list[Piece] = []
+    pending: Piece | None = None
+    for piece in pieces:
+        if pending is not None and pending.t1 == piece.t0:
+            piece = replace(piece, t0=pending.t0)
+        elif pending is not None:
+            out.append(pending)
+        pending = None
+        if piece.t1 - piece.t0 < SHORTEST and piece.kind != "label":
+            pending = piece
+        else:
+            out.append(piece)
+    if pending is not None:
+        if out and out[-1].t1 == pending.t0 and out[-1].kind != "label":
+            out[-1] = replace(out[-1], t1=pending.t1)
+        else:
+            out.append(pending)
+    return out
+
+
+def note_gaps(base: Witness) -> list[int]:
+    """The base gaps where a note of its 注 stands: where a passage of the 經 ends."""
+    starts = base.classic.starts
+    gaps = {bisect_left(starts, s.start) for s in base.segments_of("commentary")}
+    return sorted(g for g in gaps if 0 < g < len(starts))
+
+
+def unit_starts(piece: Piece, notes: list[int], commented: list[int]) -> tuple[int, ...]:
+    """Where the citation units of an unpunctuated piece begin after its first: after each of
+    Zheng's notes, and where the 疏's lemmata divide a passage longer than LONG_PASSAGE."""
+    starts = [g for g in notes if piece.t0 < g < piece.t1]
+    out: list[int] = []
+    for a, b in zip([piece.t0, *starts], [*starts, piece.t1]):
+        if b - a > LONG_PASSAGE:
+            out += [g for g in commented if a < g < b]
+        out.append(b)
+    return tuple(g for g in out if g < piece.t1)
+
+
+def in_script(title: str, script: str, source_script: str) -> str:
+    """A title in a source of `source_script` in the edition's script (the base's, `script`):
+    traditional from a traditional source by its simplified-only characters, from any other
+    wholly (OpenCC); simplified wholly; a base of mixed script keeps it."""
+    if script == "traditional":
+        return in_traditional(title, mixed=source_script != "traditional")
+    return SIMPLIFY.convert(title) if script == "simplified" else title
 
 
 def snap_to_units(cuts: list[int], units: list[Unit]) -> list[int]:
@@ -125,8 +265,17 @@ def unique_id(candidate: str, used: set[str]) -> str:
 
 
 def find(apparatus, context: Context) -> list[Section]:
+    commented = [p.t0 for p in context.external.passages] if context.external else []
     return sections(
-        apparatus.base, apparatus.units, apparatus.section_cuts, apparatus.section_titles, context.found["headings"]
+        apparatus.base,
+        apparatus.entries(),  # lost leaves and moved clauses too: no section cuts one
+        apparatus.section_cuts,
+        apparatus.section_titles,
+        context.found["headings"],
+        context.found["steps"].steps,
+        commented,
+        apparatus.punctuation,
+        {siglum: witness.meta.script for siglum, witness in apparatus.witnesses.items()},
     )
 
 

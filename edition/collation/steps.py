@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, replace
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +33,7 @@ import regex
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
 from .analysis import Context, Placements, Report
+from .external_evidence import Commented
 from .model import Apparatus, Step, Unplaced
 
 if TYPE_CHECKING:
@@ -42,6 +44,7 @@ DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
 HAN = regex.compile(r"\p{Han}")
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
 GAP = "▯"
+ENDING = 3  # the last characters of a step's last words that may end it where the next step begins
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ class Patterns:
     """The data file compiled in the edition's comparison script."""
 
     patterns: tuple[StepPattern, ...]
-    ends: dict[str, str]  # words for an end that are no words of the text -> the words the step stops before
+    # words for an end that are no words of the text -> the words the step stops before (None: the text's end)
+    ends: dict[str, str | None]
     max_tokens: int
 
 
@@ -84,11 +88,16 @@ class PlacedFormula:
     end: int | None = None
 
 
+def folded(normalizer: Normalizer, text: str) -> str:
+    """Text in the comparison script with its variant forms folded, character for character."""
+    return "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
+
+
 def load(normalizer: Normalizer, path: Path = DATA) -> Patterns:
     doc, _ = read_toml(path)
 
     def fold(text: str) -> str:
-        return "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
+        return folded(normalizer, text)
 
     patterns = tuple(
         StepPattern(
@@ -100,17 +109,24 @@ def load(normalizer: Normalizer, path: Path = DATA) -> Patterns:
         )
         for p in doc["pattern"]
     )
-    return Patterns(patterns, {fold(e["words"]): fold(e["before"]) for e in doc.get("end", ())}, doc["max_tokens"])
+    ends = {fold(e["words"]): None if e.get("to_end") else fold(e["before"]) for e in doc.get("end", ())}
+    return Patterns(patterns, ends, doc["max_tokens"])
 
 
-def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], list[Unplaced]]:
-    """The steps the included witnesses' formulas name, in base order (an outer step before one
-    nested in it), and the formulas that could not be placed, with the reason."""
+def find_steps(
+    apparatus: Apparatus, patterns: Patterns, commented: list[Commented] = (), fold=lambda text: text
+) -> tuple[list[Step], list[Unplaced]]:
+    """The steps the included witnesses' formulas name, and those of the 疏's comments on passages
+    of the base (the 單疏本's, `commented`, compared by `fold`), in base order (an outer step
+    before one nested in it), and the formulas that could not be placed, with the reason. Where
+    two place the same step apart, the witness that agrees best with the base places it; a book
+    of evidence after every witness."""
     quality = {siglum: status.quality for siglum, status in apparatus.statuses.items()}
     formulas = [f for siglum, witness in apparatus.witnesses.items() for f in witness_formulas(witness, patterns)]
+    formulas += commented_formulas(commented, apparatus.base.classic.text, patterns, fold)
     placed: list[Placed] = []
     unplaced: list[Unplaced] = []
-    for f in sorted(formulas, key=lambda f: -quality[f.source]):
+    for f in sorted(formulas, key=lambda f: -quality.get(f.source, -1.0)):
         if f.position is None:
             unplaced.append(unplaced_of(f, "its block follows no classic text"))
             continue
@@ -136,7 +152,17 @@ def find_steps(apparatus: Apparatus, patterns: Patterns) -> tuple[list[Step], li
             )
             continue
         t1 = wmap.gap_of(f.end) if wmap else f.end
-        same = next((p for p in placed if (p.step.t0, p.step.t1) == (t0, t1)), None)
+        # the same step: where another begins and ends it, or (a book of evidence) begins or ends it
+        same = next(
+            (
+                p
+                for p in placed
+                if (p.step.t0, p.step.t1) == (t0, t1)
+                or f.source not in quality
+                and (t0 == p.step.t0 or t1 == p.step.t1)
+            ),
+            None,
+        )
         if same is None:
             placed.append(Placed(Step(f.title, t0, t1, f.source, f.line), reach, f.title_norm))
         else:
@@ -151,7 +177,9 @@ class StepFindings:
 
 
 def find(apparatus: Apparatus, context: Context) -> StepFindings:
-    return StepFindings(*find_steps(apparatus, load(context.normalizer)))
+    commented = context.external.passages if context.external else []
+    fold = partial(folded, context.normalizer)
+    return StepFindings(*find_steps(apparatus, load(context.normalizer), commented, fold))
 
 
 def place(apparatus: Apparatus, found: StepFindings) -> Placements:
@@ -203,11 +231,32 @@ def unplaced_of(formula: PlacedFormula, reason: str) -> Unplaced:
 
 def witness_formulas(witness: Witness, patterns: Patterns) -> list[PlacedFormula]:
     """The formulas of a witness in its order, each with its end: where its last words end."""
-    found = sorted(
-        (f for p in patterns.patterns for f in formulas_of(witness, p)),
-        key=lambda f: (f.position is None, f.position or 0),
-    )
-    classic = witness.classic.text
+    return with_ends([f for p in patterns.patterns for f in formulas_of(witness, p)], witness.classic.text, patterns)
+
+
+def commented_formulas(commented: list[Commented], classic: str, patterns: Patterns, fold) -> list[PlacedFormula]:
+    """The formulas that open the comments on passages of the base (placed on its tokens), each
+    with its end in the base's classic text `classic`."""
+    found = []
+    for passage in commented:
+        opening = fold(passage.opening)
+        for pattern in (p for p in patterns.patterns if p.layer == "subcommentary"):
+            m = pattern.pattern.match(opening)
+            if m:
+                own = passage.opening  # Han characters only, folded one for one
+                title, last = own[slice(*m.span("title"))], own[slice(*m.span("last"))]
+                found.append(
+                    PlacedFormula(
+                        passage.source, passage.line, title, m["title"], last, m["last"], passage.t0, passage.t0
+                    )
+                )
+                break
+    return with_ends(found, classic, patterns)
+
+
+def with_ends(formulas: list[PlacedFormula], classic: str, patterns: Patterns) -> list[PlacedFormula]:
+    """The formulas in the order of their text `classic`, each with its end there."""
+    found = sorted(formulas, key=lambda f: (f.position is None, f.position or 0))
     out = []
     for k, f in enumerate(found):
         following = next(
@@ -220,10 +269,12 @@ def witness_formulas(witness: Witness, patterns: Patterns) -> list[PlacedFormula
 def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns: Patterns) -> int | None:
     """Where a step ends in its witness's classic text: after its last words, those that end where
     the next step begins if any do, else the first from its start; or right before the words that
-    an end that is no words of the text stands for."""
+    an end that is no words of the text stands for (or at the text's end)."""
     start, limit = formula.position, formula.position + patterns.max_tokens
-    before = patterns.ends.get(formula.last_norm)
-    if before is not None:
+    if formula.last_norm in patterns.ends:
+        before = patterns.ends[formula.last_norm]
+        if before is None:
+            return len(classic)
         found = classic.find(before, start, limit)
         return found if found >= 0 else None
     words = formula.last_norm
@@ -235,7 +286,14 @@ def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns
     ):
         return following
     found = classic.find(words, start, limit)
-    return found + len(words) if found >= 0 else None
+    if found >= 0:
+        return found + len(words)
+    # the 疏 may quote the words cut short (宿賛冠者亦如之 for 宿贊冠者一人亦如之): their end, where
+    # the next step begins
+    tail = words[-ENDING:]
+    if following is not None and start < following <= limit and classic.startswith(tail, following - len(tail)):
+        return following
+    return None
 
 
 def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:

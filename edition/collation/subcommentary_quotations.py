@@ -29,7 +29,7 @@ from typing import Protocol
 import regex
 
 from ..intake.model import Witness
-from ..intake.normalize import Normalizer
+from ..intake.normalize import UNMAPPED, Normalizer
 from ..tables import read_toml
 from .kanripo_text import Layout, RunningText, numeral
 from .quotation_order import (
@@ -46,6 +46,8 @@ from .quotation_order import (
 
 DATA = Path(str(resources.files("edition.collation") / "data" / "subcommentary_quotations.toml"))
 FIRST, LAST, WHOLE, PHRASE = "first", "last", "whole", "phrase"
+OPENING = 80  # characters of a comment kept for the formulas that open it (自此至X論Y之事)
+HAN = regex.compile(r"\p{Han}")
 ROLES = (FIRST, LAST, WHOLE, PHRASE)
 
 
@@ -137,6 +139,7 @@ class ShuComment:
     lemma: tuple[ShuQuote, ...]
     phrases: tuple[ShuQuote, ...]
     title: str = ""
+    opening: str = ""  # its first words from 釋曰 on, Han characters only (a stand-in as what it stands for)
 
 
 @dataclass
@@ -304,6 +307,18 @@ class JuanReader:
             marked,
         )
 
+    def shown(self, a: int, b: int) -> str:
+        """The Han characters of running characters a:b as printed: a stand-in as the character it
+        stands for where the tables map it."""
+        out = []
+        for k in range(a, b):
+            own = self.running.own(k, k + 1)
+            if len(own) > 1:
+                own = self.normalizer.gaiji.entry(own).mapping or UNMAPPED
+            if HAN.fullmatch(own):
+                out.append(own)
+        return "".join(out)
+
     def phrases(self, chapter: int, comment: int, a: int, b: int) -> list[ShuQuote]:
         out = []
         for _, pattern in self.data.phrases:
@@ -376,6 +391,7 @@ def read_edition(
                     tuple(lemma),
                     tuple(phrases),
                     title,
+                    reader.shown(body_start - len("釋曰"), min(body_end, body_start + OPENING)),
                 )
             )
     numbers = sorted(juan)

@@ -102,6 +102,22 @@ def script_pair(a: str, b: str) -> bool:
     return any(b in unihan()[field].get(a, ()) or a in unihan()[field].get(b, ()) for field in SCRIPT_FIELDS)
 
 
+def simplified_only(char: str) -> bool:
+    """A character of simplified script alone: OpenCC gives it a traditional form and Big5 has no
+    place for it (来, 献; not 于, 尸 or 后, which traditional texts write too)."""
+    return TRADITIONALIZE.convert(char) != char and not encodes(char, "big5")
+
+
+def in_traditional(text: str, mixed: bool = False) -> str:
+    """Text in traditional script: a `mixed` one (a witness of simplified or mixed script) as OpenCC
+    converts it (坐燕射后 坐燕射後); else its simplified-only characters as OpenCC converts them in
+    their context (使来 使來), every other character as it is (尸, 于 and 云 stay)."""
+    converted = TRADITIONALIZE.convert(text)
+    if mixed or len(converted) != len(text):
+        return converted
+    return "".join(new if simplified_only(old) else old for old, new in zip(text, converted))
+
+
 def unihan_fold(char: str, field: str) -> str | None:
     """The one character of those Unihan relates `char` to by `field` that is the most standard,
     if it is more standard than `char`."""

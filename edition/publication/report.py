@@ -331,7 +331,8 @@ def collation_report(
             len(u.textual_notes) for u in apparatus.all_units()
         ),  # the witnesses' 校语 in the apparatus
         "sections": [
-            {"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source} for s in sections
+            {"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source, "kind": s.kind}
+            for s in sections
         ],
         "witnesses": witnesses,
         "transpositions": transpositions,

@@ -407,10 +407,11 @@ SENTENCE_END = regex.compile(r"[。？！][」』”’）]*$")
 
 
 class Sentences:
-    """A section's paragraph written sentence by sentence: an `anchor` of type sentence, whose
-    xml:id and @n are its citation (section.sentence, c12.3 / 12.3), before the first character
-    of each sentence, as the HTML and the PDF cite it. Without a section, text written into an
-    element inside the paragraph (a moved clause's place), which starts no sentence."""
+    """A section's paragraph written citation unit by unit: an `anchor` of type sentence, whose
+    xml:id and @n are its citation (section.unit, c12.3 / 12.3), before the first character of
+    each unit, as the HTML and the PDF cite it. A unit is a sentence where the text is punctuated,
+    else a passage (the writer closes it). Without a section, text written into an element inside
+    the paragraph (a moved clause's place), which starts no unit."""
 
     def __init__(self, parent: etree._Element, section: int | None = None):
         self.parent, self.section, self.number, self.open = parent, section, 0, section is None
@@ -445,6 +446,11 @@ class Sentences:
             self.start()
         self.parent.append(node)
         self.went_on(text)
+
+    def close(self) -> None:
+        """The unit ends here (a passage of an unpunctuated text): the next character begins one."""
+        if self.section is not None:
+            self.open = False
 
     def went_on(self, text: str) -> None:
         """The paragraph went on by `text`: the sentence is closed if it ends one."""
@@ -500,6 +506,7 @@ class EditionWriter:
         # A paragraph of the section written, beginning at a token.
         self.new_paragraph: Callable[[int], etree._Element] | None = None
         self.section_end = 0
+        self.unit_starts: set[int] = set()  # the base gaps where a citation unit of the section begins
         self.base = apparatus.base
         self.order = list(apparatus.witnesses)
         self.evidence = {book.siglum: book.xml_id for book in evidence}  # books of evidence, not collated
@@ -589,12 +596,14 @@ class EditionWriter:
         over to the gaps on the way and what else stands there."""
         tokens = self.base.classic.tokens
         for gap in range(t0, t1 + 1 if end is None else t1):
-            if self.carries(gap) or gap in self.inserts and gap not in self.inserted:
+            if self.carries(gap) or gap in self.inserts and gap not in self.inserted or gap in self.unit_starts:
                 stop = max(start, tokens[gap - 1].end) if gap else start
                 sentences.text(self.base.classic_between(start, stop))
                 for mark in self.carried(gap):
                     sentences.mark(mark)
                 sentences.parent.extend(self.inserted_at(gap))
+                if gap in self.unit_starts:
+                    sentences.close()
                 start = stop
         if end is None:
             end = tokens[t1].start if t1 < len(tokens) else len(self.base.raw.text)
@@ -961,15 +970,16 @@ class EditionWriter:
                 )
                 self.position, self.t = self.offset(section.t0), section.t0  # the heading is not the section's text
             div = el("div", {"type": "section", "n": str(number), XML_ID: section.xml_id}, parent=holder)
-            head = {"type": "incipit"}
-            if section.source != "incipit":
-                head = {"type": "label", "source": f"#{self.apparatus.witnesses[section.source].meta.xml_id}"}
+            head = {"type": section.kind}  # incipit: its first words
+            if section.kind != "incipit":  # a witness's label, or a step the 疏 of a witness or a book names
+                head["source"] = self.wit([section.source])
             el("head", head, section.title, parent=div)
             p = self.paragraph(div, section, 1, section.t0)
             self.new_paragraph = lambda start, div=div, section=section: self.paragraph(
                 div, section, len(div.findall(f"{{{TEI_NS}}}p")) + 1, start
             )
             self.section_end = section.t1
+            self.unit_starts = set(section.units)
             self.write(Sentences(p, number), section.t1, lambda u: u.t0 < section.t1 or (last and u.t0 == n))
         return body
 
@@ -978,8 +988,8 @@ class EditionWriter:
         commentary's name for it) and the witness whose commentary divides the text so (`@corresp`)."""
         attrib = {XML_ID: f"{section.xml_id}-p{number}"}
         step = self.paragraphs.get(start)
-        if step is not None:
-            attrib |= {"n": step.title, "corresp": f"#{self.apparatus.witnesses[step.source].meta.xml_id}"}
+        if step is not None and not (section.kind == "step" and start == section.t0):  # not the section's own
+            attrib |= {"n": step.title, "corresp": self.wit([step.source])}
         return el("p", attrib, parent=div)
 
 
@@ -1263,6 +1273,7 @@ def editorial_principles(
             [shown(metas[s]) for s in zhu_collated if zhu.apparatus.witnesses[s].abridged]
         )
     values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
+    values |= division_values(conventions, writer.sections, metas, sources.evidence)
     choices = {"variant_forms": config.variant_forms, "usages": config.usages}
     items = conventions.fanli(values, choices, config.comparison_script)
     decl = el("editorialDecl", parent=encoding)
@@ -1289,6 +1300,22 @@ def editorial_principles(
     for key, text in items:
         el("p", {"n": key}, text, parent=div)
     return front
+
+
+def division_values(conventions: Conventions, sections, metas: dict, evidence) -> dict[str, str]:
+    """What the 凡例 says of the sections and citation units: how many, the witnesses whose labels
+    and the sources whose 疏 name them, whether passages are grouped where nothing names them, and
+    whether some units are passages of an unpunctuated text."""
+    names = {m.siglum: m.name or m.siglum for m in metas.values()} | {b.siglum: b.name or b.siglum for b in evidence}
+    by_kind = lambda kind: list(dict.fromkeys(names[s.source] for s in sections if s.kind == kind))
+    words = conventions.templates["division_words"]
+    return {
+        "sections": conventions.words(len(sections)),
+        "labels": conventions.list_of(by_kind("label")),
+        "steps": conventions.list_of(by_kind("step")),
+        "grouped": words["grouped"] if any(s.kind == "incipit" for s in sections) else "",
+        "passages": words["passages"] if any(s.units for s in sections) else "",
+    }
 
 
 def related_forms(conventions: Conventions, *apparatus) -> dict[str, str]:

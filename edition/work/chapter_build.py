@@ -57,16 +57,17 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
 
 # The analyses of the apparatus, in the order they run (see `collation.analysis`): the punctuation
 # carried over before the headings that move it, the 今文/古文 readings, the 校语 and the editions
-# they report before the entries are divided into sections, the decisions on the sections they
-# name, and the same error treated alike once every emendation is made.
+# they report before the entries are divided into sections (by the steps of the rite the 疏 names
+# where no witness's label does), the decisions on the sections they name, and the same error
+# treated alike once every emendation is made.
 ANALYSES = (
     punctuation,
     jinguwen,
     textual_note,
     reported_editions,
     headings,
-    sections,
     steps,
+    sections,
     decisions,
     same_error,
 )
@@ -99,7 +100,9 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     layers = [aligned for aligned in (classic, notes) if aligned is not None]
     lineage = Lineage.of([a.maps for a in layers], {s: m for a in layers for s, m in a.metas.items()})
     apparatus = apparatus_of(classic, orthography, (), external, lineage)
-    context = Context(config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices)
+    context = Context(
+        config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices, external=external
+    )
     analysis.run(apparatus, ANALYSES, context)
     commentary = notes and commentary_of(notes, orthography, external, lineage)
     if commentary is not None:  # the editors' decisions on the 注 (layer = "注"), reported with the others
