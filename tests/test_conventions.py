@@ -192,9 +192,7 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
     section = html[html.index('id="s-大夫酢"') : html.index('id="s-乐賔"')]
     assert 'id="c3.2"' in section and f">3.2</a>{sentence_text(tei, '3.2', 2)}" in section
     lines = pdftotext(built / "edition.pdf", layout=True).splitlines()
-    lines = lines[
-        : max(i for i, line in enumerate(lines) if "Index of the" in line)
-    ]  # the text, not the index after it
+    lines = lines[: next(i for i, line in enumerate(lines) if line.strip() == "今古文索引")]  # not the index
     cited, block = 0, ""  # block: the text since the last cited line (pdftotext splits some lines)
     for number, line in enumerate(lines):
         match = CITED.search(line)

@@ -371,7 +371,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     assert "阶" in (out / "site" / "witness-J.html").read_text(encoding="utf-8").split("<main")[1], "in its own script"
     assert "阶" not in (out / "site" / "index.html").read_text(encoding="utf-8").split("<main")[1]
     text = pdf_text(out / "edition.pdf")
-    assert "附录：异体字表" in text and "正文异体次数传本据" in text
+    assert "附錄：異體字表" in text and "正文異體次數傳本據" in text
     assert f"於于{yu.count}T{yu.count}" in text
 
 

@@ -236,6 +236,7 @@ def volume_latex(build_root: Path) -> str:
             index=index(parts, conventions),
             chapters=conventions.words(len(parts)),
             tool=parts[0].edition.tool,
+            h=conventions.templates["headings"],
         )
     )
 
