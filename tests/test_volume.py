@@ -103,9 +103,7 @@ def test_title_page_contents_fanli_and_conspectus(work, volume):
         assert len(pages_of) == 2, heading
         for page in pages_of:
             assert flat(volume_pages[page_one + page - 1]).startswith(heading), heading
-    assert len(re.findall(r"今古文索引\.*\d+", contents)) == 3, (
-        "each chapter's and the volume's"
-    )
+    assert len(re.findall(r"今古文索引\.*\d+", contents)) == 3, "each chapter's and the volume's"
     text = flat("".join(volume_pages[fanli:page_one]))
     assert "本書以四部叢刊本（SBCK）為底本，凡二篇：士相見禮第三、覲禮第十" in text
     assert "四庫本通校全書" in text
