@@ -354,7 +354,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     )
     rows = {(v.text, v.form): v for v in edition.variant_forms}
     yu = rows["於", "于"]
-    assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC (t2s): one character in simplified script"
+    assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC繁簡轉換", "named in Chinese"
     assert sum(v.count for v in edition.variant_forms) == sum(
         count for v in edition.variant_forms for _, count in v.witnesses
     )
