@@ -16,6 +16,9 @@ class EditionConfig:
     base: str
     comparison_script: str
     title_en: str = ""
+    # The script the edition writes its own words in: its headings, the persons' names, the
+    # witnesses' titles (converted by OpenCC where a witness's metadata is in another).
+    script: str = "traditional"
     chapter: str = ""
     editors: tuple[str, ...] = ()
     # A witness whose characters align in order less than this is left out.

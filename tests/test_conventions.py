@@ -14,7 +14,7 @@ from lxml import etree
 
 from edition.errors import EditionError
 from edition.publication.conventions import chinese_number
-from edition.publication.tei import TEI_NS
+from edition.publication.tei import TEI_NS, in_script
 from edition.work.chapter_build import build
 from edition.work.sources import Sources
 
@@ -93,10 +93,12 @@ def test_witnesses_carry_their_names_and_editions(tei, sources):
     for xml_id, meta in named.items():
         witness = tei.xpath(f"//t:sourceDesc//*[@xml:id='{xml_id}']", namespaces=NS)[0]
         assert witness.findtext("t:abbr[@type='name']", namespaces=NS) == meta.name
-        assert witness.findtext("t:bibl/t:title", namespaces=NS) == meta.title
+        assert witness.findtext("t:bibl/t:title", namespaces=NS) == in_script(meta.title, meta, "traditional")
         assert witness.findtext("t:bibl/t:edition", namespaces=NS) == meta.edition
     unnamed = tei.xpath("//t:sourceDesc//*[@xml:id='w004']", namespaces=NS)[0]
     assert unnamed.find("t:abbr[@type='name']", NS) is None, "no name: the siglum stands for it"
+    titles = tei.xpath("//t:sourceDesc//t:bibl/t:title/text()", namespaces=NS)
+    assert "禮書綱目" in titles and "儀禮注疏 卷十三" in titles, "in the edition's script, 注疏 not OpenCC's 註疏"
 
 
 @pytest.mark.tier("typeset")
@@ -194,9 +196,7 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
     section = html[html.index('id="s-大夫酢"') : html.index('id="s-樂賔"')]
     assert f'id="c{cited}"' in section and f">{cited}</a>{sentence_text(tei, cited, 2)}" in section
     lines = pdftotext(built / "edition.pdf", layout=True).splitlines()
-    lines = lines[
-        : max(i for i, line in enumerate(lines) if "Index of the" in line)
-    ]  # the text, not the index after it
+    lines = lines[: next(i for i, line in enumerate(lines) if line.strip() == "今古文索引")]  # not the index
     cited, block = 0, ""  # block: the text since the last cited line (pdftotext splits some lines)
     for number, line in enumerate(lines):
         match = CITED.search(line)

@@ -130,7 +130,7 @@ def test_the_edited_text_and_readings_are_in_the_pdf(text, printed):
     assert "禮書綱目始於此" in printed and "禮書綱目止於此" in printed, "the fragment's extent"
     assert "，下同" in printed
     assert "emend." not in printed and "om." not in printed
-    for title in ("凡例", "传本Conspectussiglorum", "今古文索引", "附录", "献大夫", "记侯"):
+    for title in ("凡例", "傳本目錄", "今古文索引", "附錄", "献大夫", "记侯"):
         assert title in flat
 
 
@@ -176,7 +176,8 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
         '[edition]\ntitle = "100% #{test}\\\\"\nbase = "A"\ncomparison_script = "simplified"\n'
     )
     (sources / "a.txt").write_text(
-        "礼书纲目\n\n主人揖让%以宾升#宾{升}\\拜至$宾答拜&主人坐取爵_于上篚^~以降【注今文揖为升】\n"
+        # }升{ and not {升}, which is a stand-in's shape (a component description), printed as one
+        "礼书纲目\n\n主人揖让%以宾升#宾}升{\\拜至$宾答拜&主人坐取爵_于上篚^~以降【注今文揖为升】\n"
     )
     (sources / "b.txt").write_text("礼书纲目\n\n主人揖让以宾升宾升拜至宾答拜主人坐取觯于上篚以降\n")
     (sources / "witnesses.toml").write_text(
@@ -190,7 +191,7 @@ def test_latex_special_characters_do_not_break_the_build(tmp_path):
     result = CliRunner().invoke(main, ["build", "--quiet", "--sources", str(sources), "--out", str(out)])
     assert result.exit_code == 0, result.output
     flat = re.sub(r"\s+", "", pdftotext(out / "edition.pdf"))
-    for special in ("%", "#", "{升}", "\\", "$", "&", "_"):
+    for special in ("%", "#", "}升{", "\\", "$", "&", "_"):
         assert special in flat, special
     assert "100%#{test}\\" in flat
 

@@ -200,7 +200,7 @@ def test_the_reported_witnesses_are_in_listwit_and_attested_only_where_a_note_re
     assert {"shijing", "jianben", "aoben"} <= set(listed) <= set(table)
     for ident, witness in listed.items():
         status = witness.findtext("t:note[@type='status']", namespaces=NS)
-        assert "四库馆臣" in status and "(WYG)" in status and "attested only" in status, status
+        assert "四庫館臣" in status and "(WYG)" in status and "attested only" in status, status
         assert witness.get("n") == table[ident].names[0]
     attested = set()
     for app in document.iter(f"{{{tei.TEI_NS}}}app"):

@@ -354,7 +354,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     )
     rows = {(v.text, v.form): v for v in edition.variant_forms}
     yu = rows["於", "于"]
-    assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC (t2s): one character in simplified script"
+    assert yu.witnesses == [("wT", yu.count)] and yu.sources == "OpenCC繁簡轉換", "named in Chinese"
     assert sum(v.count for v in edition.variant_forms) == sum(
         count for v in edition.variant_forms for _, count in v.witnesses
     )
@@ -371,7 +371,7 @@ def test_the_appendix_is_in_the_tei_html_and_pdf(builds):
     assert "阶" in (out / "site" / "witness-J.html").read_text(encoding="utf-8").split("<main")[1], "in its own script"
     assert "阶" not in (out / "site" / "index.html").read_text(encoding="utf-8").split("<main")[1]
     text = pdf_text(out / "edition.pdf")
-    assert "附录：异体字表" in text and "正文异体次数传本据" in text
+    assert "附錄：異體字表" in text and "正文異體次數傳本據" in text
     assert f"於于{yu.count}T{yu.count}" in text
 
 

@@ -30,7 +30,7 @@ import regex
 
 from ..budget import Budget
 from ..errors import EditionError
-from ..intake.variants import SIMPLIFY, in_traditional
+from ..intake.variants import in_script
 from .analysis import Context, Placements
 from .model import Division, Section, Step, Unit, WitnessStatus
 
@@ -227,15 +227,6 @@ def unit_starts(piece: Piece, notes: list[int], commented: list[int]) -> tuple[i
             out += [g for g in commented if a < g < b]
         out.append(b)
     return tuple(g for g in out if g < piece.t1)
-
-
-def in_script(title: str, script: str, source_script: str) -> str:
-    """A title in a source of `source_script` in the edition's script (the base's, `script`):
-    traditional from a traditional source by its simplified-only characters, from any other
-    wholly (OpenCC); simplified wholly; a base of mixed script keeps it."""
-    if script == "traditional":
-        return in_traditional(title, mixed=source_script != "traditional")
-    return SIMPLIFY.convert(title) if script == "simplified" else title
 
 
 def snap_to_units(cuts: list[int], units: list[Unit]) -> list[int]:

@@ -30,6 +30,7 @@ SHAPES = (
 KINDS = {kind for kind, _ in SHAPES} | {"split"}
 KANRIPO = "Kanripo's table of characters Unicode lacks (KR-Gaiji, commit 662fd61)"
 PRIVATE_USE = regex.compile(SHAPES[0][1])
+IDS = regex.compile(r"[\u2FF0-\u2FFB][\u2FF0-\u2FFB\p{Han}]+")  # a description operator first, then parts
 
 
 def decode_form(text: str) -> str:
@@ -50,6 +51,7 @@ class GaijiEntry:
     witnesses: str = ""
     code: str = ""  # an entity's code in the table that resolves it
     recorded: tuple[tuple[str, str], ...] = ()  # what that table gives for it: (kind, characters)
+    ids: str = ""  # its composition as an Ideographic Description Sequence (⿰纟舀), where no mapping is known
 
     @property
     def xml_id(self) -> str:
@@ -97,12 +99,22 @@ class GaijiTable:
     @classmethod
     def load(cls, path: Path) -> GaijiTable:
         entries = []
-        for line, row in read_tsv(path, ("form", "mapping", "witnesses", "kind", "description", "evidence")):
+        for line, row in read_tsv(path, ("form", "mapping", "witnesses", "kind", "description", "evidence", "ids")):
             form = decode_form(row["form"])
             if row["kind"] not in KINDS:
                 raise EditionError(path, f"unknown gaiji kind {row['kind']!r}", line)
+            if row["ids"] and not IDS.fullmatch(row["ids"]):
+                raise EditionError(path, f"ids {row['ids']!r} is no Ideographic Description Sequence", line)
             entries.append(
-                GaijiEntry(form, row["mapping"], row["kind"], row["description"], row["evidence"], row["witnesses"])
+                GaijiEntry(
+                    form,
+                    row["mapping"],
+                    row["kind"],
+                    row["description"],
+                    row["evidence"],
+                    row["witnesses"],
+                    ids=row["ids"],
+                )
             )
         return cls(entries)
 

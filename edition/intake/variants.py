@@ -109,13 +109,19 @@ def simplified_only(char: str) -> bool:
 
 
 def in_traditional(text: str, mixed: bool = False) -> str:
-    """Text in traditional script: a `mixed` one (a witness of simplified or mixed script) as OpenCC
-    converts it (坐燕射后 坐燕射後); else its simplified-only characters as OpenCC converts them in
-    their context (使来 使來), every other character as it is (尸, 于 and 云 stay)."""
-    converted = TRADITIONALIZE.convert(text)
-    if mixed or len(converted) != len(text):
-        return converted
-    return "".join(new if simplified_only(old) else old for old, new in zip(text, converted))
+    """Text in traditional script, character by character (OpenCC's phrases would make 注疏 註疏):
+    from a source of simplified or `mixed` script every character OpenCC converts (仪礼 儀禮, 献
+    獻); from a traditional one only its simplified-only characters (使来 使來), every other as it
+    is (尸, 于 and 云 stay)."""
+    return "".join(TRADITIONALIZE.convert(char) if mixed or simplified_only(char) else char for char in text)
+
+
+def in_script(text: str, script: str, source_script: str) -> str:
+    """Words of a source of `source_script` in the edition's `script`: see `in_traditional`; in
+    simplified script every character OpenCC converts; a mixed edition keeps them."""
+    if script == "traditional":
+        return in_traditional(text, mixed=source_script != "traditional")
+    return "".join(SIMPLIFY.convert(char) for char in text) if script == "simplified" else text
 
 
 def unihan_fold(char: str, field: str) -> str | None:

@@ -11,6 +11,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+import regex
+
 if TYPE_CHECKING:
     from .model import App, EditionView
 
@@ -101,6 +103,14 @@ class Conventions:
 
     def label(self, kind: str) -> str:
         return self.templates["labels"].get(kind, kind)
+
+    def fold_source(self, source: str) -> str:
+        """A table a variant form is folded by (edition/intake/variants.py names it in English), as
+        the style names it: the first of `fold_sources` whose pattern it matches, with its groups."""
+        for pattern, name in self.templates.get("fold_sources", {}).items():
+            if match := regex.search(pattern, source):
+                return name.format(*match.groups())
+        return source
 
     def words(self, number: int) -> str:
         """A count as the style writes it: 三 or 3."""

@@ -18,6 +18,14 @@ class WitnessView:
     author: str = ""
     edition: str = ""  # the edition it reproduces
     abridged: tuple[str, ...] = ()  # the layers it quotes in part (commentary)
+    extant: tuple[tuple[str, str, str], ...] = ()  # where it is extant: (first…last, from, to), base characters
+
+    @property
+    def role(self) -> str:
+        """What it is to the edition: base, included, excluded, evidence, hypothetical or reported."""
+        kinds = (("base", self.base), ("hypothetical", self.hypothetical), ("reported", self.reported))
+        kinds += (("evidence", self.evidence), ("included", self.included))
+        return next((kind for kind, holds in kinds if holds), "excluded")
 
     @property
     def label(self) -> str:
@@ -204,7 +212,7 @@ class EditionView:
     witnesses: dict[str, WitnessView]
     sections: list[SectionView]
     apps: list[App]
-    gaiji: dict[str, tuple[str, str] | None]  # id -> (mapping, description); None: no text, not shown
+    gaiji: dict[str, str | None]  # id -> how it prints (render.printed_form); None: no text, not shown
     commentary_apps: list[App] = field(default_factory=list)  # the entries of the 注
     variant_forms: list[VariantFormView] = field(default_factory=list)
     variant_forms_note: str = ""  # the 异体字表's own description
@@ -213,6 +221,7 @@ class EditionView:
     # `usages`, normalization/@method of decl-usages); the TEI records them either way.
     usages_at_each_place: bool = True
     persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
+    heading: str = ""  # what heads the text: the chapter's title (鄉射禮第五), else the edition's
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item

@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from .conventions import SERIES, TRADITION_NAMES, Conventions
-from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph
+from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -175,7 +175,24 @@ def latex(edition: EditionView) -> str:
             tradition_labels=TRADITION_NAMES,
             counts={series: conventions.words(number) for series, number in counts(edition).items()},
             manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
+            h=conventions.templates["headings"],
+            list_joiner=conventions.templates["list_joiner"],
+            appendix=lambda w: appendix(w, conventions),
         )
+    )
+
+
+def appendix(w: WitnessView, conventions: Conventions) -> str:
+    """A witness in the appendix of the witnesses' extent and quality, in the edition's style."""
+    h = conventions.templates["headings"]
+    ranges = [h["extant_range"].format(first=first, start=start, end=end) for first, start, end in w.extant]
+    return h["witness_appendix"].format(
+        title=w.title,
+        role=h["roles"][w.role],
+        quality=h["quality"].format(quality=w.quality, percent=f"{float(w.quality):.0%}") if w.quality else "",
+        status=w.status,
+        extent=w.extent,
+        extant=h["extant"].format(ranges=conventions.templates["clause_joiner"].join(ranges)) if ranges else "",
     )
 
 

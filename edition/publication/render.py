@@ -39,9 +39,12 @@ TRADITIONS = ("jinwen", "guwen")  # Zheng Xuan's 今文 and 古文: reported, no
 HAN = regex.compile(r"[\p{Han}▯]")
 
 
-def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
-    """A reading's characters: stand-ins as their mapped character or a described placeholder,
-    lost characters as ▯, fragment markers left out, a nested app as the reading that goes with it."""
+UNDESCRIBED = "〓"  # a stand-in that no table maps or describes
+
+
+def text_of(node, gaiji: dict[str, str | None]) -> str:
+    """A reading's characters: stand-ins as they print (`printed_form`), lost characters as ▯,
+    fragment markers left out, a nested app as the reading that goes with it."""
     out = [node.text or ""]
     for child in node:
         out.append(child_text(child, node, gaiji))
@@ -52,11 +55,7 @@ def text_of(node, gaiji: dict[str, tuple[str, str]]) -> str:
 def child_text(child, parent, gaiji) -> str:
     name = etree.QName(child).localname
     if name == "g":
-        ref = child.get("ref", "").lstrip("#")
-        if ref in gaiji and gaiji[ref] is None:
-            return ""
-        mapping, description = gaiji.get(ref, ("", ""))
-        return mapping or f"〔{description or ''.join(child.itertext())}〕"
+        return gaiji.get(child.get("ref", "").lstrip("#"), UNDESCRIBED) or ""
     if name == "gap":
         return "▯" * int(child.get("quantity", "1"))
     if name == "app":
@@ -119,13 +118,15 @@ def read_items(node, found: Collected, gloss: str = "") -> list:
             items.append(read_gloss(child, found))
         elif name == "pc":
             items.append(child.text)
+        elif name == "g":
+            items.append(child_text(child, node, found.gaiji))
         elif name == "anchor" and child.get("type") == "sentence":
             items.append(Cite(child.get(XML_ID), child.get("n")))
         elif name == "milestone":
             items.append(LayerMark(child.get("unit", "")))
         if child.tail:
             items.append(child.tail)
-    return items
+    return joined(items)
 
 
 def read_app(node, found: Collected, within: App | None = None, gloss: str = "") -> App:
@@ -177,7 +178,7 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
         (n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), ""
     )
     app.evidence = [
-        (d.get("wit", ""), d.get("subtype", ""), d.findtext("t:q", default="", namespaces=NS))
+        (d.get("wit", ""), d.get("subtype", ""), text_of(d.find("t:q", NS), gaiji))
         for d in node.iterfind("t:witDetail[@type='evidence']", NS)
     ]
     apps.append(app)
@@ -215,29 +216,38 @@ def read_witness(node) -> WitnessView:
     """A witness of listWit, or an excluded one of listBibl."""
     bibl = node.find("t:bibl", NS)
     text = lambda parent, path: parent.findtext(path, default="", namespaces=NS) if parent is not None else ""
+    extent = node.find("t:note[@type='extent']", NS)
     return WitnessView(
         node.get(XML_ID),
         node.get("n") or text(node, "t:abbr[@type='siglum']") or node.get(XML_ID),
         text(bibl, "t:title") or (node.find("t:abbr", NS).tail or "").strip(),
         text(node, "t:note[@type='quality']"),
         text(node, "t:note[@type='status']"),
-        text(node, "t:note[@type='extent']"),
+        "".join(extent.itertext()) if extent is not None else "",
         text(node, "t:note[@type='role']") == "base",
         text(node, "t:abbr[@type='name']"),
         text(bibl, "t:author"),
         text(bibl, "t:edition"),
         tuple(note.get("subtype") for note in node.iterfind("t:note[@type='abridged']", NS)),
+        tuple((seg.text, *seg.get("n").split("–")) for seg in extent.iterfind("t:seg[@type='extant']", NS))
+        if extent is not None
+        else (),
     )
+
+
+def printed_form(char) -> str | None:
+    """How a declared stand-in prints, as Chinese editions print a 造字: the character it stands
+    for, else its composition in 〔〕, else 〓; None for a character that is no text."""
+    if char.find("t:localProp[@name='kind'][@value='not-text']", NS) is not None:
+        return None
+    mapping = char.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
+    ids = char.findtext("t:mapping[@type='ids']", default="", namespaces=NS)
+    return mapping or (f"〔{ids}〕" if ids else UNDESCRIBED)
 
 
 def read(path: Path) -> EditionView:
     doc = etree.parse(str(path))
-    gaiji = {}
-    for char in doc.iterfind(".//t:charDecl/t:char", NS):
-        mapping = char.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
-        name = char.find("t:localProp[@name='name']", NS)
-        not_text = char.find("t:localProp[@name='kind'][@value='not-text']", NS) is not None
-        gaiji[char.get(XML_ID)] = None if not_text else (mapping, name.get("value") if name is not None else "")
+    gaiji = {char.get(XML_ID): printed_form(char) for char in doc.iterfind(".//t:charDecl/t:char", NS)}
     nodes = doc.xpath(
         "//t:sourceDesc//t:listWit/t:witness | //t:sourceDesc/t:listBibl[@type='excluded']/t:bibl", namespaces=NS
     )
@@ -248,11 +258,11 @@ def read(path: Path) -> EditionView:
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)
         section = SectionView(
-            div.get(XML_ID), head.text or "", head.get("source", "").lstrip("#"), p.get(XML_ID), number=number
+            div.get(XML_ID), text_of(head, gaiji), head.get("source", "").lstrip("#"), p.get(XML_ID), number=number
         )
         division = div.getparent()
         if division.get("type") == "division" and div.getprevious() is division.find("t:head", NS):
-            section.opens = "".join(division.find("t:head", NS).itertext())
+            section.opens = text_of(division.find("t:head", NS), gaiji)
         first, first_commentary = len(found.apps), len(found.commentary_apps)
         for number_in_section, p in enumerate(div.iterfind("t:p", NS)):
             if number_in_section or p.get("n"):
@@ -284,6 +294,7 @@ def read(path: Path) -> EditionView:
     application = doc.find(".//t:appInfo/t:application", NS)
     edition.tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     edition.title = doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS)
+    edition.heading = doc.findtext(".//t:titleStmt/t:title[@type='chapter']", default=edition.title, namespaces=NS)
     edition.persons = {
         p.get(XML_ID): p.findtext("t:persName", default="", namespaces=NS)
         for p in doc.iterfind(".//t:listPerson/t:person", NS)

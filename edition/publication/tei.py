@@ -17,7 +17,6 @@ followed by `cb`, inside the note. A transcriber's remark that marks a lacuna of
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
@@ -36,6 +35,7 @@ from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ..intake.model import CODES, LAYER_OF_CODE, EvidenceMeta, Witness, WitnessMeta
 from ..intake.normalize import GAP, TEXT_LAYERS
+from ..intake.variants import in_script
 from ..intake.witness import elements
 from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
@@ -145,6 +145,39 @@ def append_marked_text(parent: etree._Element, text: str, gaiji) -> set[GaijiEnt
             used.add(entry)
         position = end
     append_text(parent, text[position:])
+    return used
+
+
+def mark_stand_ins(tree: etree._Element, gaiji: GaijiTable) -> set[GaijiEntry]:
+    """Every stand-in still written as text in `tree` (the base's text between the entries, a
+    heading, a quotation) as a `g`, so that no reader of the TEI prints its code; the entries
+    marked."""
+    used: set[GaijiEntry] = set()
+
+    def marked(text: str | None) -> tuple[str | None, list[etree._Element]]:
+        """The text before the first stand-in, and a `g` for each, the text after it its tail."""
+        found = list(gaiji.finditer(text, 0, len(text))) if text else []
+        if not found:
+            return text, []
+        marks = []
+        for number, (start, end, entry) in enumerate(found):
+            mark = etree.Element(f"{{{TEI_NS}}}g", {"ref": f"#{entry.xml_id}"})
+            mark.text = text[start:end]
+            mark.tail = text[end : found[number + 1][0] if number + 1 < len(found) else len(text)] or None
+            marks.append(mark)
+            used.add(entry)
+        return text[: found[0][0]] or None, marks
+
+    for node in list(tree.iter(etree.Element)):
+        if etree.QName(node).localname != "g":  # a g's own text is its stand-in
+            node.text, marks = marked(node.text)
+            for index, mark in enumerate(marks):
+                node.insert(index, mark)
+        if node is not tree:
+            node.tail, marks = marked(node.tail)
+            parent = node.getparent()
+            for index, mark in enumerate(marks, parent.index(node) + 1):
+                parent.insert(index, mark)
     return used
 
 
@@ -264,6 +297,8 @@ def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._El
             el("mapping", {"type": kind}, characters, parent=char)
         if entry.mapping:
             el("mapping", {"type": "standard"}, entry.mapping, parent=char)
+        if entry.ids:
+            el("mapping", {"type": "ids"}, entry.ids, parent=char)
         if entry.evidence:
             el("note", {"type": "evidence"}, entry.evidence.replace(entry.form, describe_form(entry.form)), parent=char)
     for codepoint in codepoints:
@@ -396,10 +431,7 @@ def serialize(document: etree._ElementTree) -> bytes:
 # --- The edition: edited text and apparatus in parallel segmentation ------------------------------
 
 MARKER_AT_START = ("witStart", "lacunaEnd")
-TRADITION_WITNESSES = (
-    ("jinwen", "今文", "the New Text tradition of the 仪礼, as Zheng Xuan reports it"),
-    ("guwen", "古文", "the Old Text tradition of the 仪礼, as Zheng Xuan reports it"),
-)
+TRADITION_WITNESSES = (("jinwen", "今文"), ("guwen", "古文"))  # described in the style's words (headings.traditions)
 
 
 SENTENCE = regex.compile(r"[^。？！]*[。？！]+[」』”’）]*|[^。？！]+")
@@ -728,28 +760,25 @@ class EditionWriter:
             # a tradition is extant only in the reading a note reports
             rdg = el("rdg", attrib, parent=app)
             el("witStart", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            said = reported.notes[0]
-            self.append_words(rdg, said.siglum, reported.reading, said.start, said.end or said.start + len(said.text))
+            append_text(rdg, reported.reading)
             el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
             said_by = {"resp": self.commentator} if self.commentator else {}
             note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", **said_by}, parent=app)
             for number_in_note, source in enumerate(reported.notes):
                 if number_in_note:
                     append_text(note, " ")
-                self.quote(
-                    note, source.siglum, source.text, source.start, source.end or source.start + len(source.text)
-                )
+                self.quote(note, source.siglum, source.text)
         if unit.reported and not types:
             app.set("type", "jinguwen")
         elif fragments and not types:
             app.set("type", "fragment")
         self.textual_notes(app, unit)
         self.reported_details(app, attested)
-        editorial = [(d, d.reason) for d in ([unit.decided] if unit.decided else [])]
-        editorial += [(r.error, f"{r.error.witness}: {r.error.reason}") for r in unit.readings if r.error is not None]
-        editorial += [(d, d.text) for d in unit.editor_notes]
-        for decision, text in editorial:
-            el("note", {"type": "editorial", "resp": f"#ed-{decision.resp}"}, text, parent=app)
+        editorial = [(d, d.reason, {}) for d in ([unit.decided] if unit.decided else [])]
+        editorial += [(r.error, r.error.reason, {"target": f"#{r.xml_id}"}) for r in unit.readings if r.error]
+        editorial += [(d, d.text, {}) for d in unit.editor_notes]
+        for decision, text, target in editorial:  # an error's reason points at the witness's reading
+            el("note", {"type": "editorial", "resp": f"#ed-{decision.resp}", **target}, text, parent=app)
         self.emendation_details(app, unit)
         self.also = outer
         return app
@@ -762,10 +791,7 @@ class EditionWriter:
         attrib = {XML_ID: xml_id, "wit": self.wit(attestation.editions), "type": reading.type}
         if reading.subtype:
             attrib["subtype"] = reading.subtype
-        node = el("rdg", attrib)
-        note = attestation.reported[0].note
-        self.append_words(node, note.siglum, attestation.display, note.start, note.end)
-        return node
+        return el("rdg", attrib, attestation.display)
 
     def reported_details(self, app: etree._Element, attested) -> None:
         """For each edition a 校语 reports here, the note that reports it (`witDetail
@@ -856,34 +882,11 @@ class EditionWriter:
             for number, note in enumerate(notes):
                 if number:
                     append_text(node, " ")
-                self.quote(node, note.siglum, note.words, note.start, note.end)
+                self.quote(node, note.siglum, note.words)
 
-    def quote(self, parent: etree._Element, siglum: str, words: str, start: int, end: int) -> None:
+    def quote(self, parent: etree._Element, siglum: str, words: str) -> None:
         """Words of a witness, quoted (`@source` the witness)."""
-        self.append_words(
-            el("quote", {"source": f"#{self.apparatus.witnesses[siglum].meta.xml_id}"}, parent=parent),
-            siglum,
-            words,
-            start,
-            end,
-        )
-
-    def append_words(self, parent: etree._Element, siglum: str, words: str, start: int, end: int) -> None:
-        """Words of a witness as it writes them, its entities for characters Unicode lacks (at raw
-        offsets start:end of it) as `g`."""
-        witness = self.apparatus.witnesses[siglum]
-        entities = {}
-        for token in witness.stream.tokens[bisect_left(witness.stream.starts, start) :]:
-            if token.start >= end:
-                break
-            if token.kind == "gaiji" and token.gaiji is not None:
-                entities[token.source(witness.raw)] = token.gaiji
-        for piece in regex.split(f"({'|'.join(map(regex.escape, entities))})", words) if entities else [words]:
-            if piece in entities:
-                el("g", {"ref": f"#{entities[piece].xml_id}"}, piece, parent=parent)
-                self.gaiji.add(entities[piece])
-            else:
-                append_text(parent, piece)
+        el("quote", {"source": f"#{self.apparatus.witnesses[siglum].meta.xml_id}"}, words, parent=parent)
 
     def source_raw(self, reading):
         """The raw text of the witness whose tokens the reading holds."""
@@ -1087,29 +1090,45 @@ def joined_inserts(*inserts: dict[int, Callable[[], list]]) -> dict[int, Callabl
     return out
 
 
-def witness_description(meta, parent: etree._Element) -> None:
-    """A witness's name and siglum as abbreviations, and the edition it reproduces as a bibl."""
+def in_edition_script(text: str, meta, script: str) -> str:
+    """Words of a witness's metadata in the edition's script (a book of evidence has none: its
+    stanza is the edition's)."""
+    return in_script(text, script, getattr(meta, "script", script))
+
+
+def witness_description(meta, parent: etree._Element, script: str) -> None:
+    """A witness's name and siglum as abbreviations, and the edition it reproduces as a bibl, its
+    title and author in the edition's `script`."""
     if meta.name:
         el("abbr", {"type": "name"}, meta.name, parent=parent)
         append_text(parent, " ")
     el("abbr", {"type": "siglum"}, meta.siglum, parent=parent)
     append_text(parent, " ")
     bibl = el("bibl", parent=parent)
-    el("title", text=meta.title, parent=bibl)
+    el("title", text=in_edition_script(meta.title, meta, script), parent=bibl)
     if meta.author:
-        el("author", text=meta.author, parent=bibl)
+        el("author", text=in_edition_script(meta.author, meta, script), parent=bibl)
     if meta.edition:
         el("edition", text=meta.edition, parent=bibl)
 
 
-def extent_ranges(writer: EditionWriter, extant: list[tuple[int, int]], counted: str = "base characters") -> str:
+def append_extent(
+    note: etree._Element, writer: EditionWriter, extant: list[tuple[int, int]], counted: str = "base characters"
+) -> None:
+    """Where a witness is extant, each stretch a `seg type="extant"` (its first and last
+    characters, @n the characters of the base it spans) followed by the count in words."""
     tokens, raw = writer.base.classic.tokens, writer.base.raw
-    return (
-        "; ".join(
-            f"{tokens[a].source(raw)}…{tokens[b - 1].source(raw)} ({counted} {a + 1}–{b})" for a, b in extant if b > a
+    stretches = [(a, b) for a, b in extant if b > a]
+    for number, (a, b) in enumerate(stretches):
+        append_text(note, "; " if number else "")
+        el(
+            "seg",
+            {"type": "extant", "n": f"{a + 1}–{b}"},
+            f"{tokens[a].source(raw)}…{tokens[b - 1].source(raw)}",
+            parent=note,
         )
-        or "nowhere"
-    )
+        append_text(note, f" ({counted} {a + 1}–{b})")
+    append_text(note, "." if stretches else "nowhere.")
 
 
 def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element) -> None:
@@ -1129,12 +1148,10 @@ def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element
             "and no omission is recorded.",
             parent=parent,
         )
-    el(
-        "note",
-        {"type": "extent", "subtype": "commentary"},
-        f"Extant in the 注 against the base's 注: {extent_ranges(zhu, status.extant, 'characters of the base’s 注')}.",
-        parent=parent,
+    note = el(
+        "note", {"type": "extent", "subtype": "commentary"}, "Extant in the 注 against the base's 注: ", parent=parent
     )
+    append_extent(note, zhu, status.extant, "characters of the base’s 注")
 
 
 def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
@@ -1153,7 +1170,7 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
                 witness = el("witness", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=list_wit_element)
             else:
                 witness = el("bibl", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=excluded)
-            witness_description(meta, witness)
+            witness_description(meta, witness, sources.config.script)
             el("note", {"type": "quality"}, f"{status.quality:.3f}", parent=witness)
             el(
                 "note",
@@ -1163,23 +1180,24 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
             )
             if siglum == writer.base.meta.siglum:
                 el("note", {"type": "role"}, "base", parent=witness)
-            el(
+            note = el(
                 "note",
                 {"type": "extent"},
-                (meta.extent + " " if meta.extent else "")
-                + f"Extant against the base: {extent_ranges(writer, status.extant)}.",
+                (meta.extent + " " if meta.extent else "") + "Extant against the base: ",
                 parent=witness,
             )
+            append_extent(note, writer, status.extant)
             if zhu is not None and status.included:
                 commentary_extent(zhu, siglum, witness)
         for book in sources.evidence:
             witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
-            witness_description(book, witness)
+            witness_description(book, witness, sources.config.script)
             el("note", {"type": "status"}, EVIDENCE_STATUS[book.kind], parent=witness)
-        for xml_id, name, description in TRADITION_WITNESSES:
+        traditions = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
+        for xml_id, name in TRADITION_WITNESSES:
             witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
             el("abbr", {"type": "siglum"}, name, parent=witness)
-            append_text(witness, " " + description)
+            append_text(witness, " " + traditions[xml_id])
             el(
                 "note",
                 {"type": "status"},
@@ -1211,7 +1229,7 @@ def reported_witness(edition: str, writer: EditionWriter, sources: SourcesForTei
     el(
         "note",
         {"type": "status"},
-        f"reported: its readings as the 校语 of {reporters} report them (named {'、'.join(described.names)}), "
+        f"reported: its readings as the 校語 of {reporters} report them (named {'、'.join(described.names)}), "
         "attested only in the apps where such a note reports its reading (witDetail type reported)",
         parent=witness,
     )
@@ -1226,11 +1244,15 @@ EVIDENCE_STATUS = {
 }
 
 VARIANT_FORMS_ID = "variant-forms"
-VARIANT_FORMS_COLUMNS = ("正文 text", "异体 form", "次数 count", "传本 witnesses", "据 folded by")
+VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")  # by their headings
 
 
 def editorial_principles(
-    sources: SourcesForTei, writer: EditionWriter, zhu: CommentaryWriter | None, encoding: etree._Element
+    sources: SourcesForTei,
+    writer: EditionWriter,
+    zhu: CommentaryWriter | None,
+    encoding: etree._Element,
+    gaiji: set[GaijiEntry],
 ) -> etree._Element:
     """The 凡例, from the config and the data, in the style the edition chose: a `front` div
     (type fanli, @subtype the style) that the renderers show, and the items that say how the text
@@ -1240,7 +1262,9 @@ def editorial_principles(
     conventions = Conventions(config.apparatus_style)
     statuses = writer.apparatus.statuses
     metas = {m.siglum: m for m in sources.witnesses}
-    shown = lambda meta: conventions.templates["witness_entry"].format(name=meta.name or meta.siglum, title=meta.title)
+    shown = lambda meta: conventions.templates["witness_entry"].format(
+        name=meta.name or meta.siglum, title=in_edition_script(meta.title, meta, config.script)
+    )
     collated = [metas[s] for s, status in statuses.items() if status.included and s != config.base]
     values = {
         "base": shown(metas[config.base]),
@@ -1274,6 +1298,13 @@ def editorial_principles(
         )
     values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
     values |= division_values(conventions, writer.sections, metas, sources.evidence)
+    described = sorted(f"〔{e.ids}〕" for e in gaiji if not e.mapping and e.ids)
+    undescribed = sum(1 for e in gaiji if not e.mapping and not e.ids)
+    values |= {
+        "gaiji": conventions.words(len(gaiji)) if gaiji else "",
+        "described": conventions.list_of(described),
+        "undescribed": conventions.words(undescribed) if undescribed else "",
+    }
     choices = {"variant_forms": config.variant_forms, "usages": config.usages}
     items = conventions.fanli(values, choices, config.comparison_script)
     decl = el("editorialDecl", parent=encoding)
@@ -1350,25 +1381,20 @@ def related_forms(conventions: Conventions, *apparatus) -> dict[str, str]:
     }
 
 
-def variant_forms_table(writer: EditionWriter) -> etree._Element:
-    """The 异体字表: one row per pair of the edited text's form and a witness's form, with the
-    count, each witness by a `ref` whose @n is its count, and the tables of the fold."""
+def variant_forms_table(writer: EditionWriter, conventions: Conventions) -> etree._Element:
+    """The 异体字表, in the style's words: one row per pair of the edited text's form and a
+    witness's form, with the count, each witness by a `ref` whose @n is its count, and the tables
+    of the fold (`Conventions.fold_source`)."""
+    headings = conventions.templates["headings"]
     back = el("back")
     div = el("div", {"type": VARIANT_FORMS_ID, XML_ID: VARIANT_FORMS_ID}, parent=back)
-    el("head", text="异体字表 Variant forms", parent=div)
+    el("head", text=headings["variant_forms_mark"], parent=div)
     pairs = writer.apparatus.variant_forms
-    el(
-        "p",
-        text=(
-            f"{len(pairs)} pairs of a character of the edited text and the variant form a witness writes for it "
-            "where it reads the same text."
-        ),
-        parent=div,
-    )
+    el("p", text=headings["variant_forms_note"].format(count=conventions.words(len(pairs))), parent=div)
     table = el("table", {"rows": str(len(pairs) + 1), "cols": str(len(VARIANT_FORMS_COLUMNS))}, parent=div)
     label = el("row", {"role": "label"}, parent=table)
     for column in VARIANT_FORMS_COLUMNS:
-        el("cell", text=column, parent=label)
+        el("cell", text=headings[column], parent=label)
     for pair in pairs:
         row = el("row", parent=table)
         el("cell", text=pair.text, parent=row)
@@ -1379,7 +1405,8 @@ def variant_forms_table(writer: EditionWriter) -> etree._Element:
             if number:
                 append_text(witnesses, " ")
             el("ref", {"target": writer.wit([siglum]), "n": str(pair.counts[siglum])}, siglum, parent=witnesses)
-        el("cell", text="; ".join(pair.sources), parent=row)
+        sources = dict.fromkeys(map(conventions.fold_source, pair.sources))
+        el("cell", text=conventions.templates["clause_joiner"].join(sources), parent=row)
     return back
 
 
@@ -1398,7 +1425,7 @@ def edition_document(
     writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
-    gaiji = writer.gaiji | (zhu.gaiji if zhu else set())
+    gaiji = writer.gaiji | (zhu.gaiji if zhu else set()) | mark_stand_ins(body, sources.gaiji)
     tei_header = header(
         sources,
         sources.config.title,
@@ -1408,14 +1435,16 @@ def edition_document(
         variant_encoding=True,
     )
     title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
+    if sources.config.chapter:  # the chapter's own title, as the base heads it: 鄉射禮第五
+        title_stmt.insert(1, el("title", {"type": "chapter"}, sources.config.chapter))
     for ident, name in editors.items():
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
         el("resp", text="editorial decisions", parent=resp_stmt)
         el("name", text=name, parent=resp_stmt)
-    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"))
+    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji)
     tei.append(tei_header)
     text = el("text", parent=tei)
     text.append(front)
     text.append(body)
-    text.append(variant_forms_table(writer))
+    text.append(variant_forms_table(writer, Conventions(sources.config.apparatus_style)))
     return etree.ElementTree(tei)

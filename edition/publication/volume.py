@@ -166,7 +166,7 @@ def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions)
         groups.setdefault((kind, numbers), []).append(names[w.siglum])
     for (kind, numbers), witnesses in sorted(groups.items(), key=lambda group: WITNESS_ITEMS.index(group[0][0])):
         items.append(templates[kind].format(witnesses=join(witnesses), chapters=join([headings[n] for n in numbers])))
-    items.append(templates["chapters"])
+    items += [templates["chapters"], templates["gaiji"]]
     first = parts[0].edition
     own = dict(zip(first.fanli_keys, first.fanli))
     return items + [own[key] for key in templates["from_chapters"] if key in own]
@@ -236,6 +236,7 @@ def volume_latex(build_root: Path) -> str:
             index=index(parts, conventions),
             chapters=conventions.words(len(parts)),
             tool=parts[0].edition.tool,
+            h=conventions.templates["headings"],
         )
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -105,7 +106,19 @@ class Sources:
         return intake_witnesses([self.to_read(m) for m in self.witnesses], self.normalizer(), progress, errors)
 
     def person_by_name(self, name: str) -> Person | None:
-        return next((p for p in self.persons.values() if p.name == name), None)
+        """The person a witness names, in either script, by their name or an alias."""
+        return self.named.get(self.compared(name))
+
+    @cached_property
+    def named(self) -> dict[str, Person]:
+        return {self.compared(name): p for p in self.persons.values() for name in (p.name, *p.aliases)}
+
+    def compared(self, text: str) -> str:
+        return "".join(self.folding.fold(char)[0] for char in text)
+
+    @cached_property
+    def folding(self) -> Normalizer:
+        return self.normalizer()
 
     @classmethod
     def load(cls, root: Path) -> Sources:

@@ -1,0 +1,184 @@
+"""What a page of the edition prints (issue 22): no stand-in's code (a Kanripo entity) but the
+character it stands for, its composition in 〔〕 or 〓; no English word of a diagnostic in a
+Chinese edition; every word the edition writes in its script (traditional)."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import opencc
+import pytest
+import regex
+from conftest import WORK
+from lxml import etree
+
+from edition.errors import EditionError
+from edition.intake.gaiji import GaijiTable
+from edition.intake.model import WitnessMeta
+from edition.intake.variants import VariantForms, simplified_only
+from edition.publication import render
+from edition.publication.conventions import Conventions
+from edition.publication.tei import TEI_NS, char_decl, el, in_edition_script, mark_stand_ins
+from edition.settings import load_persons
+
+NS = {"t": TEI_NS}
+CODE = regex.compile(r"&KR\d+;|Kanripo entity")
+# Latin words a Chinese page may print: names of witnesses (sigla), of tables and tools, and of the
+# TEI; Kanripo's text numbers (KR1d0026) and gaiji codes (KR0029) in their names; page numbers.
+NAMES = {"TEI", "Unihan", "OpenCC", "Kanripo", "Unicode", "edition"}
+LATIN_WORD = regex.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}")
+ROMAN = regex.compile(r"[ivxlc]+")
+
+
+def in_traditional(text: str) -> bool:
+    """No character of simplified script alone (来, 献; 尸 and 于 are traditional characters too)."""
+    return not any(map(simplified_only, text))
+
+
+def english(text: str, sigla: set[str]) -> set[str]:
+    """The Latin words of a page of a Chinese edition that are no name it may print."""
+    words = set(LATIN_WORD.findall(text))
+    return {w for w in words if w not in NAMES | sigla and not w.startswith("KR") and not ROMAN.fullmatch(w)}
+
+
+def gaiji_table() -> GaijiTable:
+    return GaijiTable.load(WORK / "gaiji.tsv")
+
+
+# --- the mechanisms ---------------------------------------------------------------------------
+
+
+def test_every_stand_in_left_as_text_becomes_a_g_and_those_already_marked_stay():
+    """The base's text between the entries, a quotation and a tail are marked; a g's own text (its
+    stand-in) is not marked again."""
+    p = el("p", text="兩&KR0362;執爵拜")
+    quote = el("quote", text="古文&KR0362;皆作餕", parent=p)
+    quote.tail = "主人&KR0764;"
+    el("g", {"ref": "#g-KR0362"}, "&KR0362;", parent=p).tail = "也"
+    used = mark_stand_ins(p, gaiji_table())
+    assert {e.form for e in used} == {"&KR0362;", "&KR0764;"}
+    texts = [t for node in p.iter() if node.tag != f"{{{TEI_NS}}}g" for t in (node.text or "",)]
+    texts += [node.tail or "" for node in p.iter()]
+    assert not any(CODE.search(t) for t in texts), texts
+    marks = p.findall(".//t:g", NS)
+    assert [g.get("ref") for g in marks] == ["#g-KR0362", "#g-KR0362", "#g-KR0764", "#g-KR0362"]
+    assert "".join(p.itertext()) == "兩&KR0362;執爵拜古文&KR0362;皆作餕主人&KR0764;&KR0362;也", "nothing lost"
+
+
+def test_a_stand_in_prints_as_its_character_its_composition_or_the_geta_mark():
+    """KR0362 by Kanripo's normalized character, KR0764 (open in Kanripo's table) by the witness
+    that attests it in gaiji.tsv, 纟舀 (nothing maps it) by its composition, KR2846 (nothing
+    describes it) as 〓; never by its code or an English description."""
+    table = gaiji_table()
+    forms = ("&KR0362;", "&KR0764;", "纟舀", "&KR2846;")
+    header = el("encodingDesc")
+    char_decl({table.entry(form) for form in forms}, [], header)
+    printed = {
+        c.findtext("t:mapping[@type='witness']", namespaces=NS): render.printed_form(c)
+        for c in header.iterfind(".//t:char", NS)
+    }
+    assert printed == {"&KR0362;": "𧃊", "&KR0764;": "霤", "纟舀": "〔⿰纟舀〕", "&KR2846;": "〓"}
+
+
+def test_an_ids_that_describes_nothing_is_refused(tmp_path):
+    table = tmp_path / "gaiji.tsv"
+    table.write_text(
+        "form\tmapping\twitnesses\tkind\tdescription\tevidence\tids\n纟舀\t\t002\tsplit\ttwo code points\t002\t纟舀\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(EditionError, match=r"gaiji\.tsv:2: ids '纟舀' is no Ideographic Description Sequence"):
+        GaijiTable.load(table)
+
+
+def test_the_tables_of_a_fold_are_named_in_chinese_in_a_chinese_edition():
+    """Each table variants.py names for a fold of the edition's characters reads without English
+    in the chinese style (編者, Unihan語義異體, OpenCC繁簡轉換, 漢籍リポジトリ造字表（KR0029）), and
+    as it is in the latin one."""
+    forms = VariantForms.load(WORK / "variants.tsv")
+    sources = {s for char in "賔筭荅𠋣乗說靣玄𤣥鄕絶" for s in forms.sources(char)}
+    assert len(sources) >= 6
+    chinese, latin = Conventions("chinese"), Conventions("latin")
+    for source in sources:
+        assert not english(chinese.fold_source(source), set()), source
+        assert latin.fold_source(source) == source
+
+
+def test_a_witness_title_is_printed_in_the_edition_script():
+    """A simplified or mixed witness's title converted character by character (仪礼注疏 is 儀禮注疏,
+    not OpenCC's 儀禮註疏); a traditional one's left as it is."""
+    meta = lambda script: WitnessMeta("002", "002.txt", "", script, "zhushu")
+    assert in_edition_script("仪礼注疏 卷十三", meta("mixed"), "traditional") == "儀禮注疏 卷十三"
+    assert in_edition_script("礼书纲目", meta("simplified"), "traditional") == "禮書綱目"
+    assert in_edition_script("儀禮注疏云", meta("traditional"), "traditional") == "儀禮注疏云"
+
+
+def test_the_persons_are_named_in_traditional_and_found_in_either_script(sources):
+    """The names the edition prints (persons.tsv) are traditional; a simplified witness's 张氏尔岐曰
+    still names 張爾岐."""
+    persons = load_persons(WORK / "persons.tsv")
+    assert all(in_traditional(p.name) for p in persons.values()), [p.name for p in persons.values()]
+    assert sources.person_by_name("张尔岐").id == "zhang-erqi"
+    assert sources.person_by_name("四库馆臣").id == "siku-guanchen"
+
+
+# --- on a built chapter: the PDF of 鄉射禮 ------------------------------------------------------
+
+
+def pdf_pages(path: Path) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+def sigla_of(edition_xml: Path) -> set[str]:
+    doc = etree.parse(str(edition_xml))
+    return set(doc.xpath("//t:sourceDesc//t:witness/@n | //t:sourceDesc//t:bibl/@n", namespaces=NS))
+
+
+@pytest.mark.tier("typeset")
+def test_no_page_of_the_chapter_prints_a_code_or_english(built):
+    """Every page of 鄉射禮's PDF: no Kanripo entity nor its description, no English word but the
+    names a page may print; its headings in the contents are traditional; its 凡例 names the
+    witnesses without English."""
+    pages = pdf_pages(built / "edition.pdf")
+    sigla = sigla_of(built / "edition.xml")
+    for number, page in enumerate(pages, 1):
+        assert not CODE.search(page), (number, CODE.search(page).group())
+        assert not english(page, sigla), (number, english(page, sigla))
+    fanli_page = next(number for number, page in enumerate(pages) if "本書以" in page)
+    lines = [line.split() for page in pages[:fanli_page] for line in page.splitlines()]
+    headings = {words[0] for words in lines if words and not words[0][0].isdigit() and not ROMAN.fullmatch(words[0])}
+    assert {"目錄", "凡例", "傳本目錄", "鄉射禮第五", "今古文索引", "附錄：異體字表"} <= headings, headings
+    assert all(in_traditional(h) for h in headings), headings
+    fanli = "".join(pages[fanli_page].split())
+    assert "網絡本（儀禮鄉射禮）" in fanli
+
+
+@pytest.mark.tier("build")
+def test_no_printed_entry_names_a_person_in_simplified_script(built, printed):
+    """The persons a 校语 is by (敖繼公, 四庫館臣) are printed in traditional, as listPerson names them."""
+    doc = etree.parse(str(built / "edition.xml"))
+    names = doc.xpath("//t:listPerson/t:person/t:persName/text()", namespaces=NS)
+    to_simplified = opencc.OpenCC("t2s")
+    assert "敖繼公云" in printed
+    for name in names:
+        simplified = to_simplified.convert(name)
+        assert simplified == name or simplified not in printed, name
+
+
+# --- on a built work: the volume of 士相見禮 and 覲禮 ----------------------------------------------
+
+
+@pytest.mark.tier("typeset")
+def test_no_page_of_the_volume_prints_a_code_or_english(work_sample):
+    """The volume's pages and its chapters' (their 經 and 注 hold Kanripo entities, now g): no
+    code, no English word but the names a page may print and the work's English title."""
+    build = work_sample[1]
+    chapters = sorted((build / "chapters").iterdir())
+    entities = "//t:body//t:g[starts-with(@ref, '#g-KR')]"
+    marked = sum(len(etree.parse(str(c / "edition.xml")).xpath(entities, namespaces=NS)) for c in chapters)
+    assert marked > 20, "the chapters print entities"
+    sigla = set().union(*(sigla_of(c / "edition.xml") for c in chapters))
+    title = set(LATIN_WORD.findall(json.loads((build / "work.json").read_text(encoding="utf-8"))["title_en"]))
+    for number, page in enumerate(pdf_pages(build / "edition.pdf"), 1):
+        assert not CODE.search(page), (number, CODE.search(page).group())
+        assert not english(page, sigla | title), (number, english(page, sigla | title))
