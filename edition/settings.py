@@ -32,6 +32,15 @@ class EditionConfig:
     apparatus_style: str = "chinese"
     # Heading words that open a division of their own where a passage of the base begins with them (記).
     divisions: tuple[str, ...] = ()
+    # The language of the HTML edition's interface (its root; the other, English, one link away):
+    # "zh-Hant", "zh-Hans" or "en"; empty, the Chinese of the base's script (interface_language).
+    language: str = ""
+
+
+def interface_language(config: EditionConfig, base_script: str) -> str:
+    """The language of the site's interface: the config's, or Chinese in the base's script
+    (zh-Hans for a simplified base, zh-Hant otherwise)."""
+    return config.language or ("zh-Hans" if base_script == "simplified" else "zh-Hant")
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from ..intake.raw import read_raw
 from ..intake.rule import Rule
 from ..intake.variants import VariantForms
 from ..intake.witness import ToRead, intake_witness, intake_witnesses, load_witness_metadata
-from ..settings import EditionConfig, Person, load_persons
+from ..settings import EditionConfig, Person, interface_language, load_persons
 from ..tables import (
     expected,
     read_text,
@@ -106,6 +106,12 @@ class Sources:
 
     def person_by_name(self, name: str) -> Person | None:
         return next((p for p in self.persons.values() if p.name == name), None)
+
+    @property
+    def language(self) -> str:
+        """The language of the site's interface: the config's, or Chinese in the base's script."""
+        base = next((m for m in self.witnesses if m.siglum == self.config.base), None)
+        return interface_language(self.config, base.script if base else "")
 
     @classmethod
     def load(cls, root: Path) -> Sources:
