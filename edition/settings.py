@@ -35,6 +35,15 @@ class EditionConfig:
     apparatus_style: str = "chinese"
     # Heading words that open a division of their own where a passage of the base begins with them (記).
     divisions: tuple[str, ...] = ()
+    # The language of the HTML edition's interface (its root; the other, English, one link away):
+    # "zh-Hant", "zh-Hans" or "en"; empty, Chinese in the edition's `script` (interface_language).
+    language: str = ""
+
+
+def interface_language(config: EditionConfig) -> str:
+    """The language of the site's interface: the config's, or Chinese in the script the edition
+    writes its words in (zh-Hans for simplified, zh-Hant otherwise)."""
+    return config.language or ("zh-Hans" if config.script == "simplified" else "zh-Hant")
 
 
 @dataclass(frozen=True)

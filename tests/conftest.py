@@ -1,4 +1,5 @@
 import atexit
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -243,3 +244,59 @@ def page(browser):
 
 def url(site: Path, name: str, query: str = "") -> str:
     return (site / name).as_uri() + query
+
+
+# --- the languages of the HTML edition ------------------------------------------------------------
+
+# The pages of a site in its own language (the root) and in English (en/).
+LANGUAGES = {"zh-Hant": "", "en": "en/"}
+# Words of the Latin alphabet a Chinese page may show outside an element of another language:
+# codes of the data (sigla, file names, rule names) and the names of formats and tools.
+CODES = {"TEI", "P5", "PDF", "KB", "OpenCC", "LF", "CRLF", "edition"}
+
+
+def interface_text(html: str) -> tuple[str, str, str]:
+    """The page's language, the text its interface says in it (the page without its scripts and the
+    elements of another language: the edition's classical text, lang="lzh"; its data in Chinese,
+    lang="zh"; the name of the other language in the switch; the program's names, <code>) and its
+    titles and labels (which
+    may quote the data: a section's title)."""
+    from lxml import html as parser
+
+    document = parser.fromstring(html)
+    language = document.get("lang")
+    titles = [title.text_content() for title in document.xpath("//svg//title")]  # a bar's tooltip
+    for title in document.xpath("//svg//title"):
+        title.drop_tree()
+    for element in document.xpath("//script | //style | //code | //*[@lang]"):
+        if element is not document and (element.tag in ("script", "style", "code") or element.get("lang") != language):
+            element.drop_tree()
+    labels = [
+        value
+        for element in document.iter()
+        if isinstance(element.tag, str)
+        for value in (element.get("title"), element.get("aria-label"), element.get("placeholder"))
+        if value
+    ]
+    return language, " ".join(document.itertext()), "\n".join([*titles, *labels])
+
+
+def english_words(text: str, sigla: set[str] = frozenset()) -> set[str]:
+    """The words of the Latin alphabet in `text` that are no code: not a siglum, a file name or
+    a rule's name (with a dot, hyphen, colon, slash or digit), the X and Y of a formula (X為Y), nor
+    one of CODES."""
+    tokens = re.findall(r"[A-Za-z][A-Za-z0-9.:_/-]*", text)
+    return {
+        t
+        for t in tokens
+        if t not in CODES | set(sigla) and not re.search(r"[.:\d_/-]", t) and not re.fullmatch("[XY]", t)
+    }
+
+
+def simplified_only(text: str) -> set[str]:
+    """The characters of `text` that OpenCC's s2t writes otherwise: simplified forms (学, 录), which
+    a traditional interface never uses."""
+    import opencc
+
+    converter = opencc.OpenCC("s2t")
+    return {c for c in set(text) if converter.convert(c) != c}

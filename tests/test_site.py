@@ -8,9 +8,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import AXE, url
+from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
 
 from edition.publication.chapter_site import build_site
+from edition.publication.i18n import Messages
 from edition.publication.render import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +35,14 @@ def site(built) -> Path:
     if not (out / "index.html").exists():  # until the build writes the site itself
         build_site(built / "edition.xml", built, out)
     return out
+
+
+def sigla(site: Path) -> set[str]:
+    """The witnesses' sigla, codes of the data that any page may show."""
+    return {p.stem.removeprefix("witness-").removesuffix("-own-order") for p in site.glob("witness-*.html")} | {
+        "SHU",
+        "SW",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +69,10 @@ def test_pages_are_self_contained(site, built):
     assert asked and asked <= declared, asked - declared
     assert (site / "downloads" / "edition.xml").read_bytes() == (built / "edition.xml").read_bytes()
     assert (site / "downloads" / "witnesses" / "000.xml").exists()
+    for name in PAGES:  # the English pages reach the same files from en/
+        html = (site / "en" / name).read_text(encoding="utf-8")
+        for target in re.findall(r'(?:src|href)="([^"#?]+)', html):
+            assert (site / "en" / target).resolve().is_file(), f"en/{name} links to {target}, missing"
 
 
 def test_text_keeps_the_tei_ids(site, built):
@@ -124,7 +137,7 @@ def test_the_commentary_shows_under_its_passage_with_its_entries(page, site, scr
     hu.click()
     body = page.locator("#popover-body")
     assert body.inner_text() == "注：楛，四庫本作枯。" and page.locator("#popover-title").inner_text().startswith(
-        "Entry 注"
+        "校記注"
     )
     page.screenshot(path=screenshots / "popover-commentary.png")
     page.keyboard.press("Escape")
@@ -186,11 +199,70 @@ def test_search_folds_variant_forms(page, site, screenshots):
         assert page.locator("#results li.result-text").count() == count
 
 
+def test_the_pages_speak_the_configured_language_and_english(site, sources):
+    """The site's own language is the config's (zh-Hant, the base's traditional script): its
+    interface has no simplified character and no English word but the data's codes; every page is
+    also in English under en/, each linking to the other with hreflang and lang."""
+    assert sources.language == "zh-Hant" == sources.config.language
+    known = sigla(site)
+    for name in [p.name for p in site.glob("*.html")]:
+        chinese, english = (site / name).read_text(encoding="utf-8"), (site / "en" / name).read_text(encoding="utf-8")
+        language, text, labels = interface_text(chinese)
+        assert language == "zh-Hant", name
+        assert not simplified_only(text), f"{name}: {sorted(simplified_only(text))}"
+        assert not english_words(text + labels, known), f"{name}: {sorted(english_words(text + labels, known))}"
+        assert f'<a href="en/{name}" hreflang="en" lang="en"' in chinese, name
+        assert interface_text(english)[0] == "en", name
+        assert f'<a href="../{name}" hreflang="zh-Hant" lang="zh-Hant"' in english, name
+    for name in ("index.html", "witnesses.html", "search.html"):  # English prose on the English pages
+        _, text, _ = interface_text((site / "en" / name).read_text(encoding="utf-8"))
+        assert len(english_words(text, known)) > 10, name
+    script = (site / "search-data.js").read_text(encoding="utf-8")
+    assert '"y":"substantive"' in script, "the search's data names no type in a language: the page does"
+
+
+def test_the_language_switch_leads_to_english_and_back(page, site):
+    page.goto(url(site, "witnesses.html"))
+    assert page.locator("html").get_attribute("lang") == "zh-Hant"
+    assert page.locator("h1").inner_text() == "傳本目錄"
+    page.get_by_role("link", name="English").click()
+    assert page.url.endswith("/site/en/witnesses.html")
+    assert (
+        page.locator("html").get_attribute("lang") == "en" and page.locator("h1").inner_text() == "Conspectus siglorum"
+    )
+    assert page.locator("link[rel=stylesheet]").last.get_attribute("href") == "../site.css"
+    assert page.evaluate("getComputedStyle(document.querySelector('.masthead')).display") == "flex", "styled"
+    page.get_by_role("link", name="Synopsis").click()  # the English pages link to each other
+    assert page.url.endswith("/site/en/synopsis.html") and page.locator("html").get_attribute("lang") == "en"
+    page.get_by_role("link", name="中文").click()
+    assert page.url.endswith("/site/synopsis.html") and page.locator("html").get_attribute("lang") == "zh-Hant"
+
+
+def test_the_english_pages_work(page, site):
+    """The reading view's script and the search speak English on the English pages, and their
+    links and data reach the files at the site's root."""
+    english = Messages("en")
+    page.goto(url(site, "en/index.html"))
+    marker(page, "揖", "jinwen").click()
+    assert page.locator("#popover-title").inner_text().startswith("Entry ")
+    assert "揖，今文作升" in page.locator("#popover-body").inner_text(), "the apparatus is the edition's, untranslated"
+    total = page.evaluate("document.querySelectorAll('button.app:not(.zhu button.app)').length")
+    assert page.locator("#shown").inner_text() == english.template("script.entries").replace("{n}", str(total))
+    page.goto(url(site, "en/search.html", "?q=" + quote("賔")))
+    hits = page.locator("#results li.result-text")
+    assert hits.count() > 0 and "in the text" in page.locator("#search-status").inner_text()
+    hits.first.locator("a").first.click()
+    assert "/site/en/index.html#s-" in page.url
+    page.goto(url(site, "en/downloads.html"))
+    assert page.locator("ul.downloads a").first.get_attribute("href").startswith("../downloads/")
+
+
+@pytest.mark.parametrize("folder", LANGUAGES.values(), ids=LANGUAGES.keys())
 @pytest.mark.parametrize("name", PAGES)
-def test_accessibility(page, site, screenshots, name):
+def test_accessibility(page, site, screenshots, name, folder):
     if not AXE.exists():
         pytest.fail(f"axe-core is missing: npm install --prefix {ROOT / '.cache' / 'axe'} axe-core")
-    page.goto(url(site, name))
+    page.goto(url(site, folder + name))
     page.add_script_tag(path=str(AXE))
     # preload off: axe would fetch the stylesheets again by XHR, which file:// refuses.
     result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
@@ -200,4 +272,4 @@ def test_accessibility(page, site, screenshots, name):
         if v["impact"] in ("serious", "critical")
     ]
     assert not serious, serious
-    page.screenshot(path=screenshots / f"{name[:-5]}.png")
+    page.screenshot(path=screenshots / f"{folder.replace('/', '-')}{name[:-5]}.png")

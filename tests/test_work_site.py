@@ -9,8 +9,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import AXE, url
+from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
 
+from edition.publication.i18n import Messages
 from edition.publication.render import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,11 +35,11 @@ PAGES = ["index.html", "search.html", "jinguwen.html", "coverage.html", "heatmap
 
 
 def test_pages_are_self_contained(work_site):
-    for name in PAGES:
+    for name in [folder + page for folder in LANGUAGES.values() for page in PAGES]:
         html = (work_site / name).read_text(encoding="utf-8")
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), f"{name} reaches the network"
         for target in re.findall(r'(?:src|href)="([^"#?]+)', html):
-            assert (work_site / target).is_file(), f"{name} links to {target}, missing"
+            assert (work_site / name).parent.joinpath(target).resolve().is_file(), f"{name} links to {target}, missing"
     css = (work_site / "fonts" / "fonts.css").read_text(encoding="utf-8")
     assert all((work_site / "fonts" / f).stat().st_size > 0 for f in re.findall(r'url\("([^"]+)"\)', css))
 
@@ -50,8 +51,12 @@ def test_chapter_sites_are_copied_with_a_way_back(work_build, work_site):
             work_build / "chapters" / folder / "site" / "search-data.js"
         ).read_bytes()
         for page in copied.glob("*.html"):
-            assert 'href="../index.html"' in page.read_text(encoding="utf-8"), (
+            assert '<p class="work-link"><a href="../index.html">' in page.read_text(encoding="utf-8"), (
                 f"{page.name} has no link to the contents"
+            )
+        for page in copied.glob("en/*.html"):
+            assert '<p class="work-link"><a href="../../en/index.html">' in page.read_text(encoding="utf-8"), (
+                f"en/{page.name} has no link to the English contents"
             )
     single = (work_build / "chapters" / FOLDERS[0] / "site" / "index.html").read_text(encoding="utf-8")
     assert "../index.html" not in single, "a chapter's own build does not know of the work"
@@ -79,13 +84,13 @@ def test_coverage_and_heat_map_span_each_chapter(work_build, work_site):
         )
         length = max(r["to"] for w in collation["witnesses"] for r in w["extant"])
         cells = re.findall(
-            rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+): (\d+) entries">', heatmap
+            rf'<a href="{folder}/index.html#s-[^"]*" aria-label="[^"]* (\d+)–(\d+)：校記(\d+)條">', heatmap
         )
         assert [int(first) for first, _, _ in cells] == list(range(1, length + 1, 100)) and int(cells[-1][1]) == length
         units = {w["siglum"]: w for w in collation["witnesses"]}
         for siglum in ("SBCK", "WYG"):
             share = sum(r["to"] - r["from"] + 1 for r in units[siglum]["extant"]) * 100 // length
-            assert f'aria-label="{siglum} in {folder.split("-")[1]}: {share}%"' in coverage
+            assert f'aria-label="{siglum}於{folder.split("-")[1]}：{share}%"' in coverage
 
 
 def test_search_index_is_one_script_a_chapter(work_site):
@@ -129,8 +134,9 @@ def test_search_finds_each_chapter_with_variant_forms_folded(page, work_site):
     assert page.locator(":target").get_attribute("class") == "cite"
 
 
-def test_jinguwen_filters(page, work_site):
-    page.goto(url(work_site, "jinguwen.html"))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_jinguwen_filters(page, work_site, language):
+    page.goto(url(work_site, LANGUAGES[language] + "jinguwen.html"))
     rows = page.locator("tr.jinguwen-row")
     total = rows.count()
     visible = lambda: page.evaluate(
@@ -140,7 +146,8 @@ def test_jinguwen_filters(page, work_site):
     page.select_option("select[name=tradition]", "guwen")
     guwen = visible()
     assert 0 < len(guwen) < total and all(r["tradition"] == "guwen" for r in guwen)
-    assert page.locator("#shown").inner_text() == f"{len(guwen)} of {total} readings shown"
+    shown = Messages(language).template("script.readings_shown").replace("{n}", str(len(guwen)))
+    assert page.locator("#shown").inner_text() == shown.replace("{all}", str(total))
     page.select_option("select[name=effect]", "substitution")
     both = visible()
     assert 0 < len(both) <= len(guwen) and all(r["effect"] == "substitution" for r in both)
@@ -154,11 +161,50 @@ def test_jinguwen_filters(page, work_site):
     assert omissions and all(r["formula"] == "omission" for r in omissions)
 
 
+def test_the_works_pages_speak_its_language_and_english(work_build, work_site):
+    """The work's pages are in the work's language (work.toml: zh-Hant) with no simplified
+    character and no English word in the interface (the contents had some 140), the same pages
+    in English under en/, each linking to the other."""
+    assert json.loads((work_build / "work.json").read_text(encoding="utf-8"))["language"] == "zh-Hant"
+    for name in PAGES:
+        chinese = (work_site / name).read_text(encoding="utf-8")
+        english = (work_site / "en" / name).read_text(encoding="utf-8")
+        language, text, labels = interface_text(chinese)
+        assert language == "zh-Hant" and interface_text(english)[0] == "en", name
+        assert not simplified_only(text), f"{name}: {sorted(simplified_only(text))}"
+        assert not english_words(text + labels, {"SBCK", "WYG"}), (
+            f"{name}: {english_words(text + labels, {'SBCK', 'WYG'})}"
+        )
+        assert f'<a href="en/{name}" hreflang="en" lang="en"' in chinese
+        assert f'<a href="../{name}" hreflang="zh-Hant" lang="zh-Hant"' in english
+    _, text, _ = interface_text((work_site / "en" / "index.html").read_text(encoding="utf-8"))
+    assert "Yili (Ceremonies and Rites)" in text and len(english_words(text)) > 50, "the English contents in English"
+
+
+def test_the_english_work_leads_to_the_english_chapters(page, work_site):
+    page.goto(url(work_site, "index.html"))
+    page.get_by_role("link", name="English").click()
+    assert page.url.endswith("/site/en/index.html") and page.locator("html").get_attribute("lang") == "en"
+    page.locator("table.contents").get_by_role("link", name="覲禮第十").click()
+    assert page.url.endswith("/10-%E8%A6%B2%E7%A6%AE/en/index.html")
+    assert page.locator("html").get_attribute("lang") == "en" and page.locator("#controls label").first.inner_text()
+    page.locator(".work-link a").click()
+    assert page.url.endswith("/site/en/index.html")
+    page.goto(url(work_site, "en/search.html", "?q=" + quote("王使人皮弁")))
+    link = page.locator("#results li.result-text a").first
+    assert link.get_attribute("href").startswith("../10-覲禮/en/index.html#s-")
+    link.click()
+    assert "/10-%E8%A6%B2%E7%A6%AE/en/index.html#s-" in page.url
+    page.get_by_role("link", name="中文").click()
+    assert "/10-%E8%A6%B2%E7%A6%AE/index.html" in page.url and page.locator("html").get_attribute("lang") == "zh-Hant"
+
+
+@pytest.mark.parametrize("folder", LANGUAGES.values(), ids=LANGUAGES.keys())
 @pytest.mark.parametrize("name", PAGES)
-def test_accessibility(page, work_site, name):
+def test_accessibility(page, work_site, name, folder):
     if not AXE.exists():
         pytest.fail(f"axe-core is missing: npm install --prefix {ROOT / '.cache' / 'axe'} axe-core")
-    page.goto(url(work_site, name, "?q=" + quote("禮") if name == "search.html" else ""))
+    page.goto(url(work_site, folder + name, "?q=" + quote("禮") if name == "search.html" else ""))
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
     serious = [

@@ -4,6 +4,8 @@ Like the PDF, the site is written from the build's outputs alone: `edition.xml` 
 `render.read`, Zheng Xuan's 注 among it) and the JSON reports. It works from
 file:// with no server and no network: scripts, styles and data are local files, and the text is
 set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters the site uses.
+Every page is written in the edition's language (the root) and in English (en/), its interface's
+words from the catalog of `i18n` (messages.toml); the edition's own text is the same in both.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ import opencc
 import regex
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
+from markupsafe import Markup
 
 from ..errors import EditionError
 from .conventions import SERIES, SERIES_A, Conventions
+from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
 from .render import read
 
@@ -56,28 +60,6 @@ KINDS = (
 )
 # The types of readings that differ in form only (series C): the filter "major" leaves them out.
 MINOR = {"orthographic", "gaiji", "graphic", "usage", "taboo"}
-TYPE_LABELS = {
-    "orthographic": "异体 orth.",
-    "gaiji": "造字 gaiji",
-    "graphic": "形近 graph.",
-    "usage": "用字 usage",
-    "taboo": "避讳 taboo",
-    "substantive": "异文",
-    "textual": "校语",
-    "lacuna": "阙 lac.",
-    "transposition": "移位 transp.",
-    "intrusion": "窜入 interp.",
-    "jinguwen": "郑注",
-}
-SUBTYPE_LABELS = {
-    "substitution": "subst.",
-    "omission": "om.",
-    "addition": "add.",
-    "transposition": "transp.",
-    "gujinzi": "古今字",
-    "tongjia": "通假",
-    "word-filter": "web filter",
-}
 
 
 @dataclass
@@ -149,6 +131,63 @@ class Site:
                 for r in (s.app.lemma, *s.app.readings, *s.app.reported)
             )
         ]
+
+    def status(self, witness, t: Messages) -> str:
+        """The witness's status in the page's language: the TEI's note in English; in Chinese,
+        said again from the code it begins with (included, excluded, evidence…) and its figures."""
+        if not t.chinese:
+            return witness.status
+        code = witness.status.split(":", 1)[0].strip()
+        if witness.base:
+            return t("status.base")
+        if code in ("included", "excluded"):
+            by_decision = "editorial decision" in witness.status
+            share = f"{float(witness.quality or 0):.0%}"
+            return t(f"status.{code}_by_decision" if by_decision else f"status.{code}", share=share)
+        return t(f"status.{code}") if t.has(f"status.{code}") else witness.status
+
+    def reason(self, collated: dict, t: Messages) -> str:
+        """Why the collation included a witness or left it out (its entry in the collation
+        report), in the page's language."""
+        if not t.chinese:
+            return collated["reason"]
+        if collated["reason"] == "base text":
+            return t("status.base")
+        code = "included" if collated["included"] else "excluded"
+        by_decision = "editorial decision" in collated["reason"]
+        return t(f"status.{code}_by_decision" if by_decision else f"status.{code}", share=f"{collated['quality']:.0%}")
+
+    def witness_rows(self, t: Messages) -> list[dict]:
+        """The collation report's witnesses, their reasons in the page's language."""
+        return [dict(w, reason=self.reason(w, t)) for w in self.reports["collation"]["witnesses"]]
+
+    def extent(self, witness, t: Messages) -> str:
+        """Where the witness is extant: the TEI's note in English (the editors' description and the
+        ranges); in Chinese the ranges alone, from the collation report."""
+        if not t.chinese:
+            return witness.extent
+        collated = self.collated.get(witness.siglum)
+        if not collated or not collated["extant"]:
+            return ""
+        ranges = [
+            t.plain(
+                "status.range", incipit=r["incipit"][:1], explicit=r["explicit"][-1:], first=r["from"], last=r["to"]
+            )
+            for r in collated["extant"]
+        ]
+        return t("status.extant", ranges=t.plain("status.joiner").join(ranges))
+
+    def title(self, witness, t: Messages) -> str:
+        """A hypothetical tradition's description (今文, as Zheng Xuan reports it) in the page's language."""
+        return (
+            t("conspectus.tradition", name=t(f"tradition.{witness.id}"))
+            if t.has(f"tradition.{witness.id}")
+            else witness.title
+        )
+
+    def readings(self, counts: dict[str, int], t: Messages) -> str:
+        """A witness's readings by type, counted."""
+        return t.plain("coverage.joiner").join(f"{t.code('type', kind)} {n}" for kind, n in sorted(counts.items()))
 
     def transposed(self, witness) -> list[tuple[int, int]]:
         """Base ranges the witness reads elsewhere (its transposed blocks), from the collation report."""
@@ -436,8 +475,8 @@ def search_entries(site: Site) -> list[dict]:
                         "k": "reading",
                         "t": r.text + (f"　{words}" if words else ""),
                         "h": link + app.id,
-                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] "
-                        f"{site.sigla(r.wit)} {TYPE_LABELS.get(r.type, r.type)}",
+                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)}",
+                        "y": r.type,  # its type, which the search page names in its language
                     }
                 )
         for gloss in section.glosses:
@@ -468,14 +507,25 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
+    env.filters["json_script"] = json_script
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
     env.tests["gloss"] = lambda item: isinstance(item, GlossView)
-    env.globals.update(
-        TYPE_LABELS=TYPE_LABELS, SUBTYPE_LABELS=SUBTYPE_LABELS, TRADITIONS=TRADITIONS, heat_colour=heat_colour
-    )
+    env.globals.update(TRADITIONS=TRADITIONS, heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)
     return env
+
+
+def json_script(value) -> Markup:
+    """JSON for a <script> element, its characters as they are (so that the fonts are cut for them)
+    and nothing that could close the element."""
+    text = json.dumps(value, ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def ranges_text(ranges: list[tuple[int, int]], t: Messages) -> str:
+    """Ranges of base characters, as the coverage bars' labels say them."""
+    return t.plain("coverage.joiner").join(t.plain("coverage.range", first=a, last=b) for a, b in ranges)
 
 
 def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
@@ -664,11 +714,14 @@ def copy_static(out: Path, names: tuple[str, ...]) -> None:
         (out / name).write_bytes((resources.files("edition.publication") / "static" / name).read_bytes())
 
 
-def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool = False) -> None:
+def build_site(
+    edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool = False, language: str = "zh-Hant"
+) -> None:
     """Write the static site for the edition in `edition_xml` and the reports in `build_dir`
-    into `out` (with the witnesses' TEI among the downloads). With `shared_fonts` (a chapter of a
-    work) the pages take their fonts from the folder above, which the work's site fills for all
-    chapters from each chapter's `fonts/characters.json`."""
+    into `out` (with the witnesses' TEI among the downloads), in two languages: the edition's own
+    (`language`) at the root, the other in its folder (en/), each page linking to the other's. With
+    `shared_fonts` (a chapter of a work) the pages take their fonts from the folder above, which
+    the work's site fills for all chapters from each chapter's `fonts/characters.json`."""
     site = load_site(edition_xml, build_dir)
     edition = site.edition
     out.mkdir(parents=True, exist_ok=True)
@@ -695,12 +748,23 @@ def build_site(edition_xml: Path, build_dir: Path, out: Path, shared_fonts: bool
         if site.transposed(w)
     }
     written = []
-    for name, (template, context) in pages.items():
-        html = env.get_template(template).render(
-            site=site, edition=edition, page=name, fonts="../fonts" if shared_fonts else "fonts", **context
-        )
-        (out / name).write_text(html, encoding="utf-8")
-        written.append(html)
+    for lang in site_languages(language):
+        folder = out / lang.folder if lang.folder else out
+        folder.mkdir(exist_ok=True)
+        fonts = lang.root + ("../fonts" if shared_fonts else "fonts")
+        for name, (template, context) in pages.items():
+            html = env.get_template(template).render(
+                site=site,
+                edition=edition,
+                page=name,
+                fonts=fonts,
+                t=lang.messages,
+                lang=lang,
+                root=lang.root,
+                **context,
+            )
+            (folder / name).write_text(html, encoding="utf-8")
+            written.append(html)
     script = search_script(site)
     (out / "search-data.js").write_text(script, encoding="utf-8")
     shown = {c for text in (*written, json.dumps(search_entries(site), ensure_ascii=False)) for c in text}

@@ -1,4 +1,4 @@
-"""work.json as the publication reads it: the work's title and base, its chapters in order (each
+"""work.json as the publication reads it: the work's title, base and language, its chapters in order (each
 with the folder of its build under chapters/) and each witness with the chapters it is collated in.
 The work build writes it first; the work's site and its volume read it."""
 
@@ -33,6 +33,12 @@ class BuiltWork:
     base: str
     chapters: list[BuiltChapter]
     witnesses: list[WorkWitness]
+    language: str = "zh-Hant"  # of the site's interface (the edition's own; the other is English)
+
+    @property
+    def base_name(self) -> str:
+        """The base's name (四部叢刊本), its siglum where it has none."""
+        return next((w.name for w in self.witnesses if w.siglum == self.base), self.base)
 
 
 def read_work(build_root: Path) -> BuiltWork:
@@ -46,6 +52,7 @@ def read_work(build_root: Path) -> BuiltWork:
             data["base"],
             [BuiltChapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
             [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
+            data.get("language", "zh-Hant"),
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise EditionError(path, f"not a readable work.json: {error}") from None

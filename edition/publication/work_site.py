@@ -4,7 +4,9 @@ with a search, a 今文/古文 index, a conspectus of the witnesses and a heat m
 Like a chapter's site it is written from build outputs alone: `work.json`, and each chapter's
 `edition.xml` and reports (read as the chapter's site reads them, `chapter_site.load_site`); each
 chapter's own site is copied into a folder of its own. It works from file:// with no server:
-the search index is one script a chapter, each adding itself to `window.EDITION_SEARCH`.
+the search index is one script a chapter, each adding itself to `window.EDITION_SEARCH`. Its
+pages are in the work's language and in English (en/), each linking to the chapters' pages in the
+same language.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from markupsafe import Markup, escape
+
 from .chapter_site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
+from .i18n import Language, site_languages
 from .manifest import BuiltChapter, BuiltWork, read_work
 
 BIN = 100  # characters of the base a cell of the heat map stands for
@@ -22,20 +27,17 @@ WORK_ASSETS = ("search.js", "site.css", "work-filter.js")
 # Where a chapter's pages (base.html.j2) take the link to the work's contents.
 WORK_SLOT = "<!-- work-contents -->"
 # What a tradition's reading does to the base (the reading's subtype in the TEI), and the formula
-# of the note that reports it (jinguwen.json): the two ways the 今文/古文 index is filtered.
-EFFECTS = {
-    "substitution": "異字 substitution",
-    "omission": "無 omission",
-    "addition": "多 addition",
-    "transposition": "倒 transposition",
-}
-FORMULAS = {"substitution": "X為Y、X作Y", "omission": "無X", "phrase": "曰… a whole phrase"}
+# of the note that reports it (jinguwen.json): the two ways the 今文/古文 index is filtered (each
+# named by messages.toml, effect.* and formula.*).
+EFFECTS = ("substitution", "omission", "addition", "transposition")
+FORMULAS = ("substitution", "omission", "phrase")
+# The work's pages: template and the message that names it in the navigation.
 PAGES = {
-    "index.html": ("work-index.html.j2", "目录", "Contents"),
-    "search.html": ("work-search.html.j2", "检索", "Search"),
-    "jinguwen.html": ("work-jinguwen.html.j2", "今古文", "今文/古文 index"),
-    "coverage.html": ("work-coverage.html.j2", "传本", "Witnesses"),
-    "heatmap.html": ("work-heatmap.html.j2", "异文分布", "Heat map"),
+    "index.html": ("work-index.html.j2", "work.contents"),
+    "search.html": ("work-search.html.j2", "work.search"),
+    "jinguwen.html": ("work-jinguwen.html.j2", "work.jinguwen"),
+    "coverage.html": ("work-coverage.html.j2", "work.coverage"),
+    "heatmap.html": ("work-heatmap.html.j2", "work.heatmap"),
 }
 
 
@@ -50,7 +52,7 @@ class Tradition:
     reading: str
     quotes: list[tuple[str, str]]  # (witness's name, the note's words)
     citation: str  # section.sentence
-    href: str  # the entry in the chapter's reading view
+    href: str  # the entry in the chapter's reading view, from the chapter's folder
 
 
 @dataclass
@@ -62,7 +64,7 @@ class Bin:
     count: int  # substantive entries
     density: float  # per 100 characters
     section: str  # the section it begins in, as cited
-    href: str
+    href: str  # from the chapter's folder
 
 
 @dataclass
@@ -71,10 +73,6 @@ class ChapterView:
 
     chapter: BuiltChapter
     site: Site
-
-    @property
-    def href(self) -> str:
-        return f"{self.chapter.folder}/index.html"
 
     @property
     def units(self) -> int:
@@ -98,7 +96,7 @@ class ChapterView:
                 r.text,
                 [(site.sigla(["#" + source]), words) for source, words in r.quotes],
                 app.citation,
-                f"{self.href}#{app.id}",
+                f"index.html#{app.id}",
             )
             for app in site.edition.apps
             if app.in_text
@@ -135,7 +133,7 @@ class ChapterView:
                     count,
                     100 * count / (last - first + 1),
                     f"§{number} {section.title}",
-                    f"{self.href}#{section.id}",
+                    f"index.html#{section.id}",
                 )
             )
         return out
@@ -158,15 +156,17 @@ class ChapterView:
 def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | None = None) -> None:
     """Write the work's site into `site_dir` from the work build in `build_root` (work.json and
     chapters/<folder>/ as a chapter build writes it): each chapter's site copied into
-    `site_dir/<folder>/` with a link back to the contents, the work's own pages, and the fonts of
-    all (those in `previous_fonts` if they were made for the same characters)."""
+    `site_dir/<folder>/` with a link back to the contents, the work's own pages in the work's two
+    languages (its own at the root, the other in en/), and the fonts of all (those in
+    `previous_fonts` if they were made for the same characters)."""
     work = read_work(build_root)
+    languages = site_languages(work.language)
     chapters = []
     site_dir.mkdir(parents=True, exist_ok=True)
     for chapter in work.chapters:
         built = build_root / "chapters" / chapter.folder
         chapters.append(ChapterView(chapter, load_site(built / "edition.xml", built)))
-        copy_chapter_site(built / "site", site_dir / chapter.folder, work)
+        copy_chapter_site(built / "site", site_dir / chapter.folder, work, languages)
     copy_static(site_dir, WORK_ASSETS)
     scripts = []
     for view in chapters:
@@ -175,31 +175,50 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
         (site_dir / name).write_text(script, encoding="utf-8")
         scripts.append((name, script))
     env = environment()
-    nav = [(name, zh, en) for name, (_, zh, en) in PAGES.items()]
+    nav = [(name, key) for name, (_, key) in PAGES.items()]
     written = []
-    for name, (template, _, _) in PAGES.items():
-        html = env.get_template(template).render(
-            work=work,
-            chapters=chapters,
-            page=name,
-            nav=nav,
-            scripts=[s for s, _ in scripts],
-            TRADITION_NAMES=TRADITIONS,
-            EFFECTS=EFFECTS,
-            FORMULAS=FORMULAS,
-            bin=BIN,
-        )
-        (site_dir / name).write_text(html, encoding="utf-8")
-        written.append(html)
+    for lang in languages:
+        folder = site_dir / lang.folder if lang.folder else site_dir
+        folder.mkdir(exist_ok=True)
+        for name, (template, _) in PAGES.items():
+            html = env.get_template(template).render(
+                work=work,
+                chapters=chapters,
+                page=name,
+                nav=nav,
+                scripts=[s for s, _ in scripts],
+                TRADITION_NAMES=TRADITIONS,
+                EFFECTS=EFFECTS,
+                FORMULAS=FORMULAS,
+                bin=BIN,
+                t=lang.messages,
+                lang=lang,
+                root=lang.root,
+                chapter_href=chapter_link(lang),
+            )
+            (folder / name).write_text(html, encoding="utf-8")
+            written.append(html)
     chapter_sites = [build_root / "chapters" / c.folder / "site" for c in work.chapters]
     write_shared_fonts(chapter_sites, site_dir, {c for text in written for c in text}, previous_fonts)
 
 
-def copy_chapter_site(source: Path, out: Path, work: BuiltWork) -> None:
-    """A chapter's site as it was built, its pages linking back to the work's contents."""
+def chapter_link(lang: Language):
+    """From a work's page in `lang` to a chapter's page in the same language: (view, page) -> href."""
+    return lambda view, page: f"{lang.root}{view.chapter.folder}/{lang.folder + '/' if lang.folder else ''}{page}"
+
+
+def copy_chapter_site(source: Path, out: Path, work: BuiltWork, languages: list[Language]) -> None:
+    """A chapter's site as it was built, each of its pages linking back to the work's contents
+    in the page's language."""
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(source, out)
-    link = f'<p class="work-link"><a href="../index.html"><span lang="lzh">{work.title}</span> Contents</a></p>'
-    for page in out.glob("*.html"):
-        page.write_text(page.read_text(encoding="utf-8").replace(WORK_SLOT, link, 1), encoding="utf-8")
+    for lang in languages:
+        folder = out / lang.folder if lang.folder else out
+        contents = f"../{lang.root}{lang.folder + '/' if lang.folder else ''}index.html"
+        title = f'<span lang="lzh">{escape(work.title)}</span>'
+        link = (
+            f'<p class="work-link"><a href="{contents}">{lang.messages("site.work_link", title=Markup(title))}</a></p>'
+        )
+        for page in folder.glob("*.html"):
+            page.write_text(page.read_text(encoding="utf-8").replace(WORK_SLOT, link, 1), encoding="utf-8")

@@ -189,13 +189,17 @@ def stage_pdf(sources: Sources, witnesses: list[Witness], staging: Staging, prog
 def stage_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     """The static HTML edition, from the staged TEI, reports and PDF only."""
     progress("write site/ (HTML)")
-    chapter_site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site")
+    chapter_site.build_site(
+        staging.root / "edition.xml", staging.root, staging.root / "site", language=sources.language
+    )
 
 
 def stage_chapter_site(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     """A chapter's HTML in a work: its fonts are the work site's, made once for all chapters."""
     progress("write site/ (HTML)")
-    chapter_site.build_site(staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True)
+    chapter_site.build_site(
+        staging.root / "edition.xml", staging.root, staging.root / "site", shared_fonts=True, language=sources.language
+    )
 
 
 def evidence_markdown(reports: dict[str, dict]) -> str:

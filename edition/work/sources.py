@@ -31,7 +31,7 @@ from ..intake.raw import read_raw
 from ..intake.rule import Rule
 from ..intake.variants import VariantForms
 from ..intake.witness import ToRead, intake_witness, intake_witnesses, load_witness_metadata
-from ..settings import EditionConfig, Person, load_persons
+from ..settings import EditionConfig, Person, interface_language, load_persons
 from ..tables import (
     expected,
     read_text,
@@ -119,6 +119,11 @@ class Sources:
     @cached_property
     def folding(self) -> Normalizer:
         return self.normalizer()
+
+    @property
+    def language(self) -> str:
+        """The language of the site's interface: the config's, or Chinese in the edition's script."""
+        return interface_language(self.config)
 
     @classmethod
     def load(cls, root: Path) -> Sources:

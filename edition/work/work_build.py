@@ -151,10 +151,13 @@ def build_chapter_task(task: tuple) -> tuple[int, dict]:
 
 
 def work_manifest(work: Work, present: list[Chapter]) -> dict:
-    """The work as its products read it: title, base, the chapters built, each witness's chapters."""
+    """The work as its products read it: title, base, language, the chapters built, each witness's chapters."""
     witnesses: dict[str, dict] = {}
+    languages = []
     for chapter in present:
-        for meta in work.sources(chapter).witnesses:
+        sources = work.sources(chapter)
+        languages.append(sources.language)
+        for meta in sources.witnesses:
             entry = witnesses.setdefault(
                 meta.siglum,
                 {"siglum": meta.siglum, "name": meta.name or meta.siglum, "edition": meta.edition, "chapters": []},
@@ -164,6 +167,8 @@ def work_manifest(work: Work, present: list[Chapter]) -> dict:
         "title": work.title,
         "title_en": work.settings.get("title_en", ""),
         "base": work.settings["base"],
+        # The site's: the work's setting, or (where it has none) that of its chapters, the base's script.
+        "language": work.settings.get("language") or (languages[0] if languages else "zh-Hant"),
         "chapters": [{"number": c.number, "title": c.title, "heading": c.heading, "folder": c.folder} for c in present],
         "witnesses": list(witnesses.values()),
     }

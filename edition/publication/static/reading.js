@@ -10,6 +10,9 @@
   const commentary = document.getElementById("commentary");
   const shown = document.getElementById("shown");
   const markers = Array.from(document.querySelectorAll("button.app"));
+  // The page's words (messages.toml, in the page's language): "{n} entries" and the like.
+  const messages = JSON.parse(document.getElementById("messages").textContent).script;
+  const say = (key, values) => messages[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
   let opener = null;
   let refocused = null; // a marker given focus back on closing, not to be reopened by it
 
@@ -37,7 +40,7 @@
     if (opener && opener !== marker) close(false);
     const entry = document.getElementById(marker.dataset.app);
     popoverBody.replaceChildren(entry.querySelector(".entry-body").cloneNode(true));
-    popoverTitle.textContent = "Entry " + entry.querySelector(".entry-no").textContent;
+    popoverTitle.textContent = say("entry", { n: entry.querySelector(".entry-no").textContent });
     popoverLink.href = "#" + entry.id;
     popover.hidden = false;
     marker.setAttribute("aria-expanded", "true");
@@ -97,7 +100,8 @@
     // the entries of the 注 count while it shows
     const counted = markers.filter((marker) => commentary.checked || !marker.closest(".zhu"));
     const on = counted.filter((marker) => !marker.disabled).length;
-    shown.textContent = on === counted.length ? counted.length + " entries" : on + " of " + counted.length + " entries";
+    shown.textContent =
+      on === counted.length ? say("entries", { n: counted.length }) : say("entries_of", { n: on, all: counted.length });
     if (opener && opener.disabled) close(false);
   }
 

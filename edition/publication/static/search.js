@@ -1,7 +1,9 @@
 // Search over the edited text, the readings and the notes. Both the query and the texts are
 // folded (variant forms, simplified and traditional, through the table built with the site)
 // and stripped of punctuation, so that 宾 finds 賔 and 賓. The index comes in parts, one a
-// chapter (the work's search loads them all), each with its own folds, links and label.
+// chapter (the work's search loads them all), each with its own folds, links and label. Its words
+// are the page's (messages.toml, in the page's language), and so are the links: a chapter's pages
+// in the work's search are reached from the page's folder (data-root) in its language (data-folder).
 (function () {
   "use strict";
   const parts = window.EDITION_SEARCH;
@@ -9,7 +11,13 @@
   const status = document.getElementById("search-status");
   const results = document.getElementById("results");
   const searchable = /[\p{L}\p{N}▯]/u;
-  const kinds = { text: "Text", reading: "Reading", note: "注 Note" };
+  const page = JSON.parse(document.getElementById("messages").textContent);
+  const say = (key, values) => page.script[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
+  const kinds = { text: say("kind_text", {}), reading: say("kind_reading", {}), note: say("kind_note", {}) };
+  const root = results.dataset.root || "";
+  const folder = results.dataset.folder || "";
+  // Where a part's links lead: a chapter's pages, from this page, in this page's language.
+  const base = (part) => (part.base ? root + part.base + folder : "");
   const maxResults = 200;
   const context = 12;
 
@@ -50,7 +58,7 @@
     if (sentence) {
       const cite = document.createElement("a");
       cite.className = "snippet-cite";
-      cite.href = entry.part.base + "index.html#" + sentence[2];
+      cite.href = base(entry.part) + "index.html#" + sentence[2];
       cite.textContent = sentence[1];
       p.append(cite, " ");
     }
@@ -67,7 +75,7 @@
     const queries = new Map(parts.map((part) => [part, fold(text, part.folds).folded]));
     const query = queries.get(parts[0]);
     if (!query.length) {
-      status.textContent = text ? "Nothing to search for in “" + text + "”." : "";
+      status.textContent = text ? say("nothing", { q: text }) : "";
       return;
     }
     const counts = { text: 0, reading: 0, note: 0 };
@@ -80,20 +88,22 @@
       const item = document.createElement("li");
       item.className = "result result-" + entry.k;
       const link = document.createElement("a");
-      link.href = entry.part.base + entry.h;
-      link.textContent = (entry.part.label ? entry.part.label + " " : "") + entry.s;
+      link.href = base(entry.part) + entry.h;
+      link.textContent =
+        (entry.part.label ? entry.part.label + " " : "") + entry.s + (entry.y ? " " + (page.type[entry.y] || entry.y) : "");
       const kind = document.createElement("span");
       kind.className = "result-kind";
       kind.textContent = kinds[entry.k];
       item.append(kind, " ", link);
       for (const [from, to] of found.slice(0, 3)) item.append(snippet(entry, from, to));
-      if (found.length > 3) item.append(" (" + found.length + " places)");
+      if (found.length > 3) item.append(say("places", { n: found.length }));
       results.append(item);
     }
     const folded = query.join("");
     status.textContent =
-      counts.text + " in the text, " + counts.reading + " in readings, " + counts.note + " in notes for “" + text + "”" +
-      (folded !== text ? " (searched as " + folded + ")" : "") + (shownCount > maxResults ? "; the first " + maxResults + " places shown." : ".");
+      say("found", { text: counts.text, reading: counts.reading, note: counts.note, q: text }) +
+      (folded !== text ? say("searched_as", { folded }) : "") +
+      (shownCount > maxResults ? say("first_shown", { n: maxResults }) : say("end", {}));
   }
 
   input.addEventListener("input", () => {

@@ -6,6 +6,8 @@
   const rows = Array.from(document.querySelectorAll(form.dataset.rows));
   const selects = Array.from(form.querySelectorAll("select"));
   const shown = document.getElementById("shown");
+  const messages = JSON.parse(document.getElementById("messages").textContent).script;
+  const say = (key, values) => messages[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
 
   function apply() {
     let count = 0;
@@ -13,7 +15,7 @@
       row.hidden = !selects.every((select) => !select.value || row.dataset[select.name] === select.value);
       if (!row.hidden) count++;
     }
-    shown.textContent = count + " of " + rows.length + " readings shown";
+    shown.textContent = say("readings_shown", { n: count, all: rows.length });
     const query = new URLSearchParams(selects.filter((s) => s.value).map((s) => [s.name, s.value]));
     history.replaceState(null, "", location.pathname + (query.size ? "?" + query : "") + location.hash);
   }
