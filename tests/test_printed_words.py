@@ -11,12 +11,14 @@ import pytest
 import regex
 from conftest import WORK
 from lxml import etree
+from markupsafe import Markup
 
 from edition.errors import EditionError
 from edition.intake.gaiji import GaijiTable
 from edition.intake.model import WitnessMeta
 from edition.intake.variants import VariantForms, simplified_only
 from edition.publication import render
+from edition.publication.chapter_site import printed_stand_ins
 from edition.publication.conventions import Conventions
 from edition.publication.tei import TEI_NS, char_decl, el, in_edition_script, mark_stand_ins
 from edition.settings import load_persons
@@ -182,3 +184,28 @@ def test_no_page_of_the_volume_prints_a_code_or_english(work_sample):
     for number, page in enumerate(pdf_pages(build / "edition.pdf"), 1):
         assert not CODE.search(page), (number, CODE.search(page).group())
         assert not english(page, sigla | title), (number, english(page, sigla | title))
+
+
+def test_a_report_page_prints_an_entity_as_the_edition_does():
+    """The reports keep a witness's own text (挩 → &KR0003;); their pages print it as the edition
+    does, escaped or not, and 〓 where the edition declares no such stand-in."""
+    stand_ins = {"g-KR0003": "稅"}
+    assert printed_stand_ins(stand_ins, "挩 → &KR0003;") == "挩 → 稅"
+    marked = printed_stand_ins(stand_ins, Markup("<b>&amp;KR0003;</b>&amp;KR9999;"))
+    assert isinstance(marked, Markup) and marked == "<b>稅</b>〓"
+    assert printed_stand_ins(stand_ins, 3) == 3
+
+
+@pytest.mark.tier("build")
+def test_no_page_of_the_sites_shows_a_code(built, work_sample):
+    """Every page of 鄉射禮's site and of a work's (its reports' pages too: 今古文, collation, intake),
+    in both languages: no entity; on a Chinese page no Kanripo diagnostic either (the English page
+    of the report shows the description of a stand-in)."""
+    _, out, _ = work_sample
+    pages = [*(built / "site").rglob("*.html"), *(out / "site").rglob("*.html")]
+    assert len(pages) > 40
+    for page in pages:
+        text = page.read_text(encoding="utf-8").replace("&amp;", "&")
+        assert not regex.search(r"&KR\d+;", text), page
+        if "en" not in page.relative_to(page.parents[2]).parts:
+            assert "Kanripo" not in text, page

@@ -17,6 +17,7 @@ import shutil
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from io import BytesIO
 from pathlib import Path
@@ -32,7 +33,7 @@ from ..errors import EditionError
 from .conventions import SERIES, SERIES_A, Conventions
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
-from .render import read
+from .render import UNDESCRIBED, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
 NOTO_FAMILY = "Noto Serif CJK SC"
@@ -498,13 +499,16 @@ def heat_colour(density: float) -> str:
     return "#" + "".join(f"{round(a + (b - a) * share):02x}" for a, b in zip(start, end))
 
 
-def environment() -> jinja2.Environment:
+def environment(stand_ins: dict[str, str | None] | None = None) -> jinja2.Environment:
+    """The site's templates; every value they print has its Kanripo entities (a report's witness
+    text) as the edition prints them (`stand_ins`: a stand-in's id, g-KR0003, -> its printed form)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resources.files("edition.publication") / "templates" / "site")),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        finalize=partial(printed_stand_ins, stand_ins or {}),
     )
     env.filters["han_count"] = lambda text: len(HAN.findall(text))
     env.filters["json_script"] = json_script
@@ -514,6 +518,17 @@ def environment() -> jinja2.Environment:
     env.tests["gloss"] = lambda item: isinstance(item, GlossView)
     env.globals.update(TRADITIONS=TRADITIONS, heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)
     return env
+
+
+ENTITY = regex.compile(r"&(?:amp;)?(KR\d+);")
+
+
+def printed_stand_ins(stand_ins: dict[str, str | None], value):
+    """A value with its entities (escaped, in markup) as their printed forms, else 〓."""
+    if not isinstance(value, str) or "KR" not in value:
+        return value
+    printed = ENTITY.sub(lambda m: stand_ins.get(f"g-{m[1]}") or UNDESCRIBED, value)
+    return Markup(printed) if isinstance(value, Markup) else printed
 
 
 def json_script(value) -> Markup:
@@ -727,7 +742,7 @@ def build_site(
     out.mkdir(parents=True, exist_ok=True)
     downloads = copy_downloads(edition_xml, build_dir, out)
     copy_static(out, CHAPTER_ASSETS)
-    env = environment()
+    env = environment(edition.gaiji)
     pages = {
         "index.html": ("index.html.j2", {}),
         "synopsis.html": ("synopsis.html.j2", {}),

@@ -174,7 +174,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
         name = f"search-{view.chapter.folder}.js"
         (site_dir / name).write_text(script, encoding="utf-8")
         scripts.append((name, script))
-    env = environment()
+    env = environment({k: v for view in chapters for k, v in view.site.edition.gaiji.items()})
     nav = [(name, key) for name, (_, key) in PAGES.items()]
     written = []
     for lang in languages:
