@@ -211,7 +211,7 @@ def test_one_citation_in_tei_html_and_pdf(built, tei):
         rest = (re.sub(r"^\d+", "", bare(t)) for t in lines[number + 1 :] if t.strip())
         following = next((t for t in rest if not current.startswith(t)), "")
         start, here = sentence_text(tei, n, 2), block + current
-        overleaf = re.match(r"[A-D]\d", following) and here.endswith(
+        overleaf = re.match(r"[A-E]\d", following) and here.endswith(
             start[0]
         )  # the last line of a page, the notes below it
         assert start in here + following[:1] or overleaf, (n, line)
