@@ -129,7 +129,7 @@ def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, s
     assert decl.xpath("t:normalization[@xml:id='decl-usages']/@method", namespaces=NS) == ["markup"]
     assert "己、已、巳" in items["graphic"] and "古今字" in items["usages"] and "避諱" in items["taboo"]
     html = page_text(built / "site" / "index.html")
-    pdf = flat(pdftotext(built / "edition.pdf"))
+    pdf = re.sub(r"[ivx]+(凡例){2}", "", flat(pdftotext(built / "edition.pdf")))  # an item over a page break
     for text in items.values():
         assert text in html and flat(text) in pdf
 
