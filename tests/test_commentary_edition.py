@@ -95,7 +95,7 @@ def test_the_commentary_apparatus_has_the_witnesses_extents(doc):
     assert extents == {"SBCK", "WYG", "000", "002", "003"}
     decl = doc.find(".//t:editorialDecl", NS)
     said = "".join(decl.xpath("t:interpretation[@xml:id='decl-commentary_abridged']/t:p/text()", namespaces=NS))
-    assert "禮書綱目" in said and "五禮通考" in said and "注疏本" not in said
+    assert "禮書綱目" in said and "五禮通考" in said and "注疏網絡本" not in said
 
 
 def test_the_schema_checks_each_apparatus_with_its_own_extents(doc):
@@ -165,7 +165,7 @@ def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(buil
     flat = re.sub(r"\s+", "", text)
     assert "上握焉。兼束大夫矢優之" in flat, "the 注 right after its passage"
     assert "注：楛，四庫本作枯。" in flat and "注：東¹，四庫本作西。" in flat
-    assert "注：唯比，注疏本作唯此；唯比，四庫本作惟此。" in flat
+    assert "注：唯比，注疏網絡本作唯此；唯比，四庫本作惟此。" in flat
     assert "五禮通考自此闕" not in flat
     numbers = re.findall(r"〔注(\d+)〕", flat)
     assert len(numbers) == len(set(numbers)) > 200

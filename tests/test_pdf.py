@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import regex
 from lxml import etree
 
 from edition.publication.conventions import SERIES_A, SERIES_C
@@ -16,6 +17,7 @@ from edition.publication.tei import TEI_NS
 pytestmark = pytest.mark.tier("typeset")  # the PDF's text, and LaTeX typeset
 
 NS = {"t": TEI_NS}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
 def pdftotext(path: Path, layout: bool = False) -> str:
@@ -35,11 +37,31 @@ def text_of(node) -> str:
     return "".join(node.itertext())
 
 
+def before(app) -> str:
+    """The character of the edited text before an app in its paragraph or note (the place of an
+    addition): the last of the text and lemmata before it."""
+    parent = app.getparent()
+    text = [parent.text or ""]
+    for child in parent:
+        if child is app:
+            break
+        name = etree.QName(child).localname
+        if name == "app":
+            text.append(text_of(child.xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]))
+        elif name == "pc":
+            text.append(child.text or "")
+        text.append(child.tail or "")
+    return (regex.findall(r"\p{Han}", "".join(text)) or [""])[-1]
+
+
 def expected_notes(edition_xml: Path) -> Counter:
     """app -> notes it must have in the PDF, by the number the PDF gives it (12; 注12 for an entry
     of the 注), counted from the TEI with XPath alone: one per series that has a reading, an
     emendation, a fragment's start or end, a 校语 or an editor's note, where a reading that recurs
-    in its section (same lemma, reading and witnesses) is said only the first time (下同). An app's
+    in its section (same lemma, or place of an addition, reading and witnesses, each writing it as
+    it does) is said only the first time (下同). A stand-in that stands for a known character is
+    compared by it: no note (variant forms are not recorded at each place). A 校语 that reports
+    no reading at its place (no witDetail of type reported names it) is a series of its own (E). An app's
     own readings count, not those of apps nested in it; an app nested in a reading (a moved
     clause's difference) is said in that reading's note. An entry of the 注 has one note (series
     D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting, nor
@@ -65,9 +87,15 @@ def expected_notes(edition_xml: Path) -> Counter:
         )
     }
     wit = lambda node: " ".join(w for w in node.get("wit", "").split() if w not in reported)
+    unmapped = {
+        "#" + c.get(XML_ID)
+        for c in doc.iterfind(".//t:charDecl/t:char", NS)
+        if not c.findtext("t:mapping[@type='standard']", namespaces=NS)
+        and c.find("t:localProp[@name='kind'][@value='not-text']", NS) is None
+    }
     for app in doc.xpath("//t:app[not(parent::t:rdg)]", namespaces=NS):
         commentary = bool(app.xpath("ancestor::t:note[@type='commentary']", namespaces=NS))
-        label = ("注" if commentary else "") + app.get("{http://www.w3.org/XML/1998/namespace}id").rsplit("-", 1)[1]
+        label = ("注" if commentary else "") + app.get(XML_ID).rsplit("-", 1)[1]
         section = app.xpath("ancestor::t:div[@type='section']/@n", namespaces=NS)[0]
         lem = app.xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]
         lemma = text_of(lem)
@@ -86,7 +114,14 @@ def expected_notes(edition_xml: Path) -> Counter:
                 and rdg.get("wit") == base
             ):
                 continue
-            key = (commentary, section, lemma, text_of(rdg), wit(rdg), rdg.get("type"))
+            if rdg.get("type") == "gaiji" and not {g.get("ref") for g in (*lem.iter(), *rdg.iter())} & unmapped:
+                continue  # a stand-in for a known character: compared by it
+            forms = tuple(
+                (d.get("wit"), text_of(d))
+                for d in app.iterfind(f"t:witDetail[@type='form'][@target='#{rdg.get(XML_ID)}']", NS)
+            )
+            place = lemma or "下" + before(app)
+            key = (commentary, section, place, text_of(rdg), wit(rdg), forms, rdg.get("type"))
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
             seen.add(key)
@@ -94,15 +129,26 @@ def expected_notes(edition_xml: Path) -> Counter:
             not graphic and lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
         )
         said = any(
-            app.find(f"t:{path}", NS) is not None
+            app.xpath(f"t:{path}", namespaces=NS)
             for path in (
                 "note[@type='editorial']",
-                "note[@type='textual']",
+                "note[@type='textual'][concat('#', @xml:id) = ../t:witDetail[@type='reported']/@source]",
                 *(() if graphic else ("witDetail[@type='evidence']",)),
             )
-        )  # an editor's note, a 校语, a quotation
-        series = [bool(fresh & set(SERIES_A) or emended or said), "jinguwen" in fresh, bool(fresh & set(SERIES_C))]
-        expected[label] += any(series) if commentary else sum(series)
+        )  # an editor's note, a 校语 that reports a reading, a quotation
+        remarks = bool(
+            app.xpath(
+                "t:note[@type='textual'][not(concat('#', @xml:id) = ../t:witDetail[@type='reported']/@source)]",
+                namespaces=NS,
+            )
+        )
+        series = [
+            bool(fresh & set(SERIES_A) or emended or said),
+            "jinguwen" in fresh,
+            bool(fresh & set(SERIES_C)),
+            remarks,
+        ]
+        expected[label] += any(series[:3]) + series[3] if commentary else sum(series)
     return +expected
 
 

@@ -29,7 +29,8 @@ from lxml import etree
 
 from edition.collation import reported_editions, textual_note
 from edition.collation.model import Reading, ReportedReading, Unit
-from edition.publication import tei, validate
+from edition.publication import render, tei, validate
+from edition.publication.conventions import Conventions
 from edition.tables import expand_macros
 
 NS = {"t": tei.TEI_NS}
@@ -277,11 +278,23 @@ def without_reported(document) -> etree._ElementTree:
     return document
 
 
+def clauses(edition_xml) -> dict[tuple[str, str], str]:
+    """Each statement of each entry as the conventions phrase it, with the series it is said in."""
+    edition = render.read(edition_xml)
+    entries = Conventions(edition.style).entries(edition)
+    return {(app.id, c.text): c.series for app in edition.all_apps for c in entries[app.id].clauses}
+
+
 @pytest.mark.tier("build")
 def test_the_print_says_the_reported_readings_in_the_notes_words_alone(dashe, tmp_path):
+    """The same words with the reported editions as without them; the note that reports an
+    edition's reading is said with the readings (series A), one that reports none in series E."""
     with_them, without_them = tmp_path / "with.xml", tmp_path / "without.xml"
     dashe.document.write(str(with_them), encoding="utf-8")
     without_reported(dashe.document).write(str(without_them), encoding="utf-8")
-    printed = printed_entries(with_them)
-    assert "石經作受" in printed, "the 考證's words, quoted"
-    assert printed == printed_entries(without_them)
+    assert "石經作受" in printed_entries(with_them), "the 考證's words, quoted"
+    said, unreported = clauses(with_them), clauses(without_them)
+    assert said.keys() == unreported.keys()
+    moved = {key for key in said if said[key] != unreported[key]}
+    assert moved and {said[key] for key in moved} == {"A"} and {unreported[key] for key in moved} == {"E"}
+    assert all("云：「" in text for _, text in moved), "the 校语, each by its author"

@@ -11,6 +11,7 @@ import pytest
 from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
 
 from edition.publication.chapter_site import build_site
+from edition.publication.conventions import Conventions
 from edition.publication.i18n import Messages
 from edition.publication.render import read
 
@@ -76,11 +77,16 @@ def test_pages_are_self_contained(site, built):
 
 
 def test_text_keeps_the_tei_ids(site, built):
+    """Every section, paragraph and entry that says something keeps its TEI id; an entry that
+    says nothing (a stand-in where the witnesses write what it stands for) is its text alone."""
     edition = read(built / "edition.xml")
+    entries = Conventions(edition.style).entries(edition)
     html = (site / "index.html").read_text(encoding="utf-8")
     for section in edition.sections:
         assert f'id="{section.id}"' in html and f'id="{section.paragraph_id}"' in html
-    for app in edition.apps:
+    silent = [app for app in edition.apps if not entries[app.id].clauses]
+    assert silent and all(r.type == "gaiji" for app in silent for r in app.readings)
+    for app in (app for app in edition.apps if entries[app.id].clauses):
         assert f'id="{app.id}"' in html
         assert f'href="#at-{app.id}"' in html or not app.in_text, (
             "a moved clause's difference is shown in its reading's entry"

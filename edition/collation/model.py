@@ -46,6 +46,8 @@ class Reading:
     # Of a moved clause where it is read: (first, end, unit) of each difference from the base's clause, by token.
     inner: list = field(default_factory=list)
     owner: str = ""  # the siglum of the witness whose tokens these are; "" for the editor's own reading
+    # The readings of other witnesses that read the same here but write it in other characters.
+    alike: list[Reading] = field(default_factory=list)
 
     def __post_init__(self):
         self.source = self.source or self.display

@@ -100,7 +100,8 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
 
 
 def merge_same(readings: list[Reading], orthography: Orthography) -> list[Reading]:
-    """Witnesses whose readings are the same at this place (of one type) share one reading."""
+    """Witnesses whose readings are the same at this place (of one type) share one reading; those
+    that write it in other characters are kept with it (`alike`), each witness's own."""
     out: list[Reading] = []
     for reading in readings:
         same = next(
@@ -116,6 +117,8 @@ def merge_same(readings: list[Reading], orthography: Orthography) -> list[Readin
         )
         if same:
             same.sigla += reading.sigla
+            if reading.forms != same.forms:
+                same.alike.append(reading)
         else:
             out.append(reading)
     return out

@@ -14,21 +14,24 @@ from typing import TYPE_CHECKING
 import regex
 
 if TYPE_CHECKING:
-    from .model import App, EditionView
+    from .model import App, EditionView, ReadingView
 
-# The series of the apparatus: A the witnesses' readings, emendations and notes (a site's word
-# filter among the intrusions), B 今文/古文, C what differs in form only: stand-ins, variant forms,
-# graphic variants (己已巳), classical usages (古今字, 通假) and taboo substitutions (避諱), all of the
-# 經; D every entry on the 注.
+# The series of the apparatus: A the witnesses' readings, emendations, quotations, editors' notes
+# and the 校语 that report a reading there (a site's word filter among the intrusions), B 今文/古文,
+# C what differs in form only: stand-ins, variant forms, graphic variants (己已巳), classical usages
+# (古今字, 通假) and taboo substitutions (避諱), all of the 經; D every entry on the 注; E the 校语
+# that report no reading at their place (on the 疏, a gloss, a reading of no edition).
 SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
 SERIES_C = ("orthographic", "gaiji", "graphic", "usage", "taboo")
-SERIES = "ABCD"
+SERIES = "ABCDE"
 COMMENTARY_SERIES = "D"
+REMARKS_SERIES = "E"
 # Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
 QUOTING = ("lacunaStart", "lacunaEnd")
 TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
 CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+HAN = regex.compile(r"[\p{Han}▯]")
 
 
 LONG = 24  # characters beyond which a lemma or a reading is cited by its first and last words
@@ -45,19 +48,35 @@ def occurrence_mark(app: App) -> str:
     return cited(app.lemma.text) + (str(app.occurrence).translate(SUPERSCRIPT) if app.occurrence else "")
 
 
+def part_mark(app: App, part: str, at: int) -> str:
+    """Words of the lemma (from its character `at`) as the apparatus cites them: with their
+    occurrence in the sentence where they recur."""
+    if app.sentence.count(part) < 2:
+        return cited(part)
+    return cited(part) + str(app.sentence[: app.start + at].count(part) + 1).translate(SUPERSCRIPT)
+
+
 @cache
 def table() -> dict:
     return tomllib.loads((resources.files("edition.publication") / "conventions.toml").read_text(encoding="utf-8"))
 
 
 def chinese_number(number: int) -> str:
-    """一 to 九十九 in words; larger numbers in digits."""
-    if not 0 < number < 100:
-        return str(number)
-    tens, units = divmod(number, 10)
-    return (("" if tens == 1 else CHINESE_DIGITS[tens]) + "十" if tens else "") + (
-        CHINESE_DIGITS[units] if units else ""
-    )
+    """A count in words, whatever its size: 〇, 十二, 一百五十五, 一千零三, 二萬零六百."""
+    if number == 0:
+        return CHINESE_DIGITS[0]
+    if number >= 10**4:
+        high, low = divmod(number, 10**4)
+        rest = chinese_number(low) if low else ""
+        return chinese_number(high) + "萬" + ("零" if low and low < 1000 else "") + rest
+    words, gap = "", False
+    for digit, unit in zip(f"{number:04d}", ("千", "百", "十", "")):
+        if digit == "0":
+            gap = bool(words)
+            continue
+        words += ("零" if gap else "") + CHINESE_DIGITS[int(digit)] + unit
+        gap = False
+    return words[1:] if words.startswith("一十") else words
 
 
 @dataclass(frozen=True)
@@ -131,8 +150,9 @@ class Conventions:
         return parts
 
     def entries(self, edition: EditionView) -> dict[str, Entry]:
-        """Every entry phrased; a variant that recurs in a section (same lemma, reading and
-        witnesses) is said once, with 下同, where the style has it."""
+        """Every entry phrased; a variant that recurs in a section (same lemma, or place of an
+        addition, same reading and witnesses) is said once, with 下同, where the style has it; a
+        later one says itself and where it was said (同上), for the HTML."""
         entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.all_apps}
         if self.templates["recurs"]:
             first: dict[tuple, Clause] = {}
@@ -146,7 +166,7 @@ class Conventions:
                     key = (entry.app.section, bool(entry.app.gloss), *clause.key)
                     if key in first:
                         first[key].recurs, clause.recurred = True, True
-                        clause.parts = self.phrase(
+                        clause.parts = clause.parts + self.phrase(
                             "recurred", where=EntryPart("where", self.where([first_app[key]]), first_app[key].id)
                         )
                     else:
@@ -160,12 +180,13 @@ class Conventions:
         return "、".join(dict.fromkeys(a.citation for a in apps)) or "?"
 
     def clauses(self, edition: EditionView, app: App) -> list[Clause]:
-        """The entry's statements; on the 注 all in series D, without where a witness that quotes
-        it in part leaves off and takes up quoting."""
+        """The entry's statements; on the 注 all in series D but the 校语 (series E), without where
+        a witness that quotes it in part leaves off and takes up quoting."""
         out = self.statements(edition, app)
         if app.gloss:
             for clause in out:
-                clause.series = COMMENTARY_SERIES
+                if clause.series != REMARKS_SERIES:
+                    clause.series = COMMENTARY_SERIES
         return out
 
     def statements(self, edition: EditionView, app: App) -> list[Clause]:
@@ -189,6 +210,9 @@ class Conventions:
             )
             if kind == "emendation" and not base_reading.text:
                 kind = "supplied"  # the base has lost the text
+            if not app.lemma.text:  # the base's words taken out: said by their place
+                kind = kind.replace("emendation", "deletion")
+                values["place"] = self.place(app)
             phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
             if app.same_as:
                 other = next((a for a in edition.apps if a.id == app.same_as), None)
@@ -203,55 +227,92 @@ class Conventions:
                 continue  # the base's member of a graphic family, set right without an entry
             if r.type == "usage" and not edition.usages_at_each_place:
                 continue
-            sigla = names(r.wit)
             if r.type == "jinguwen":
                 out += self.jinguwen(edition, app, r, lemma)
                 continue
-            kind = reading_kind(app, r)
-            values = {
-                "lemma": lemma,
-                "reading": cited(r.text),
-                "sigla": sigla,
-                "before": app.before,
-                "after": app.after,
-            }
-            if kind in ("moved_away", "moved_in"):
-                values["where"] = EntryPart("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
-            if kind == "inversion":
-                values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
-            if kind == "usage":
-                values["relation"] = self.templates["relations"].get(r.subtype, r.subtype)
-            series = "C" if r.type in SERIES_C else "A"
-            parts = self.phrase(kind, **values) + [
-                part for inner in r.inner for part in self.within_moved(edition, inner)
-            ]
-            out.append(Clause(kind, r.type, series, parts, (kind, app.lemma.text, r.text, tuple(r.wit))))
+            clause = self.reading_clause(edition, app, r, lemma)
+            if clause is not None:
+                out.append(clause)
         for name, wit in app.markers:
             if app.gloss and name in QUOTING and "commentary" in edition.witnesses[wit].abridged:
                 continue
             if base and wit == base.id:  # where the base's text stops, its lost leaf's entry says why
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
-        for wit, layer, words in [] if app.graphic else app.evidence:  # a graphic family's member: silent
-            book = edition.witnesses.get(wit.split()[0].lstrip("#"))
-            kind = "judgement" if layer == "collation-notes" else "evidence"
-            said = "" if book is not None and book.evidence else self.templates["layers"].get(layer, layer)
-            phrased = self.phrase(kind, sigla=names(wit.split()), layer=said, words=words)
-            out.append(Clause(kind, "substantive", "A", phrased))
-        for author, quoted in app.textual:
-            out.append(
-                Clause(
-                    "textual",
-                    "textual",
-                    "A",
-                    self.phrase(
-                        "textual", author=edition.persons.get(author, author), quotes=self.quotes(edition, quoted)
-                    ),
-                )
+        # Each quotation once (a commentary may quote the same words twice); a graphic family's member: silent
+        for quotation in [] if app.graphic else dict.fromkeys(app.evidence):
+            book = edition.witnesses.get(quotation.wit.split()[0].lstrip("#"))
+            kind = (
+                "judgement"
+                if quotation.layer == "collation-notes"
+                else "evidence_agreeing"
+                if confirms_the_base(edition, app, quotation.target)
+                else "evidence"
             )
+            layer = self.templates["layers"].get(quotation.layer, quotation.layer)
+            phrased = self.phrase(
+                kind,
+                sigla=names(quotation.wit.split()),
+                layer="" if book is not None and book.evidence else layer,
+                words=quotation.words,
+                base_sigla=names([base.id] if base else []),
+            )
+            out.append(Clause(kind, "substantive", "A", phrased))
+        for note in app.textual:
+            phrased = self.phrase(
+                "textual",
+                author=edition.persons.get(note.author, note.author),
+                quotes=self.quotes(edition, note.quotes),
+            )
+            out.append(Clause("textual", "textual", "A" if note.reports else REMARKS_SERIES, phrased))
         for text in app.editorial:
             out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=EntryPart("note", text))))
         return out
+
+    def reading_clause(self, edition: EditionView, app: App, r: ReadingView, lemma: str) -> Clause | None:
+        """A witness's reading, each witness in its own characters; a stand-in compared by what
+        it stands for: none where that is the witness's character, a variant form (異體) where
+        it is another form of it, said only where variant forms are, and a stand-in for no known
+        character said with what it is."""
+        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
+        kind = reading_kind(app, r)
+        forms = own_forms(r)
+        if kind == "gaiji" and not (r.unmapped or app.lemma.unmapped):
+            forms = [(text, wit) for text, wit in forms if text != app.lemma.text]
+            if not forms or not edition.variant_forms_at_each_place:
+                return None
+            kind = "orthographic"
+        (text, wit), *others = forms
+        values = {"lemma": lemma, "reading": cited(text), "sigla": names(wit), "before": app.before, "after": app.after}
+        said = app.lemma.text  # what makes it the same variant as another, with the reading (下同)
+        # Where the clause cites its lemma (no lemma heads the entry), a reading that lacks or adds
+        # words at the lemma's edge is said as the omission or addition of those words.
+        if kind == "substitution" and not self.templates["lemma_head"] and (part := partial(app.lemma.text, text)):
+            kind, said, at = part
+            own = "".join(HAN.findall(app.lemma.text))
+            values |= {"lemma": part_mark(app, said, at), "reading": said, "before": own[-1], "after": own[0]}
+        if kind in ("addition", "addition_at_start"):
+            said = values["before"] if kind == "addition" else values["after"]
+        if kind in ("moved_away", "moved_in"):
+            values["where"] = EntryPart("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
+        if kind == "inversion":
+            values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
+        if kind == "usage":
+            values["relation"] = self.templates["relations"].get(r.subtype, r.subtype)
+        parts = self.phrase(kind, **values)
+        for other, others_wit in others:
+            parts += self.phrase("own_form", reading=cited(other), sigla=names(others_wit))
+        parts += [part for inner in r.inner for part in self.within_moved(edition, inner)]
+        series = "C" if r.type in SERIES_C else "A"
+        return Clause(kind, r.type, series, parts, (kind, said, tuple((t, tuple(w)) for t, w in forms)))
+
+    def place(self, app: App) -> str:
+        """Where an empty lemma is: after the character before it (X下), or before the one after it."""
+        return (
+            self.templates["below"].format(before=app.before)
+            if app.before
+            else self.templates["above"].format(after=app.after)
+        )
 
     def within_moved(self, edition: EditionView, inner: App) -> list[EntryPart]:
         """A difference inside a moved clause from the edited text, said with the clause's reading."""
@@ -295,8 +356,8 @@ class Conventions:
     ) -> list[tuple[Clause | None, list[EntryPart]]]:
         """The clauses of one series as one entry, piece by piece (a clause, or None for the
         lemma head, the joiners and the full stop); the clauses that recur from above (同上) only
-        with `recurred` (print leaves them out)."""
-        shown = [c for c in clauses if recurred or not c.recurred]
+        with `recurred`, or beside a clause that does not (print leaves out an entry of them alone)."""
+        shown = clauses if recurred or not all(c.recurred for c in clauses) else []
         if not shown:
             return []
         pieces: list[tuple[Clause | None, list[EntryPart]]] = []
@@ -340,7 +401,44 @@ ROLES = {
     "words": "words",
     "first": "lemma",
     "second": "lemma",
+    "place": "lemma",
 }
+
+
+def own_forms(r: ReadingView) -> list[tuple[str, list[str]]]:
+    """A reading's witnesses grouped by the characters each writes it in: the reading's own, then
+    the others, in the witnesses' order."""
+    groups: dict[str, list[str]] = {}
+    for wit in r.wit:
+        groups.setdefault(r.forms.get(wit, r.text), []).append(wit)
+    return list(groups.items())
+
+
+def partial(lemma: str, reading: str) -> tuple[str, str, int] | None:
+    """Where a reading is the lemma with words fewer or more at its start or end (the lemma's
+    punctuation aside): the kind (omission, addition, addition_at_start), the words lacked or
+    added, and where in the lemma the words lacked start."""
+    places = [m.start() for m in HAN.finditer(lemma)]
+    own = "".join(lemma[i] for i in places)
+    if not reading or not own or reading == own:
+        return None
+    if own.startswith(reading):
+        return "omission", own[len(reading) :], places[len(reading)]
+    if own.endswith(reading):
+        return "omission", own[: -len(reading)], 0
+    if reading.startswith(own):
+        return "addition", reading[len(own) :], 0
+    if reading.endswith(own):
+        return "addition_at_start", reading[: -len(own)], 0
+    return None
+
+
+def confirms_the_base(edition: EditionView, app: App, target: str) -> bool:
+    """A quotation attests the reading the base has (the lemma where it stands, or the base's
+    reading emended): it confirms the base, and quotes no variant."""
+    base = edition.base
+    reading = next((r for r in (app.lemma, *app.readings) if r.id == target), None)
+    return base is not None and reading is not None and f"#{base.id}" in reading.wit
 
 
 def reading_kind(app: App, r) -> str:

@@ -60,6 +60,8 @@ class ReadingView:
     subtype: str = ""
     resp: str = ""
     cert: str = ""
+    forms: dict[str, str] = field(default_factory=dict)  # witness id -> its own characters, where not `text`
+    unmapped: bool = False  # it holds a stand-in that stands for no known character
     quotes: list[tuple[str, str]] = field(default_factory=list)  # (witness id, the note's words)
     reported: list[str] = field(default_factory=list)  # the editions a 校语 reports that read it too (ids)
     corresp: list[str] = field(default_factory=list)  # ids of the readings at a transposition's other place
@@ -69,19 +71,38 @@ class ReadingView:
 
 
 @dataclass
+class TextualNote:
+    """A witness's 校语 on the entry: its author's id, [(witness id, words)], and whether it
+    reports a reading at the entry (a witDetail of type reported names it)."""
+
+    author: str
+    quotes: list[tuple[str, str]]
+    reports: bool = False
+
+
+@dataclass(frozen=True)
+class Quotation:
+    """A quotation of the text in a commentary or book of evidence: the witness, the layer (or
+    collation-notes for a judgement), the words, and the id of the reading it attests."""
+
+    wit: str
+    layer: str
+    words: str
+    target: str = ""
+
+
+@dataclass
 class App:
     id: str
     number: int
     lemma: ReadingView
     readings: list[ReadingView]
     editorial: list[str] = field(default_factory=list)  # editors' notes and reasons
-    # The witnesses' 校语: (author's id, [(witness id, words)]).
-    textual: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    textual: list[TextualNote] = field(default_factory=list)  # the witnesses' 校语
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     basis_source: str = ""  # the text a 他校 emendation follows
     same_as: str = ""  # the id of the entry whose emendation this one repeats (the same error)
-    # Quotations of the text in the commentary: (witness, layer, words).
-    evidence: list[tuple[str, str, str]] = field(default_factory=list)
+    evidence: list[Quotation] = field(default_factory=list)  # quotations of the text in the commentary
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
     # The lemma is the other witnesses' member of a graphic family for the base's (己已巳), taken
@@ -93,6 +114,8 @@ class App:
     before: str = ""  # the character of the edited text before it, and after it (for additions)
     after: str = ""
     occurrence: int = 0  # of a lemma that recurs in its sentence: which occurrence it is (1, 2…), else 0
+    sentence: str = ""  # the text of its sentence, and where its lemma starts there
+    start: int = 0
     within: App | None = None  # the app whose lemma or reading holds it
     in_reading: bool = False  # held by a reading: a moved clause's difference, shown with that reading
     gloss: str = ""  # the id of the note of the 注 it is an entry of ("" for the 經)

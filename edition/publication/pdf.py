@@ -1,5 +1,5 @@
 """The printed edition: the TEI rendered through a Jinja template into LaTeX (ctex for Chinese,
-reledmac for the text and its apparatus in three series, each sentence cited in the margin by
+reledmac for the text and its apparatus in five series, each sentence cited in the margin by
 section and sentence as in the TEI and the HTML, every fifth line numbered and each note opened by
 its line), typeset with XeLaTeX. The notes are phrased by `conventions` in the edition's style, and
 the front matter gives the 凡例 from the TEI. `write_lines` records, after the typesetting, where it
@@ -9,8 +9,8 @@ Series A holds the witnesses' substantive readings, lacunae, intrusions, transpo
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
 the variant forms where the TEI records them at each place (`variant_forms = "apparatus"`);
 series D the entries on Zheng Xuan's 注, which follows each passage of the 經 in small type;
-an appendix gives the 异体字表. A character missing from the fonts fails the build with the
-character named.
+series E the 校语 that report no reading at their place; an appendix gives the 异体字表. A
+character missing from the fonts fails the build with the character named.
 """
 
 from __future__ import annotations

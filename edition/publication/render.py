@@ -24,8 +24,10 @@ from .model import (
     GlossView,
     LayerMark,
     Paragraph,
+    Quotation,
     ReadingView,
     SectionView,
+    TextualNote,
     VariantFormView,
     WitnessView,
     glosses_in,
@@ -83,6 +85,7 @@ def reading(node, gaiji, reported: frozenset[str] = frozenset()) -> ReadingView:
     """A lemma or reading; the editions a 校语 reports apart from the witnesses (`reported`, ids),
     since the views say them only in the note's words."""
     wit = node.get("wit", "").split()
+    stand_ins = [gaiji.get(g.get("ref", "").lstrip("#")) for g in node.iterfind(".//t:g", NS)]
     return ReadingView(
         node.get(XML_ID, ""),
         [w for w in wit if w.lstrip("#") not in reported],
@@ -93,7 +96,15 @@ def reading(node, gaiji, reported: frozenset[str] = frozenset()) -> ReadingView:
         node.get("cert", ""),
         corresp=[ref.lstrip("#") for ref in node.get("corresp", "").split()],
         reported=[w.lstrip("#") for w in wit if w.lstrip("#") in reported],
+        unmapped=any(stand_in is not None and not stand_in[0] for stand_in in stand_ins),
     )
+
+
+def reports_a_reading(note) -> bool:
+    """A 校语 reports a reading at its entry where a witDetail of type reported there names it as
+    its source; one that does not (on the 疏, a gloss, a reading of no edition) is a series of its own."""
+    sources = {d.get("source") for d in note.getparent().iterfind("t:witDetail[@type='reported']", NS)}
+    return f"#{note.get(XML_ID)}" in sources
 
 
 def is_gloss(node) -> bool:
@@ -147,12 +158,17 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
             target.quotes = [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in note.iterfind("t:quote", NS)]
     editorial = ["".join(n.itertext()) for n in node.xpath("t:note[@type='editorial'][not(@subtype)]", namespaces=NS)]
     textual = [
-        (
+        TextualNote(
             n.get("resp", "").lstrip("#"),
             [(q.get("source", "").lstrip("#"), text_of(q, gaiji)) for q in n.iterfind("t:quote", NS)],
+            reports_a_reading(n),
         )
         for n in node.iterfind("t:note[@type='textual']", NS)
     ]
+    for detail in node.iterfind("t:witDetail[@type='form']", NS):
+        target = by_id.get(detail.get("target", "").lstrip("#"))
+        if target is not None:
+            target.forms |= dict.fromkeys(detail.get("wit", "").split(), text_of(detail, gaiji))
     markers = [
         (etree.QName(m).localname, m.get("wit", "").lstrip("#"))
         for name in MARKERS
@@ -178,7 +194,12 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
         (n.get("target", "").lstrip("#") for n in node.iterfind("t:note[@subtype='same-error']", NS)), ""
     )
     app.evidence = [
-        (d.get("wit", ""), d.get("subtype", ""), text_of(d.find("t:q", NS), gaiji))
+        Quotation(
+            d.get("wit", ""),
+            d.get("subtype", ""),
+            text_of(d.find("t:q", NS), gaiji),
+            d.get("target", "").lstrip("#"),
+        )
         for d in node.iterfind("t:witDetail[@type='evidence']", NS)
     ]
     apps.append(app)
@@ -357,6 +378,7 @@ def place_among(items: list) -> None:
             earlier, later = plain(items[:index]), plain(items[index + 1 :])
             item.before = (HAN.findall(earlier) or [""])[-1]
             item.after = (HAN.findall(later) or [""])[0]
+            item.sentence, item.start = text, len(earlier)
             lemma = item.lemma.text
             if lemma and text.count(lemma) > 1:
                 item.occurrence = earlier.count(lemma) + 1

@@ -40,6 +40,7 @@ from ..intake.witness import elements
 from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
+from .render import reports_a_reading
 
 
 class SourcesForTei(Protocol):
@@ -780,8 +781,25 @@ class EditionWriter:
         for decision, text, target in editorial:  # an error's reason points at the witness's reading
             el("note", {"type": "editorial", "resp": f"#ed-{decision.resp}", **target}, text, parent=app)
         self.emendation_details(app, unit)
+        self.form_details(app, unit)
         self.also = outer
         return app
+
+    def form_details(self, app: etree._Element, unit) -> None:
+        """Where witnesses that share a reading write it in other characters than the reading's
+        own, each writing (`witDetail type="form"`, @wit its witnesses, @target the reading)."""
+        for reading in unit.readings:
+            writings: dict[tuple[str, ...], list] = {}
+            for alike in reading.alike:
+                writings.setdefault(alike.forms, []).append(alike)
+            for alike in writings.values():
+                attrib = {
+                    "type": "form",
+                    "wit": self.wit([s for a in alike for s in a.sigla]),
+                    "target": f"#{reading.xml_id}",
+                }
+                detail = el("witDetail", attrib, parent=app)
+                self.append_tokens(detail, self.source_raw(alike[0]), alike[0].tokens)
 
     def reported_reading(self, attestation, xml_id: str) -> etree._Element:
         """A reading of the editions a 校语 reports, that no witness of the app reads: in the
@@ -1253,6 +1271,7 @@ def editorial_principles(
     zhu: CommentaryWriter | None,
     encoding: etree._Element,
     gaiji: set[GaijiEntry],
+    body: etree._Element,
 ) -> etree._Element:
     """The 凡例, from the config and the data, in the style the edition chose: a `front` div
     (type fanli, @subtype the style) that the renderers show, and the items that say how the text
@@ -1290,6 +1309,7 @@ def editorial_principles(
     values["reported"] = conventions.list_of(
         [reported_editions.editions()[e].names[0] for e in writer.editions if e in writer.reported_by]
     )
+    values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
@@ -1347,6 +1367,18 @@ def division_values(conventions: Conventions, sections, metas: dict, evidence) -
         "grouped": words["grouped"] if any(s.kind == "incipit" for s in sections) else "",
         "passages": words["passages"] if any(s.units for s in sections) else "",
     }
+
+
+def remarks_carried(body: etree._Element, witnesses: list[WitnessMeta]) -> list[str]:
+    """The names of the witnesses (in their order) that carry a 校语 that reports no reading at its
+    place (series E)."""
+    carrying = {
+        ref.lstrip("#")
+        for note in body.iterfind(".//{*}app/{*}note[@type='textual']")
+        if not reports_a_reading(note)
+        for ref in note.get("source", "").split()
+    }
+    return [meta.name or meta.siglum for meta in witnesses if meta.xml_id in carrying]
 
 
 def related_forms(conventions: Conventions, *apparatus) -> dict[str, str]:
@@ -1441,7 +1473,7 @@ def edition_document(
         resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
         el("resp", text="editorial decisions", parent=resp_stmt)
         el("name", text=name, parent=resp_stmt)
-    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji)
+    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji, body)
     tei.append(tei_header)
     text = el("text", parent=tei)
     text.append(front)
