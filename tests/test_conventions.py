@@ -14,7 +14,7 @@ from lxml import etree
 
 from edition.errors import EditionError
 from edition.publication.conventions import chinese_number
-from edition.publication.tei import TEI_NS, in_script
+from edition.publication.tei import TEI_NS, in_edition_script
 from edition.work.chapter_build import build
 from edition.work.sources import Sources
 
@@ -93,7 +93,7 @@ def test_witnesses_carry_their_names_and_editions(tei, sources):
     for xml_id, meta in named.items():
         witness = tei.xpath(f"//t:sourceDesc//*[@xml:id='{xml_id}']", namespaces=NS)[0]
         assert witness.findtext("t:abbr[@type='name']", namespaces=NS) == meta.name
-        assert witness.findtext("t:bibl/t:title", namespaces=NS) == in_script(meta.title, meta, "traditional")
+        assert witness.findtext("t:bibl/t:title", namespaces=NS) == in_edition_script(meta.title, meta, "traditional")
         assert witness.findtext("t:bibl/t:edition", namespaces=NS) == meta.edition
     unnamed = tei.xpath("//t:sourceDesc//*[@xml:id='w004']", namespaces=NS)[0]
     assert unnamed.find("t:abbr[@type='name']", NS) is None, "no name: the siglum stands for it"

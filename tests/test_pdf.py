@@ -176,7 +176,7 @@ def test_the_edited_text_and_readings_are_in_the_pdf(text, printed):
     assert "禮書綱目始於此" in printed and "禮書綱目止於此" in printed, "the fragment's extent"
     assert "，下同" in printed
     assert "emend." not in printed and "om." not in printed
-    for title in ("凡例", "傳本目錄", "今古文索引", "附錄", "献大夫", "记侯"):
+    for title in ("凡例", "傳本目錄", "今古文索引", "附錄", "獻大夫", "記侯"):
         assert title in flat
 
 

@@ -209,3 +209,10 @@ def test_no_page_of_the_sites_shows_a_code(built, work_sample):
         assert not regex.search(r"&KR\d+;", text), page
         if "en" not in page.relative_to(page.parents[2]).parts:
             assert "Kanripo" not in text, page
+
+
+def test_a_stand_in_for_no_known_character_is_no_character():
+    """纟舀 (002's stand-in where SBCK and WYG read 縚) prints as its composition: a reading of its
+    own (造字), not the character it would stand for."""
+    assert render.is_character("縚") and render.is_character("𧃊")
+    assert not render.is_character("〔⿰纟舀〕") and not render.is_character(render.UNDESCRIBED)

@@ -129,14 +129,21 @@ def test_grouping_covers_the_stretch_and_cuts_where_it_may(boundaries, length):
 
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=30))
 def test_short_pieces_join_a_neighbour(lengths):
-    """No piece but a label is shorter than SHORTEST unless it is all there is; nothing is lost."""
+    """A piece shorter than SHORTEST joins a neighbour that is no label; a label's piece keeps its
+    ends (where its witness begins); nothing is lost."""
     edges = [0]
     for n in lengths:
         edges.append(edges[-1] + n)
-    pieces = joined_short([Piece(a, b) for a, b in zip(edges, edges[1:])])
+    kinds = ["label" if n % 7 == 0 else "incipit" for n in lengths]
+    given = [Piece(a, b, kind=kind) for a, b, kind in zip(edges, edges[1:], kinds)]
+    pieces = joined_short(list(given))
     assert pieces[0].t0 == 0 and pieces[-1].t1 == edges[-1]
     assert all(a.t1 == b.t0 for a, b in zip(pieces, pieces[1:]))
-    assert len(pieces) == 1 or all(p.t1 - p.t0 >= SHORTEST for p in pieces)
+    assert [(p.t0, p.t1) for p in pieces if p.kind == "label"] == [(p.t0, p.t1) for p in given if p.kind == "label"]
+    for k, p in enumerate(pieces):  # a short piece stands only between labels (or alone)
+        if p.kind != "label" and p.t1 - p.t0 < SHORTEST:
+            neighbours = pieces[max(k - 1, 0) : k] + pieces[k + 1 : k + 2]
+            assert all(n.kind == "label" for n in neighbours), pieces
 
 
 @given(st.lists(st.integers(1, 999), max_size=40), st.lists(st.integers(1, 999), max_size=40))

@@ -189,24 +189,20 @@ def snapped(pieces: list[Piece], units: list[Unit]) -> list[Piece]:
 
 def joined_short(pieces: list[Piece]) -> list[Piece]:
     """A piece of fewer than SHORTEST tokens and no label joins the piece after it where that
-    follows on (the chapter's title before the first step), else the one before it."""
+    follows on (the chapter's title before the first step), else the one before it; never a
+    label's piece, which begins where its witness does."""
     out: list[Piece] = []
-    pending: Piece | None = None
-    for piece in pieces:
-        if pending is not None and pending.t1 == piece.t0:
-            piece = replace(piece, t0=pending.t0)
-        elif pending is not None:
-            out.append(pending)
-        pending = None
-        if piece.t1 - piece.t0 < SHORTEST and piece.kind != "label":
-            pending = piece
+    for k, piece in enumerate(pieces):
+        if piece.kind == "label" or piece.t1 - piece.t0 >= SHORTEST:
+            out.append(piece)
+            continue
+        after = pieces[k + 1] if k + 1 < len(pieces) else None
+        if after is not None and after.kind != "label" and after.t0 == piece.t1:
+            pieces[k + 1] = replace(after, t0=piece.t0)
+        elif out and out[-1].kind != "label" and out[-1].t1 == piece.t0:
+            out[-1] = replace(out[-1], t1=piece.t1)
         else:
             out.append(piece)
-    if pending is not None:
-        if out and out[-1].t1 == pending.t0 and out[-1].kind != "label":
-            out[-1] = replace(out[-1], t1=pending.t1)
-        else:
-            out.append(pending)
     return out
 
 

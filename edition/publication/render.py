@@ -96,7 +96,7 @@ def reading(node, gaiji, reported: frozenset[str] = frozenset()) -> ReadingView:
         node.get("cert", ""),
         corresp=[ref.lstrip("#") for ref in node.get("corresp", "").split()],
         reported=[w.lstrip("#") for w in wit if w.lstrip("#") in reported],
-        unmapped=any(stand_in is not None and not stand_in[0] for stand_in in stand_ins),
+        unmapped=any(stand_in is not None and not is_character(stand_in) for stand_in in stand_ins),
     )
 
 
@@ -264,6 +264,11 @@ def printed_form(char) -> str | None:
     mapping = char.findtext("t:mapping[@type='standard']", default="", namespaces=NS)
     ids = char.findtext("t:mapping[@type='ids']", default="", namespaces=NS)
     return mapping or (f"〔{ids}〕" if ids else UNDESCRIBED)
+
+
+def is_character(printed: str) -> bool:
+    """A stand-in printed as the character it stands for, not as its composition (〔⿰纟舀〕) or 〓."""
+    return printed != UNDESCRIBED and not printed.startswith("〔")
 
 
 def read(path: Path) -> EditionView:
