@@ -133,10 +133,9 @@ def add_witness_command(
     with one_line_errors(["add-witness"]):
         if is_work(sources_dir):
             if file.is_dir():
-                added = add_edition(sources_dir, file, siglum, options)
+                target, lines = add_edition(sources_dir, file, siglum, options)
             else:
-                added = add_to_chapter(sources_dir, file, siglum, chapter, options)
-            target, guessed, where = added
+                target, lines = add_to_chapter(sources_dir, file, siglum, chapter, options)
         elif file.is_dir() or chapter:
             fail(f"{file}: a folder of chapters, or --chapter, needs a work (a work.toml in {sources_dir})")
         else:
@@ -152,11 +151,9 @@ def add_witness_command(
                 None if profile else guessed.composed,
                 name,
             )
-            where = ""
-    for line in guessed.lines(profile_given=profile is not None):
+            lines = guessed.lines(profile_given=profile is not None)
+    for line in lines:
         click.echo(f"  {line}")
-    if where:
-        click.echo(f"  in {where}")
     click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
 
 

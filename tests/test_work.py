@@ -82,7 +82,7 @@ def test_add_witness_finds_the_chapter_of_a_file_and_the_chapters_of_a_folder(tm
     result = CliRunner().invoke(main, ["add-witness", str(folder), "--siglum", "W2", "--sources", str(root)])
     assert result.exit_code == 0, result.output
     edition = next(e for e in Work.load(root).editions if e.meta.siglum == "W2")
-    assert edition.files == {3: "juan-003.txt", 11: "juan-011.txt"} and edition.front == ("juan-000.txt",)
+    assert edition.files == {3: ("juan-003.txt",), 11: ("juan-011.txt",)} and edition.front == ("juan-000.txt",)
     assert edition.meta.profile == "mandoku-zhushu" and (root / "W2" / "juan-011.txt").is_file()
     assert [m.siglum for m in Work.load(root).sources(Work.load(root).chapter(11)).witnesses] == ["SBCK", "WYG", "W2"]
 

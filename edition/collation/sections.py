@@ -64,7 +64,7 @@ def label_boundaries(witnesses: dict[str, Witness], maps: dict[str, WitnessMap])
                 )
             except TimeoutError:
                 raise EditionError(
-                    witness.raw.path,
+                    witness.raw.path_of(segment.start),
                     f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)",
                     segment.line,
                 ) from None

@@ -32,6 +32,7 @@ from .rule import TRANSMITTED
 
 SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
 BETTER = 0.02  # how much better (a share of the score) another profile must read the file to be chosen
+ENOUGH = 0.5  # of an edition's files that show a feature, for the edition's profile to compose it
 DETECT_TIME_LIMIT = 5  # seconds a detector's pattern may take on one file
 
 
@@ -130,15 +131,31 @@ def features_found(text: str) -> list[Detection]:
     return list(counts.values())
 
 
-def composition(found: list[Detection], siglum: str) -> str:
-    lines = [f'description = """\nThe layout of witness {siglum} as `edition add-witness` found it: review it.\n"""\n']
+def composition(found: list[Detection], what: str) -> str:
+    """The TOML of a profile of the features found; `what`: whose layout it is, in words."""
+    lines = [f'description = """\nThe layout of {what} as `edition add-witness` found it: review it.\n"""\n']
     lines += [f'[[rule]]\nfeature = "{f.feature}"\n' for f in found]
     return "\n".join(lines)
 
 
-def built_in_equivalent(found: list[Detection], text: str) -> str | None:
+def common_features(found: list[list[Detection]]) -> list[Detection]:
+    """The features of an edition of several files: those found in at least ENOUGH of them, in the
+    order a profile composes them, their matches added up."""
+    counts: dict[str, list[Detection]] = {}
+    for detections in found:
+        for detection in detections:
+            counts.setdefault(detection.feature, []).append(detection)
+    return [
+        Detection(d.feature, d.words, sum(f.count for f in counts[d.feature]))
+        for d in detectors()
+        if len(counts.get(d.feature, ())) >= ENOUGH * len(found)
+    ]
+
+
+def built_in_equivalent(found: list[Detection], text: str | None) -> str | None:
     """A built-in profile made only of features, the found ones among them in the same order, the
-    others not shown in the file (fewer matches than their detector's `min`)."""
+    others not shown in the file (fewer matches than their detector's `min`; `text` None: features
+    of several files, where the others are those too few of them show)."""
     names = [f.feature for f in found]
     detecting = {d.feature: d for d in detectors()}
     for path in sorted(built_in("profiles").glob("*.toml")):
@@ -150,12 +167,27 @@ def built_in_equivalent(found: list[Detection], text: str) -> str | None:
         if all(
             d is not None
             and d.pattern is not None
-            and len(Budget(DETECT_TIME_LIMIT).run(lambda timeout, d=d: d.pattern.findall(text, timeout=timeout)))
-            < d.min
+            and (
+                text is None
+                or len(Budget(DETECT_TIME_LIMIT).run(lambda timeout, d=d: d.pattern.findall(text, timeout=timeout)))
+                < d.min
+            )
             for d in extras
         ):
             return path.stem
     return None
+
+
+def layout(
+    found: list[Detection], text: str | None, name: str, origin: Path, what: str = ""
+) -> tuple[Profile, str | None]:
+    """The profile of the features found: a built-in equivalent, or composed as `name` (with its
+    TOML; `what`: whose layout it is, by default witness `name`)."""
+    equivalent = built_in_equivalent(found, text)
+    if equivalent:
+        return load_profile(equivalent), None
+    composed = composition(found, what or f"witness {name}")
+    return Profile(name, "", compose(tomllib.loads(composed), TomlLines(composed), origin, ())), composed
 
 
 def decode(data: bytes) -> tuple[str, str, bool]:
@@ -228,14 +260,9 @@ def guess(
     crlf = data.count(b"\r\n")
     newline = "CRLF" if crlf and crlf == data.count(b"\n") else "mixed" if crlf else "LF"
     found = features_found(text)
-    name = built_in_equivalent(found, text)
-    composed = None if name else composition(found, siglum)
+    candidate, composed = layout(found, text, siglum, path)
+    name = None if composed else candidate.name
     raw = read_raw(path, encoding)
-    candidate = (
-        load_profile(name)
-        if name
-        else Profile(siglum, "", compose(tomllib.loads(composed), TomlLines(composed), path, ()))
-    )
     score, words = fit(raw, candidate, base, normalizer, unchecked)
     for other, profile in profiles.items():
         if base is None or other == name or profile.aligns_text:

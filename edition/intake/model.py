@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from itertools import repeat
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -40,6 +40,10 @@ class RawText:
 
     def column_of(self, offset: int) -> int:
         return offset - self._line_starts[self.line_of(offset) - 1] + 1
+
+    def path_of(self, offset: int) -> Path:
+        """The file a code-point offset is in."""
+        return self.path
 
     @property
     def line_count(self) -> int:
@@ -86,6 +90,45 @@ class SplicedText(RawText):
 
     def column_of(self, offset: int) -> int:
         return self.original.column_of(self.original_offset(offset))
+
+    def path_of(self, offset: int) -> Path:
+        return self.original.path_of(self.original_offset(offset))
+
+
+@dataclass
+class JoinedText(RawText):
+    """A witness read from several files in order (the 卷 of one chapter), their texts one after
+    another: its path is its first file's, and an offset is in the file `path_of` names, at the
+    line of that file `line_of` gives."""
+
+    parts: tuple[RawText, ...] = ()
+    starts: tuple[int, ...] = ()  # where each file's text starts
+
+    @classmethod
+    def of(cls, parts: list[RawText]) -> JoinedText:
+        starts = tuple(accumulate((len(p.text) for p in parts[:-1]), initial=0))
+        data, text = b"".join(p.data for p in parts), "".join(p.text for p in parts)
+        return cls(parts[0].path, data, text, parts[0].encoding, parts=tuple(parts), starts=starts)
+
+    def part(self, offset: int) -> tuple[RawText, int]:
+        """The file's text an offset is in, and the offset there."""
+        i = bisect_right(self.starts, offset) - 1
+        return self.parts[i], offset - self.starts[i]
+
+    def line_of(self, offset: int) -> int:
+        raw, at = self.part(offset)
+        return raw.line_of(at)
+
+    def column_of(self, offset: int) -> int:
+        raw, at = self.part(offset)
+        return raw.column_of(at)
+
+    def path_of(self, offset: int) -> Path:
+        return self.part(offset)[0].path
+
+    @property
+    def line_count(self) -> int:
+        return sum(p.line_count for p in self.parts)
 
 
 CODES = {layer: code for code, layer in enumerate((UNASSIGNED, *LAYERS))}  # a layer as one byte

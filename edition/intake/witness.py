@@ -4,14 +4,14 @@ text, layers, comparison stream (a `model.Witness`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
 from .alignment_rule import Reference, References
-from .model import Segment, Witness, WitnessMeta
+from .model import JoinedText, Segment, Witness, WitnessMeta
 from .normalize import TEXT_LAYERS, Normalizer
 from .profile import Profile, layered
 from .raw import read_raw
@@ -62,18 +62,27 @@ def intake_witness(
     repairs: tuple[Rule, ...],
     normalizer: Normalizer,
     reference: References = None,
+    more: tuple[tuple[Path, Profile], ...] = (),
 ) -> Witness:
     """Read a witness file, split it into layers by its profile and its own repairs, and normalize
-    it; `reference`: the classic text of the witnesses read before, for rules of kind `alignment`."""
-    raw = read_raw(path, meta.encoding)
-    layering = layered(raw, profile, repairs, reference)
-    segments = layering.segments()
+    it; `reference`: the classic text of the witnesses read before, for rules of kind `alignment`;
+    `more`: the further files of a witness of several (the 卷 of one chapter), each with its
+    profile, each laid out on its own and read after the first as one text (`JoinedText`)."""
+    raws, segments, undecided = [], [], []
+    for file, its_profile in ((path, profile), *more):
+        raw = read_raw(file, meta.encoding)
+        layering = layered(raw, its_profile, repairs, reference)
+        shift = sum(len(r.text) for r in raws)
+        segments += [replace(s, start=s.start + shift, end=s.end + shift) for s in layering.segments()]
+        undecided += [(a + shift, b + shift) for a, b in layering.undecided]
+        raws.append(raw)
+    raw = JoinedText.of(raws) if more else raws[0]
     return Witness(
         meta=meta,
         raw=raw,
         segments=segments,
         stream=normalizer.stream(raw, segments, TEXT_LAYERS),
-        undecided=tuple(layering.undecided),
+        undecided=tuple(undecided),
     )
 
 
@@ -85,13 +94,15 @@ class ToRead:
     path: Path
     profile: Profile
     repairs: tuple[Rule, ...] = ()
+    more: tuple[tuple[Path, Profile], ...] = ()  # its further files, each with its profile
 
     @property
     def turn(self) -> int:
         """When it is read (intake_witnesses): 0 if its layout alone decides its layers, 1 if a rule
         of kind alignment decides by the others what of its text is collated, 2 if its rules of
         that kind only divide its text collated (經 and 傳)."""
-        rules = [rule for rule in (*self.repairs, *self.profile.rules) if rule.kind == "alignment"]
+        profiles = (self.profile, *(profile for _, profile in self.more))
+        rules = [rule for rule in (*self.repairs, *(r for p in profiles for r in p.rules)) if rule.kind == "alignment"]
         return 0 if not rules else 2 if all(rule.divides for rule in rules) else 1
 
 
@@ -122,7 +133,9 @@ def intake_witnesses(
         if siglum not in alone:
             progress(f"intake {siglum} {item.meta.file} (by its layout alone, as a reference)")
             try:
-                alone[siglum] = intake_witness(item.meta, item.path, item.profile, item.repairs, normalizer)
+                alone[siglum] = intake_witness(
+                    item.meta, item.path, item.profile, item.repairs, normalizer, more=item.more
+                )
             except EditionError:
                 alone[siglum] = None  # its error is reported when it is read
         return alone[siglum]
@@ -150,7 +163,7 @@ def intake_witnesses(
             try:
                 reference = references(item) if turn else None
                 read[item.meta.siglum] = intake_witness(
-                    item.meta, item.path, item.profile, item.repairs, normalizer, reference
+                    item.meta, item.path, item.profile, item.repairs, normalizer, reference, item.more
                 )
             except EditionError as error:
                 if errors is None:

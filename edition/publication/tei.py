@@ -198,7 +198,7 @@ def taken(segment, raw, name: str) -> str | None:
         )
     except TimeoutError:
         raise EditionError(
-            raw.path,
+            raw.path_of(segment.start),
             f"rule {segment.rule!r}: its {name} pattern exceeded its time limit ({TAKE_TIME_LIMIT} s)",
             segment.line,
         ) from None
@@ -1060,13 +1060,13 @@ class WitnessPlaces:
             return None
         stream = witness.classic
         w0, w1 = (unit.t0, unit.t1) if siglum == collated.base.meta.siglum else self.span(collated.maps[siglum], unit)
-        line = witness.raw.line_of(stream.starts[min(w0, len(stream.tokens) - 1)])
+        at = stream.starts[min(w0, len(stream.tokens) - 1)]
         if w1 > w0:
             read = f"reads 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
         else:
             w0, w1 = max(w0 - self.CONTEXT, 0), min(w0 + self.CONTEXT, len(stream.tokens))
             read = f"reads nothing there, next to 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
-        return f"{witness.raw.path}:{line} {read}"
+        return f"{witness.raw.path_of(at)}:{witness.raw.line_of(at)} {read}"
 
     @staticmethod
     def span(wmap, unit) -> tuple[int, int]:

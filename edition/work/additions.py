@@ -6,24 +6,30 @@ from __future__ import annotations
 import os
 import shutil
 import tomllib
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
+import regex
 import tomlkit
 
 from ..errors import EditionError, interrupts_as_errors
-from ..intake.guess import Guess
-from ..intake.raw import check_text_data
+from ..intake.guess import BETTER, Detection, common_features, decode, features_found, fit, layout, script_of
+from ..intake.profile import Profile, available_profiles, load_profile
+from ..intake.raw import check_text_data, read_raw
 from ..tables import read_text, violations
+from .file_kinds import kind_of
 from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
-from .work_sources import Chapter, Work
+from .work_sources import NO_CHAPTER, Chapter, Work
+
+OWN_BETTER = 0.05  # how much more of the classic text (a share) a file's own profile must read to be its
+NUMBER = regex.compile(r"\d+$")  # a file's number, which names its own profile (X-011)
 
 
 class Added(NamedTuple):
     target: Path
-    guessed: Guess
-    where: str  # the chapter, or the files by chapter, in words
+    lines: list[str]  # what was found and guessed, and where it went, for the user
 
 
 def taken_sigla(work: Work) -> frozenset[str]:
@@ -72,13 +78,16 @@ def add_to_chapter(root: Path, file: Path, siglum: str, chapter: str | None, opt
         profiles_root=root,
         taken=taken,
     )
-    return Added(target, guessed, f"chapter {found.heading} ({how})")
+    lines = guessed.lines(profile_given=profile is not None)
+    return Added(target, [*lines, f"in chapter {found.heading} ({how})"])
 
 
 def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     """A folder of 卷 files as an edition of the whole work: each file placed in its chapter by its
-    text (those of no chapter are its `front`), copied into `sources/<siglum>/` and described by one
-    stanza in the work's witnesses.toml."""
+    text (consecutive 卷 of one chapter its one witness there, in order; those of no chapter told
+    apart by what they are), read by one profile composed of the features found across its files
+    (a file it reads clearly worse by a profile of its own), copied into `sources/<siglum>/` and
+    described by one stanza in the work's witnesses.toml."""
     work = Work.load(root)
     files = sorted(p for p in folder.iterdir() if p.suffix in WITNESS_SUFFIXES and p.is_file())
     if not files:
@@ -86,59 +95,170 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     if siglum in taken_sigla(work):
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
     placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
-    by_chapter: dict[int, Path] = {}
-    front: list[Path] = []
+    by_chapter: dict[int, list[Path]] = {}
+    placements: dict[Path, Placement] = {}
     for path in files:
         check_text_data(path, path.read_bytes())
-        placement: Placement = placer.place(path)
+        placements[path] = placement = placer.place(path)
         if placement.chapter is None:
-            front.append(path)
-        elif placement.chapter.number in by_chapter:
+            continue
+        number = placement.chapter.number
+        if number in by_chapter and list(by_chapter)[-1] != number:  # the chapter placed last is another
             raise EditionError(
                 path,
-                f"it belongs to {placement.chapter.title}, as {by_chapter[placement.chapter.number].name} does: "
-                "add them one by one (--chapter)",
+                f"it belongs to {placement.chapter.title}, as {by_chapter[number][-1].name} does, with files of "
+                "other chapters between them: add them one by one (--chapter)",
             )
-        else:
-            by_chapter[placement.chapter.number] = path
+        by_chapter.setdefault(number, []).append(path)
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
-    largest = max(by_chapter, key=lambda n: by_chapter[n].stat().st_size)
-    guessed = guess_layout(root, by_chapter[largest], siglum, work.sources(work.chapter(largest)))
-    profile = options.get("profile")
-    if profile is None and guessed.composed is not None:
-        raise EditionError(
-            by_chapter[largest],
-            f"no layout profile reads it ({guessed.profile} would have to be composed): name one (--profile)",
-        )
+    read = EditionLayout(root, work, siglum, by_chapter, options.get("profile"))
     stanza = {
         "siglum": siglum,
         "title": options.get("title") or folder.name,
-        "script": options.get("script") or guessed.script,
-        "profile": profile or guessed.profile,
-        "encoding": options.get("encoding") or guessed.encoding,
+        "script": options.get("script") or read.script,
+        "profile": read.profile.name,
+        "encoding": options.get("encoding") or read.encoding,
     }
     if options.get("name"):
         stanza["name"] = options["name"]
     for path in files:
-        check_options(root, path, dict(stanza, file=path.name))
+        check_options(root, path, dict(stanza, file=path.name, profile=None if read.composed else stanza["profile"]))
     stanza["folder"] = siglum
-    if front:
-        stanza["front"] = [p.name for p in front]
-    stanza["files"] = {str(n): by_chapter[n].name for n in sorted(by_chapter)}
+    stanza["files"] = {
+        str(n): names[0].name if len(names) == 1 else [p.name for p in names] for n, names in by_chapter.items()
+    }
+    if read.own:
+        stanza["profiles"] = read.own
+    kinds = {path: kind_of(decode(path.read_bytes())[0]) for path in files if placements[path].chapter is None}
+    for kind in NO_CHAPTER:
+        if any(k.name == kind for k, _ in kinds.values()):
+            stanza[kind] = [p.name for p, (k, _) in kinds.items() if k.name == kind]
     meta_path = root / "witnesses.toml"
     document = tomlkit.parse(read_text(meta_path))
     document["witness"].append(tomlkit.item(stanza))
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
-    place_folder(root / siglum, files, {meta_path: text.encode("utf-8")}, folder)
-    placed = ", ".join(f"{work.chapter(n).title} {p.name}" for n, p in sorted(by_chapter.items()))
-    return Added(
-        root / siglum,
-        guessed,
-        f"{len(by_chapter)} chapter(s): {placed}" + (f"; front: {', '.join(p.name for p in front)}" if front else ""),
-    )
+    written = {meta_path: text.encode("utf-8")}
+    for name, composed in read.composed.items():
+        profile_path = root / "profiles" / f"{name}.toml"
+        if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:
+            raise EditionError(profile_path, "a profile of that name is already in the sources")
+        written[profile_path] = composed.encode("utf-8")
+    if read.composed:
+        (root / "profiles").mkdir(exist_ok=True)
+    place_folder(root / siglum, files, written, folder)
+    report = []
+    for path in files:
+        placement = placements[path]
+        if placement.chapter is None:
+            kind, why = kinds[path]
+            report.append(f"{path.name}: {kind.words}, of no chapter ({why + '; ' if why else ''}{placement.words()})")
+            continue
+        part = by_chapter[placement.chapter.number]
+        of = f", 卷 {part.index(path) + 1} of {len(part)} read as one" if len(part) > 1 else ""
+        report.append(f"{path.name}: {placement.chapter.heading}{of} ({placement.words()}); {read.said[path]}")
+    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report])
+
+
+class EditionLayout:
+    """How an edition's files are laid out: one profile for the edition, composed of the features
+    found in enough of its chapter files (or the profile named, `given`), weighed like a single
+    file's against the other profiles on its largest file; and each file's own where the
+    edition's reads it clearly worse than a profile of the file's own features."""
+
+    def __init__(self, root: Path, work: Work, siglum: str, by_chapter: dict[int, list[Path]], given: str | None):
+        self.given = given
+        paths = [p for n in sorted(by_chapter) for p in by_chapter[n]]
+        decoded = {p: decode(p.read_bytes()) for p in paths}
+        self.encoding = Counter(d[1] for d in decoded.values()).most_common(1)[0][0]
+        self.bom, self.script = any(d[2] for d in decoded.values()), script_of("".join(d[0] for d in decoded.values()))
+        self.newline = read_raw(paths[0], self.encoding).newline
+        found = {p: features_found(decoded[p][0]) for p in paths}
+        self.found, self.files = common_features(list(found.values())), len(paths)
+        self.composed: dict[str, str] = {}  # profile name -> its TOML, to write
+        self.own: dict[str, str] = {}  # file name -> its own profile
+        self.better = False  # another profile reads the largest file better than the features found
+        self.said: dict[Path, str] = {}
+        bases = {n: base_of(work, work.chapter(n)) for n in by_chapter}
+        largest = max(paths, key=lambda p: p.stat().st_size)
+        number = next(n for n in by_chapter if largest in by_chapter[n])
+        if given:
+            self.profile = load_profile(given, root)
+        else:
+            self.profile, composed = layout(self.found, None, siglum, largest.parent)
+            if composed:
+                self.composed[siglum] = composed
+            self.profile, self.better = self.weighed(root, largest, bases[number])
+            if self.better:
+                self.composed.pop(siglum, None)
+        for n, chapter_paths in by_chapter.items():
+            for path in chapter_paths:
+                self.said[path] = self.read(path, found[path], decoded[path][0], siglum, bases[n])
+
+    def weighed(self, root: Path, largest: Path, base: tuple) -> tuple[Profile, bool]:
+        """The edition's profile, or another that reads its largest file better."""
+        raw = read_raw(largest, self.encoding)
+        best, (score, _) = self.profile, fit(raw, self.profile, *base)
+        for name in available_profiles(root):
+            try:
+                other = load_profile(name, root)
+            except EditionError:
+                continue
+            if other.aligns_text or name == self.profile.name:
+                continue
+            other_score, _ = fit(raw, other, *base)
+            if other_score > score * (1 + BETTER):
+                best, score = other, other_score
+        return best, best is not self.profile
+
+    def read(self, path: Path, found: list[Detection], text: str, siglum: str, base: tuple) -> str:
+        """How the file is read, in words: its features, its profile where it has one, how sure."""
+        raw = read_raw(path, self.encoding)
+        score, words = fit(raw, self.profile, *base)
+        features = ", ".join(f.feature for f in found)
+        if self.given or [f.feature for f in found] == [f.feature for f in self.found]:
+            return f"{features}; how sure: {words}"
+        name = f"{siglum}-{NUMBER.search(path.stem).group() if NUMBER.search(path.stem) else path.stem}"
+        own, composed = layout(found, text, name, path, f"file {path.name} of witness {siglum}")
+        own_score, own_words = fit(raw, own, *base)
+        if own_score <= score * (1 + OWN_BETTER):
+            return f"{features}; how sure: {words}"
+        self.own[path.name] = own.name
+        if composed:
+            self.composed[own.name] = composed
+        written = f", written to sources/profiles/{own.name}.toml for review" if composed else ""
+        return (
+            f"{features}; read by a profile of its own, {own.name}{written}, as {self.profile.name} reads it worse "
+            f"({score:.0f} characters of the classic text against {own_score:.0f}); how sure: {own_words}"
+        )
+
+    def lines(self, profile_given: bool) -> list[str]:
+        """What was guessed of the whole edition, for the user."""
+        found = [
+            f"found {f.feature}: {f.words} (in at least half of its {self.files} chapter files)" for f in self.found
+        ]
+        written = (
+            f", composed of {', '.join(f.feature for f in self.found)}; "
+            f"written to sources/profiles/{self.profile.name}.toml for review"
+            if self.profile.name in self.composed
+            else " (it reads the largest file better than the features found)"
+            if self.better
+            else ""
+        )
+        head = [
+            f"guessed encoding: {self.encoding}{' with BOM' if self.bom else ''}, {self.newline} line ends",
+            f"guessed script: {self.script}",
+        ]
+        return head if profile_given else [*head, *found, f"guessed layout profile: {self.profile.name}{written}"]
+
+
+def base_of(work: Work, chapter: Chapter) -> tuple:
+    """The base's witness of a chapter and the normalizer, to weigh a profile by (`guess.fit`)."""
+    sources = work.sources(chapter)
+    normalizer = sources.normalizer()
+    return sources.intake(next(m for m in sources.witnesses if m.siglum == sources.config.base), normalizer), normalizer
 
 
 def place_folder(target: Path, files: list[Path], stanza: dict[Path, bytes], origin: Path) -> None:

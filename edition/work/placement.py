@@ -3,13 +3,18 @@
 Every chapter's base file and the new file are read in their comparison forms (script and variant
 forms folded, as collation compares them), Han characters only. The file belongs to the chapter
 that holds the largest share of its runs of RUN characters, if it holds clearly more than any other
-chapter; a file too corrupt for that (scrambled, reversed, interleaved) belongs to the chapter that
+chapter; a 卷 that holds part of a chapter much like another (鄉飲酒禮 and 鄉射禮) belongs to it if it
+holds enough of that chapter's own runs (those of no other chapter), clearly more than of any other
+chapter's; a file too corrupt for that (scrambled, reversed, interleaved) belongs to the chapter that
 leads, by less, at every run length from 2 to RUN. Two chapters close at the top ask the user to
-name it (`--chapter`); a file that no chapter leads belongs to none (a 卷首, another text).
+name it (`--chapter`); a file that no chapter leads, or that holds too little of any chapter for
+two close at the top to matter (plates that quote a few phrases), belongs to none (a 卷首, another
+text).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +29,7 @@ RUN = 4  # characters: long enough that the runs of one chapter are rarely anoth
 AT_LEAST = 0.03  # of the file's runs, in the chapter it belongs to
 CLEARLY = 3.0  # times the share of the next chapter
 LEADS = 1.2  # times the next chapter's share, at every run length, for a file too corrupt to be clear
+HOLDS = 0.1  # of a chapter's own runs, in a 卷 that holds part of it
 LENGTHS = range(2, RUN + 1)
 NOT_HAN = regex.compile(r"\P{Han}+")
 
@@ -33,11 +39,15 @@ class Placement:
     chapter: Chapter | None  # None: no chapter holds enough of it (a 卷首, another text)
     share: float
     runner_up: tuple[Chapter, float] | None
+    holds: float = 0.0  # of the chapter's own runs, where that placed it
 
     def words(self) -> str:
-        title = self.chapter.title if self.chapter else "no chapter"
-        found = f"{self.share:.0%} of its {RUN}-character runs are in {title}'s base text"
-        return found + (f"; next {self.runner_up[0].title}, {self.runner_up[1]:.0%}" if self.runner_up else "")
+        if self.chapter is None:
+            return f"at most {self.share:.0%} of its text is in one chapter of the base"
+        if self.holds:
+            return f"it holds {self.holds:.0%} of what is {self.chapter.title}'s alone in the base"
+        found = f"{self.share:.0%} of its text is in {self.chapter.title}"
+        return found + (f", {self.runner_up[1]:.0%} in {self.runner_up[0].title}" if self.runner_up else "")
 
 
 def runs(text: str, normalizer: Normalizer, length: int) -> set[str]:
@@ -59,12 +69,22 @@ class ChapterPlacer:
         self.chapters = []
         for chapter in work.chapters:
             if chapter.number in base.files:
-                text = work.edition_path(base, base.files[chapter.number]).read_text(encoding="utf-8")
+                text = "".join(
+                    work.edition_path(base, n).read_text(encoding="utf-8") for n in base.files[chapter.number]
+                )
                 self.chapters.append((chapter, {n: runs(text, normalizer, n) for n in LENGTHS}))
+        seen = Counter(run for _, theirs in self.chapters for run in theirs[RUN])
+        self.own = [(chapter, {r for r in theirs[RUN] if seen[r] == 1}) for chapter, theirs in self.chapters]
 
     def shares(self, text: str, length: int) -> list[tuple[float, Chapter]]:
         own = runs(text, self.normalizer, length)
         found = ((len(own & theirs[length]) / len(own) if own else 0.0, chapter) for chapter, theirs in self.chapters)
+        return sorted(found, key=lambda s: -s[0]) + [(0.0, None)]
+
+    def held(self, text: str) -> list[tuple[float, Chapter]]:
+        """How much of each chapter's own runs (those of no other chapter) the text holds, most first."""
+        mine = runs(text, self.normalizer, RUN)
+        found = ((len(mine & own) / len(own) if own else 0.0, chapter) for chapter, own in self.own)
         return sorted(found, key=lambda s: -s[0]) + [(0.0, None)]
 
     def place(self, file: Path) -> Placement:
@@ -74,9 +94,13 @@ class ChapterPlacer:
         runner_up = (other, second) if other else None
         if best >= AT_LEAST and best >= CLEARLY * second:
             return Placement(chapter, best, runner_up)
+        (most, holder), (next_most, _) = self.held(text)[:2]
+        if most >= HOLDS and most >= CLEARLY * next_most:
+            share = next(s for s, c in ranked[RUN] if c == holder)
+            return Placement(holder, share, runner_up if holder != other else (chapter, best), most)
         if all(r[0][1] == chapter and r[0][0] > 0 and r[0][0] >= LEADS * r[1][0] for r in ranked.values()):
             return Placement(chapter, best, runner_up)
-        if best >= AT_LEAST and all(r[0][1] == chapter for r in ranked.values()):
+        if best >= AT_LEAST and most >= HOLDS and all(r[0][1] == chapter for r in ranked.values()):
             raise EditionError(
                 file,
                 f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): "

@@ -72,13 +72,21 @@ class Sources:
     variants: VariantForms
     gaiji: GaijiTable
     persons: dict[str, Person]
-    paths: dict[str, Path] = field(default_factory=dict)  # siglum -> raw file, where not in `root` (a work's chapter)
+    # siglum -> its raw files, in order, where not in `root` (a work's chapter, its 卷 of it)
+    paths: dict[str, tuple[Path, ...]] = field(default_factory=dict)
+    file_profiles: dict[Path, str] = field(default_factory=dict)  # a file's own profile, where not its witness's
     decisions_file: Path | None = None  # where not `root/decisions.toml`
     evidence: tuple[EvidenceMeta, ...] = ()  # books that quote or judge the text (the 單疏本, the 識誤)
     chapter: EditionChapter | None = None  # the chapter of the work it is of
 
     def path(self, meta: WitnessMeta) -> Path:
-        return self.paths.get(meta.siglum) or self.root / meta.file
+        """Its (first) raw file."""
+        return self.files(meta)[0][0]
+
+    def files(self, meta: WitnessMeta) -> tuple[tuple[Path, Profile], ...]:
+        """Its raw files in reading order, each with the profile that reads it."""
+        paths = self.paths.get(meta.siglum) or (self.root / meta.file,)
+        return tuple((path, self.profiles[self.file_profiles.get(path, meta.profile)]) for path in paths)
 
     @property
     def decisions(self) -> Path:
@@ -92,12 +100,12 @@ class Sources:
 
     def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
-        return intake_witness(
-            meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum], normalizer, reference
-        )
+        (path, profile), *more = self.files(meta)
+        return intake_witness(meta, path, profile, self.witness_rules[meta.siglum], normalizer, reference, tuple(more))
 
     def to_read(self, meta: WitnessMeta) -> ToRead:
-        return ToRead(meta, self.path(meta), self.profiles[meta.profile], self.witness_rules[meta.siglum])
+        (path, profile), *more = self.files(meta)
+        return ToRead(meta, path, profile, self.witness_rules[meta.siglum], tuple(more))
 
     def intake_all(self, progress=lambda message: None, errors: list[str] | None = None) -> list[Witness]:
         """Every witness, in the order of witnesses.toml; those whose layers are decided in part by

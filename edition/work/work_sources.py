@@ -2,11 +2,13 @@
 
 `work.toml` gives the work's settings (those of `edition.toml`, for every chapter) and its
 chapters in order. `witnesses.toml` describes the editions of the whole work, each a folder of
-files, one per chapter (`files`: chapter number -> file), with the files that belong to no chapter
-in `front` (a 卷首). Each chapter may have a folder `chapters/NN-title/` with its own settings
-(`chapter.toml`), its own witnesses (`witnesses.toml` and their files, as in a one-chapter
-edition) and its decisions (`decisions.toml`). The data tables (`variants.tsv`, `gaiji.tsv`,
-`persons.tsv`) and `profiles/` are shared.
+files (`files`: chapter number -> its file, or its files where several 卷 hold one chapter, read
+as one text in order; `profiles`: a file's own profile where the edition's reads it worse), with
+the files that belong to no chapter by what they are (`NO_CHAPTER`). Each chapter may have a
+folder `chapters/NN-title/` with its own settings (`chapter.toml`), its own witnesses
+(`witnesses.toml` and their files, as in a one-chapter edition) and its decisions
+(`decisions.toml`). The data tables (`variants.tsv`, `gaiji.tsv`, `persons.tsv`) and `profiles/`
+are shared.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tomlkit
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.model import EvidenceMeta, WitnessMeta
+from ..intake.profile import load_profile
 from ..intake.variants import VariantForms
 from ..intake.witness import load_witness_metadata
 from ..settings import load_persons
@@ -42,6 +45,8 @@ WORK_FILE = "work.toml"
 # run of characters (separators, dots, TeX's specials, spaces) becomes one '-'.
 UNSAFE_IN_NAMES = regex.compile(r"[^\p{L}\p{N}\p{M}·]+")
 SHARED = ("work.toml", "witnesses.toml", "variants.tsv", "gaiji.tsv", "persons.tsv")  # what every chapter reads
+# What an edition's files of no chapter are, as its stanza lists them.
+NO_CHAPTER = ("front", "collation_notes", "plates", "unused")
 
 
 def is_work(root: Path) -> bool:
@@ -63,20 +68,30 @@ class Chapter:
 
 @dataclass(frozen=True)
 class Edition:
-    """A witness of the whole work: one stanza, one file per chapter."""
+    """A witness of the whole work: one stanza, one file per chapter (or several, in order)."""
 
     meta: WitnessMeta  # its stanza, `file` empty
     stanza: int  # its number in witnesses.toml
     folder: str
-    files: dict[int, str]
-    front: tuple[str, ...]
+    files: dict[int, tuple[str, ...]]
+    no_chapter: dict[str, tuple[str, ...]]  # its files of no chapter, by what they are (NO_CHAPTER)
+    profiles: dict[str, str]  # a file's own profile, where not the edition's
+
+    @property
+    def front(self) -> tuple[str, ...]:
+        return self.no_chapter.get("front", ())
+
+    @property
+    def other_files(self) -> tuple[str, ...]:
+        """Its files of no chapter, of every kind."""
+        return tuple(name for names in self.no_chapter.values() for name in names)
 
     def of(self, chapter: Chapter) -> WitnessMeta | None:
-        """The witness of one chapter: its file and the repairs meant for that file."""
+        """The witness of one chapter: its file (its files, named together) and the repairs meant for it."""
         if chapter.number not in self.files:
             return None
         rules = tuple(r for r in self.meta.rules if r.get("chapter", chapter.number) == chapter.number)
-        return replace(self.meta, file=self.files[chapter.number], rules=rules)
+        return replace(self.meta, file=" + ".join(self.files[chapter.number]), rules=rules)
 
 
 @dataclass
@@ -113,7 +128,7 @@ class Work:
         found += sorted(
             p for folder in (self.root / "profiles", own) if folder.is_dir() for p in folder.rglob("*") if p.is_file()
         )
-        found += [self.edition_path(e, e.files[chapter.number]) for e in self.editions if chapter.number in e.files]
+        found += [self.edition_path(e, name) for e in self.editions for name in e.files.get(chapter.number, ())]
         return found
 
     def sources(self, chapter: Chapter) -> Sources:
@@ -132,14 +147,28 @@ class Work:
             self.root, witnesses, work_meta, lines, [e.stanza for e in self.editions if chapter.number in e.files]
         )
         paths = {
-            e.meta.siglum: inside.file(
-                self.edition_path(e, e.files[chapter.number]),
-                f"witness {e.meta.siglum}: file {e.files[chapter.number]!r}",
-                work_meta,
+            e.meta.siglum: tuple(
+                inside.file(self.edition_path(e, name), f"witness {e.meta.siglum}: file {name!r}", work_meta)
+                for name in e.files[chapter.number]
             )
             for e in self.editions
             if chapter.number in e.files
         }
+        file_profiles = {}
+        for edition in (e for e in self.editions if chapter.number in e.files):
+            for name in (n for n in edition.files[chapter.number] if n in edition.profiles):
+                file_profiles[paths[edition.meta.siglum][edition.files[chapter.number].index(name)]] = own_profile = (
+                    edition.profiles[name]
+                )
+                if own_profile not in profiles:
+                    try:
+                        profiles[own_profile] = load_profile(own_profile, self.root)
+                    except EditionError as exc:
+                        raise EditionError(
+                            work_meta,
+                            f"witness {edition.meta.siglum}: file {name!r}: {exc.message}",
+                            lines.line(("witness", edition.stanza, "profiles")),
+                        ) from None
         own_meta = own / "witnesses.toml"
         if own_meta.is_file():
             chapter_witnesses, own_lines = load_witness_metadata(inside.file(own_meta, "witness metadata file"))
@@ -150,16 +179,18 @@ class Work:
             profiles |= more_profiles
             rules |= more_rules
             for number, meta in enumerate(chapter_witnesses):
-                paths[meta.siglum] = inside.file(
-                    own / meta.file,
-                    f"witness {meta.siglum}: file {meta.file!r}",
-                    own_meta,
-                    own_lines.line(("witness", number, "file")),
+                paths[meta.siglum] = (
+                    inside.file(
+                        own / meta.file,
+                        f"witness {meta.siglum}: file {meta.file!r}",
+                        own_meta,
+                        own_lines.line(("witness", number, "file")),
+                    ),
                 )
             witnesses = chapter_witnesses + witnesses
         if own.is_dir():
             for path in sorted(own.iterdir()):
-                if path.suffix in WITNESS_SUFFIXES and path.resolve() not in set(paths.values()):
+                if path.suffix in WITNESS_SUFFIXES and path.resolve() not in {p for ps in paths.values() for p in ps}:
                     raise EditionError(path, f"witness file has no metadata stanza in {own_meta}")
         check_roles(config, witnesses, settings_file if settings_file.is_file() else self.root / WORK_FILE)
         return Sources(
@@ -172,6 +203,7 @@ class Work:
             gaiji=GaijiTable.load(inside.file(self.root / "gaiji.tsv", "table")),
             persons=load_persons(inside.file(self.root / "persons.tsv", "table")),
             paths=paths,
+            file_profiles=file_profiles,
             decisions_file=own / "decisions.toml",
             evidence=self.evidence,
             chapter=EditionChapter(chapter.number, chapter.title, chapter.heading or chapter.title),
@@ -196,17 +228,24 @@ class Work:
                     "(chapters/NN-title/witnesses.toml)",
                     lines.line(("witness", number)),
                 )
-            fields = {k: v for k, v in stanza.items() if k not in ("rule", "abridged", "folder", "files", "front")}
+            fields = {
+                k: v
+                for k, v in stanza.items()
+                if k not in ("rule", "abridged", "folder", "files", "profiles", *NO_CHAPTER)
+            }
             meta = WitnessMeta(
                 file="", **fields, abridged=tuple(stanza.get("abridged", ())), rules=tuple(stanza.get("rule", ()))
             )
-            files = {int(k): v for k, v in stanza["files"].items()}
+            files = {int(k): (v,) if isinstance(v, str) else tuple(v) for k, v in stanza["files"].items()}
             unknown = sorted(set(files) - set(numbers))
             if unknown:
                 raise EditionError(
                     meta_path, f"witness {meta.siglum}: files for chapters the work does not have: {unknown}"
                 )
-            editions.append(Edition(meta, number, stanza["folder"], files, tuple(stanza.get("front", ()))))
+            no_chapter = {kind: tuple(stanza[kind]) for kind in NO_CHAPTER if kind in stanza}
+            editions.append(
+                Edition(meta, number, stanza["folder"], files, no_chapter, dict(stanza.get("profiles", {})))
+            )
         work = cls(root, dict(document["work"]), chapters, editions, load_evidence(root, meta_path, inside))
         work.check_chapter_folders()
         for edition in editions:
@@ -214,14 +253,14 @@ class Work:
                 inside.file(
                     work.edition_path(edition, name), f"witness {edition.meta.siglum}: file {name!r}", meta_path
                 )
-                for name in (*edition.files.values(), *edition.front)
+                for name in (*(n for names in edition.files.values() for n in names), *edition.other_files)
             }
             for path in sorted((root / edition.folder).iterdir()):
                 if path.suffix in WITNESS_SUFFIXES and path.resolve() not in listed:
                     raise EditionError(
                         path,
                         f"file of witness {edition.meta.siglum} is in neither its `files` "
-                        f"nor its `front` in {meta_path}",
+                        f"nor its files of no chapter ({', '.join(NO_CHAPTER)}) in {meta_path}",
                     )
         return work
 
@@ -261,6 +300,8 @@ def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
     (folder / "edition.toml").write_text(tomlkit.dumps({"edition": settings}), encoding="utf-8")
     stanzas = tomlkit.aot()
     for meta in sources.witnesses:
+        if len(sources.files(meta)) > 1:
+            raise EditionError(sources.path(meta), f"witness {meta.siglum} is read from several files, not one")
         stanza = {k: v for k, v in vars(meta).items() if v not in ("", ()) and k not in ("rules", "abridged")}
         if meta.abridged:
             stanza["abridged"] = list(meta.abridged)
@@ -304,13 +345,19 @@ def export_work(root: Path, numbers: tuple[int, ...], folder: Path) -> Path:
     for stanza in witnesses["witness"]:
         kept = {k: v for k, v in stanza["files"].items() if int(k) in numbers}
         stanza["files"] = kept
-        stanza.pop("front", None)
+        names = [name for v in kept.values() for name in ([v] if isinstance(v, str) else v)]
+        for kind in NO_CHAPTER:
+            stanza.pop(kind, None)
+        if "profiles" in stanza:
+            stanza["profiles"] = {k: v for k, v in stanza["profiles"].items() if k in names}
+            if not stanza["profiles"]:
+                del stanza["profiles"]
         if "rule" in stanza:
             stanza["rule"] = [r for r in stanza["rule"] if r.get("chapter") in numbers]
             if not stanza["rule"]:
                 del stanza["rule"]
         (folder / stanza["folder"]).mkdir(exist_ok=True)
-        for name in kept.values():
+        for name in names:
             shutil.copyfile(root / stanza["folder"] / name, folder / stanza["folder"] / name)
     (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
     for stanza in witnesses.get("evidence", ()):
