@@ -230,8 +230,8 @@ class EditionLayout:
             self.composed[own.name] = composed
         written = f", written to sources/profiles/{own.name}.toml for review" if composed else ""
         return (
-            f"{features}; read by a profile of its own, {own.name}{written}, as {self.profile.name} reads it worse "
-            f"({score:.0f} characters of the classic text against {own_score:.0f}); how sure: {own_words}"
+            f"{features}; read by a profile of its own, {own.name}{written}, as {self.profile.name} reads it "
+            f"worse ({words}); how sure: {own_words}"
         )
 
     def lines(self, profile_given: bool) -> list[str]:
