@@ -90,11 +90,15 @@ def misread(witness: Witness, alignment) -> str:
     stretches = layout_problem(alignment)
     if stretches is None:
         return "scrambled or unrelated"
-    line = witness.raw.line_of
-    starts, ends = witness.classic.starts, witness.classic.ends
-    spans = [(line(starts[op.w0]), line(ends[op.w1 - 1] - 1)) for op in stretches]
-    named = ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans[:LINES_NAMED]) + (
-        ", …" if len(spans) > LINES_NAMED else ""
+    raw, starts, ends = witness.raw, witness.classic.starts, witness.classic.ends
+    several = raw.path_of(0) != raw.path_of(max(len(raw.text) - 1, 0))  # 卷 read as one: each named
+
+    def lines(first: int, last: int) -> str:
+        a, b = raw.line_of(first), raw.line_of(last)
+        return (f"{raw.path_of(first).name} " if several else "") + (f"{a}–{b}" if b > a else str(a))
+
+    named = ", ".join(lines(starts[op.w0], ends[op.w1 - 1] - 1) for op in stretches[:LINES_NAMED]) + (
+        ", …" if len(stretches) > LINES_NAMED else ""
     )
     return (
         f"a layout problem, not a scrambled text: it aligns in long runs with {len(stretches)} stretches of "
