@@ -120,7 +120,8 @@ def test_an_emendation_that_takes_the_bases_words_out_says_where(xiangshe):
 
 def test_a_reading_that_lacks_a_word_of_the_lemma_says_it_lacking(xiangshe):
     """賔與大夫坐，反奠于其所: WYG reads 反 for the entry 坐，反 (widened for the 古文's 反坐),
-    once 「坐，反，四庫本作反」: it lacks 坐."""
+    once 「坐，反，四庫本作反」: it lacks 坐. Not where the words lacked repeat those beside them
+    (作相爲司正司正禮辭, 000 司正 once): which of the two is lacked is no fact, 「司正。司正，禮書綱目作司正」."""
     edition = xiangshe.edition
     partial = [
         (app, r)
@@ -132,10 +133,17 @@ def test_a_reading_that_lacks_a_word_of_the_lemma_says_it_lacking(xiangshe):
         and (own.startswith(r.text) or own.endswith(r.text))
     ]
     assert partial
+    repeated = 0
     for app, r in partial:
-        lacking = "".join(regex.findall(r"\p{Han}", app.lemma.text)).replace(r.text, "", 1)
+        own = "".join(regex.findall(r"\p{Han}", app.lemma.text))
+        lacking = own.replace(r.text, "", 1)
         series = "D" if app.gloss else "A"
-        assert f"{edition.sigla(r.wit, '、')}無{lacking}" in said(xiangshe, app, series), app.id
+        if own in (r.text + r.text[-len(lacking) :], r.text[: len(lacking)] + r.text):
+            repeated += 1
+            assert f"{app.lemma.text}，{edition.sigla(r.wit, '、')}作{r.text}" in said(xiangshe, app, series), app.id
+        else:
+            assert f"{edition.sigla(r.wit, '、')}無{lacking}" in said(xiangshe, app, series), app.id
+    assert repeated
     assert any(text.startswith("四庫本無坐") for text in printed(xiangshe))
 
 
