@@ -7,7 +7,7 @@ edition made here from SBCK's own lines, on the seeds' apparatus and on the seed
 import re
 
 import pytest
-from conftest import WORK, printed_entries
+from conftest import SOURCES, WORK, collated, printed_entries
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -119,3 +119,24 @@ def test_shengsheng_of_the_base_read_once_by_wyg_and_000_is_an_entry(built):
     assert set(reading.get("wit").split()) == {"#wWYG", "#w000"}
     assert set(apps[0].find("t:lem", NS).get("wit").split()) == {"#wSBCK", "#w001"}
     assert re.search(r"勝者先$", plain(apps[0].getparent())[: plain(apps[0].getparent()).index("升升")])
+
+
+def test_a_reading_shared_by_both_scripts_is_in_the_traditional_witness_characters(witnesses, sources):
+    """The edition writes traditional script: where WYG and a witness of simplified or mixed script
+    read alike, the reading is WYG's characters and the other's are kept beside it (進, 003 虽 and
+    WYG 雖, in the 注 on 大夫雖衆)."""
+    from edition.collation import decisions
+    from edition.collation.commentary import collate_commentary
+    from edition.work.sources import decisions_path
+
+    commentary = collated(witnesses, sources, decisions.load(decisions_path(SOURCES)), collate_commentary)
+    shared = [
+        r
+        for u in commentary.apparatus.all_units()
+        for r in u.readings
+        if any(a.simplified for a in r.alike) or r.simplified and r.alike
+    ]
+    shared = [r for r in shared if any(not witnesses[s].meta.writes_simplified for s in r.sigla)]
+    assert len(shared) >= 4, "the seeds have readings shared by WYG and a witness of simplified script"
+    assert all(not r.simplified for r in shared), [(r.display, r.sigla) for r in shared if r.simplified]
+    assert {r.display for r in shared} >= {"雖", "於", "來", "撻"}

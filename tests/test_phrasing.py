@@ -165,7 +165,8 @@ def test_a_stand_in_is_compared_by_what_it_stands_for(guanli, xiangshe):
 
 def test_each_witness_is_said_in_its_own_characters(xiangshe):
     """The 注's 孤人 at 23.7: 五禮通考 writes 于人, WYG 於人 (its file: 尊於人也其末), once
-    「孤，五禮通考、四庫本作于」."""
+    「孤，五禮通考、四庫本作于」; the reading first in the characters of the witness that writes the
+    edition's script (traditional), once 「孤，五禮通考作于，四庫本作於」."""
     edition, witnesses = xiangshe.edition, xiangshe.chapter.edited.apparatus.witnesses
     written = [(app, r) for app in edition.all_apps for r in app.readings if r.forms and r.type != "gaiji"]
     assert written
@@ -175,7 +176,8 @@ def test_each_witness_is_said_in_its_own_characters(xiangshe):
             siglum = wit.removeprefix("#w")
             assert own in witnesses[siglum].raw.text
             assert f"{edition.sigla([wit])}作{own}" in text or f"，{edition.sigla([wit])}作" in text, (app.id, text)
-    assert "注：孤，五禮通考作于，四庫本作於。" in printed(xiangshe)
+    assert "注：孤，四庫本作於，五禮通考作于。" in printed(xiangshe)
+    assert "注：進，四庫本作雖，五禮通考作虽。" in printed(xiangshe)
     assert "尊於人也其末" in witnesses["WYG"].raw.text
 
 

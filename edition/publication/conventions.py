@@ -408,10 +408,10 @@ ROLES = {
 def own_forms(r: ReadingView) -> list[tuple[str, list[str]]]:
     """A reading's witnesses grouped by the characters each writes it in: the reading's own, then
     the others, in the witnesses' order."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[str]] = {r.text: []}
     for wit in r.wit:
         groups.setdefault(r.forms.get(wit, r.text), []).append(wit)
-    return list(groups.items())
+    return [(text, wit) for text, wit in groups.items() if wit]
 
 
 def partial(lemma: str, reading: str) -> tuple[str, str, int] | None:
