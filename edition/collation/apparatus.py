@@ -84,15 +84,16 @@ def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int,
     return out
 
 
-def with_repetition(base_text: str, b0: int, b1: int, words: str) -> tuple[int, int]:
+def with_repetition(base_text: str, b0: int, b1: int, words: str, cuts: set[int]) -> tuple[int, int]:
     """The mark of an omission of base tokens b0:b1 or an addition at gap b0 (b1 == b0) of
     `words`, on the doubled axis: where the base has the same words right before or after, the
     mark holds them too, for which of the two is lacked or added is no fact (先升升堂 read 先升堂:
-    「升升，某本作升」, not 「某本無升」)."""
+    「升升，某本作升」, not 「某本無升」); not across a gap in `cuts`, where no unit may straddle."""
     n = len(words)
-    if b0 >= n and base_text[b0 - n : b0] == words:
+    apart = lambda a, b: not any(a < cut < b for cut in cuts)
+    if b0 >= n and base_text[b0 - n : b0] == words and apart(b0 - n, b1):
         return 2 * (b0 - n) + 1, 2 * b1 - 1 if b1 > b0 else 2 * b0
-    if base_text[b1 : b1 + n] == words:
+    if base_text[b1 : b1 + n] == words and apart(b0, b1 + n):
         return 2 * b0 + 1 if b1 > b0 else 2 * b0, 2 * (b1 + n) - 1
     return (2 * b0 + 1, 2 * b1 - 1) if b1 > b0 else (2 * b0, 2 * b0)
 
@@ -288,9 +289,9 @@ def apparatus_of(
             if op.tag == "replace":
                 marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
             elif op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
-                marks.append(with_repetition(base_text, op.b0, op.b1, base_text[op.b0 : op.b1]))
+                marks.append(with_repetition(base_text, op.b0, op.b1, base_text[op.b0 : op.b1], cut_gaps))
             elif op.tag == "insert":
-                marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1]))
+                marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1], cut_gaps))
             elif op.tag == "equal":
                 for b, (form, difference, recorded) in forms.of(w, op).items():
                     if recorded:
