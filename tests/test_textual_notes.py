@@ -238,3 +238,18 @@ def test_a_note_is_by_the_one_who_judges_not_by_the_one_it_quotes(tmp_path):
         "敖继公云北当作比": "ao-jigong",
     }
     assert by["C"]["郑注纳内也案纳石经作内"] == "", "C names no compiler: the note is no one's, not Zheng Xuan's"
+
+
+def test_an_official_the_persons_do_not_name_judges_for_the_kaozheng_not_for_the_scholar_quoted(sources):
+    """燕禮's 考證 (KR1d0028_006.txt line 1090): 敖繼公云此降字衍大射儀無之(臣清植/)按此降字或當在…: 敖繼公
+    says the 降 is superfluous, and his words end where the official judges; 臣清植 is none of
+    persons.tsv, so his 按 is the 考證's own author's (四庫館臣), not 敖繼公's."""
+    from texts import intake_kanripo
+
+    data = textual_note.TextualNotes(sources.persons, sources.normalizer())
+    witness = intake_kanripo(sources.normalizer(), range(6, 7))["WYG", 6]
+    notes = [n for p in textual_note.in_witness(witness, data)[0] for n in p.notes if "此降字" in n.words]
+    assert [(n.author, n.words[-12:]) for n in notes] == [
+        ("ao-jigong", "繼公云此降字衍大射儀無之"),
+        ("siku-guanchen", "而傳寫者誤寫於公許之上與"),
+    ]

@@ -212,9 +212,12 @@ class Reader:
         )
         named = lambda m: "".join(m.captures("name")) if "name" in m.re.groupindex else ""
         marks = sorted(
-            (m.start(), m.end(), self.data.person(named(m)) or v.person, v.words)
-            for v in self.data.voices
-            for m in v.pattern.finditer(text, passage.heading_end)
+            (
+                (m.start(), m.end(), self.data.person(named(m)) or v.person, v.words)
+                for v in self.data.voices
+                for m in v.pattern.finditer(text, passage.heading_end)
+            ),
+            key=lambda m: (m[0], not m[2]),  # where two begin alike, the one that names a person first
         )
         starts = [(passage.heading_end, passage.heading_end, default, "own")]
         for mark in (m for m in marks if m[2] or m[3] == "judgement"):
