@@ -120,7 +120,8 @@ def test_an_emendation_that_takes_the_bases_words_out_says_where(xiangshe):
 
 def test_a_reading_that_lacks_a_word_of_the_lemma_says_it_lacking(xiangshe):
     """賔與大夫坐，反奠于其所: WYG reads 反 for the entry 坐，反 (widened for the 古文's 反坐),
-    once 「坐，反，四庫本作反」: it lacks 坐."""
+    once 「坐，反，四庫本作反」: it lacks 坐. Not where the words lacked repeat those beside them
+    (作相爲司正司正禮辭, 000 司正 once): which of the two is lacked is no fact, 「司正。司正，禮書綱目作司正」."""
     edition = xiangshe.edition
     partial = [
         (app, r)
@@ -132,10 +133,17 @@ def test_a_reading_that_lacks_a_word_of_the_lemma_says_it_lacking(xiangshe):
         and (own.startswith(r.text) or own.endswith(r.text))
     ]
     assert partial
+    repeated = 0
     for app, r in partial:
-        lacking = "".join(regex.findall(r"\p{Han}", app.lemma.text)).replace(r.text, "", 1)
+        own = "".join(regex.findall(r"\p{Han}", app.lemma.text))
+        lacking = own.replace(r.text, "", 1)
         series = "D" if app.gloss else "A"
-        assert f"{edition.sigla(r.wit, '、')}無{lacking}" in said(xiangshe, app, series), app.id
+        if own in (r.text + r.text[-len(lacking) :], r.text[: len(lacking)] + r.text):
+            repeated += 1
+            assert f"{app.lemma.text}，{edition.sigla(r.wit, '、')}作{r.text}" in said(xiangshe, app, series), app.id
+        else:
+            assert f"{edition.sigla(r.wit, '、')}無{lacking}" in said(xiangshe, app, series), app.id
+    assert repeated
     assert any(text.startswith("四庫本無坐") for text in printed(xiangshe))
 
 
@@ -157,7 +165,8 @@ def test_a_stand_in_is_compared_by_what_it_stands_for(guanli, xiangshe):
 
 def test_each_witness_is_said_in_its_own_characters(xiangshe):
     """The 注's 孤人 at 23.7: 五禮通考 writes 于人, WYG 於人 (its file: 尊於人也其末), once
-    「孤，五禮通考、四庫本作于」."""
+    「孤，五禮通考、四庫本作于」; the reading first in the characters of the witness that writes the
+    edition's script (traditional), once 「孤，五禮通考作于，四庫本作於」."""
     edition, witnesses = xiangshe.edition, xiangshe.chapter.edited.apparatus.witnesses
     written = [(app, r) for app in edition.all_apps for r in app.readings if r.forms and r.type != "gaiji"]
     assert written
@@ -167,7 +176,8 @@ def test_each_witness_is_said_in_its_own_characters(xiangshe):
             siglum = wit.removeprefix("#w")
             assert own in witnesses[siglum].raw.text
             assert f"{edition.sigla([wit])}作{own}" in text or f"，{edition.sigla([wit])}作" in text, (app.id, text)
-    assert "注：孤，五禮通考作于，四庫本作於。" in printed(xiangshe)
+    assert "注：孤，四庫本作於，五禮通考作于。" in printed(xiangshe)
+    assert "注：進，四庫本作雖，五禮通考作虽。" in printed(xiangshe)
     assert "尊於人也其末" in witnesses["WYG"].raw.text
 
 

@@ -201,3 +201,55 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
         "//t:app[t:lem='纳']/t:note[@resp='#sheng-shizuo']/t:quote[@source='#wB'][.='盛氏世佐曰纳当作内']",
         namespaces=NS,
     )
+
+
+def test_a_note_is_by_the_one_who_judges_not_by_the_one_it_quotes(tmp_path):
+    """A compiler's 鄭注…案… read as 注 is the compiler's (the person the witness's author names who
+    wrote no layer of the text), or no one's where the witness names none, never Zheng Xuan's; an
+    unnamed 案 after 敖繼公云… is not 敖繼公's; 朱子云按… is 朱熹's own, and 敖繼公云… that says
+    the reading itself stays his."""
+    from probe import SAMPLE, sample_sources, write_witness
+
+    from edition.work.sources import Sources
+
+    notes = {
+        "郑注纳内也案纳石经作内": "阶前西面",
+        "敖继公云矢在弓下北括案矢石经作弓": "倚于西序",
+        "朱子云按弓石经作矢": "众弓倚于堂西",
+        "敖继公云北当作比": "遂以比三耦于堂西",
+    }
+    text = SAMPLE
+    for words, after in notes.items():
+        text = text.replace(after, f"{after}【{words}】", 1)
+    root = sample_sources(tmp_path / "sources")
+    write_witness(root, "B", "b.txt", text.encode("utf-8"), extra='author = "鄭玄注 江永撰"', append=True)
+    write_witness(root, "C", "c.txt", text.encode("utf-8"), append=True)
+    sources = Sources.load(root)
+    data = textual_note.TextualNotes(sources.persons, sources.normalizer())
+    witnesses = {w.meta.siglum: w for w in sources.intake_all()}
+    by = {
+        siglum: {n.words: n.author for p in textual_note.in_witness(witnesses[siglum], data)[0] for n in p.notes}
+        for siglum in "BC"
+    }
+    assert by["B"] == {
+        "郑注纳内也案纳石经作内": "jiang-yong",
+        "敖继公云矢在弓下北括案矢石经作弓": "zheng-xuan",  # the layer's, 敖繼公 only quoted
+        "朱子云按弓石经作矢": "zhu-xi",
+        "敖继公云北当作比": "ao-jigong",
+    }
+    assert by["C"]["郑注纳内也案纳石经作内"] == "", "C names no compiler: the note is no one's, not Zheng Xuan's"
+
+
+def test_an_official_the_persons_do_not_name_judges_for_the_kaozheng_not_for_the_scholar_quoted(sources):
+    """燕禮's 考證 (KR1d0028_006.txt line 1090): 敖繼公云此降字衍大射儀無之(臣清植/)按此降字或當在…: 敖繼公
+    says the 降 is superfluous, and his words end where the official judges; 臣清植 is none of
+    persons.tsv, so his 按 is the 考證's own author's (四庫館臣), not 敖繼公's."""
+    from texts import intake_kanripo
+
+    data = textual_note.TextualNotes(sources.persons, sources.normalizer())
+    witness = intake_kanripo(sources.normalizer(), range(6, 7))["WYG", 6]
+    notes = [n for p in textual_note.in_witness(witness, data)[0] for n in p.notes if "此降字" in n.words]
+    assert [(n.author, n.words[-12:]) for n in notes] == [
+        ("ao-jigong", "繼公云此降字衍大射儀無之"),
+        ("siku-guanchen", "而傳寫者誤寫於公許之上與"),
+    ]

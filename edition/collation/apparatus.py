@@ -84,6 +84,20 @@ def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int,
     return out
 
 
+def with_repetition(base_text: str, b0: int, b1: int, words: str, cuts: set[int]) -> tuple[int, int]:
+    """The mark of an omission of base tokens b0:b1 or an addition at gap b0 (b1 == b0) of
+    `words`, on the doubled axis: where the base has the same words right before or after, the
+    mark holds them too, for which of the two is lacked or added is no fact (先升升堂 read 先升堂:
+    「升升，某本作升」, not 「某本無升」); not across a gap in `cuts`, where no unit may straddle."""
+    n = len(words)
+    apart = lambda a, b: not any(a < cut < b for cut in cuts)
+    if b0 >= n and base_text[b0 - n : b0] == words and apart(b0 - n, b1):
+        return 2 * (b0 - n) + 1, 2 * b1 - 1 if b1 > b0 else 2 * b0
+    if base_text[b1 : b1 + n] == words and apart(b0, b1 + n):
+        return 2 * b0 + 1 if b1 > b0 else 2 * b0, 2 * (b1 + n) - 1
+    return (2 * b0 + 1, 2 * b1 - 1) if b1 > b0 else (2 * b0, 2 * b0)
+
+
 def misread(witness: Witness, alignment) -> str:
     """Why a witness aligns badly: scrambled, or a layout problem, naming the lines of the
     stretches the base lacks."""
@@ -242,8 +256,13 @@ def apparatus_of(
         | leaf_ends
         | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
     )
+    moved_clauses = {siglum: clauses(wmap.alignment.moves, ends) for siglum, wmap in maps.items()}
+    cut_gaps = {g for moves in moved_clauses.values() for m in moves for g in (m.b0, m.b1, m.at)}
+    cut_gaps |= set(seams) | leaf_ends
+    for wmap in maps.values():  # what a witness reads for text on both sides of a cut, read on each side once
+        wmap.divide(cut_gaps, base_text)
     for siglum, wmap in maps.items():
-        for move in clauses(wmap.alignment.moves, ends):
+        for move in moved_clauses[siglum]:
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
             differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
             transposition = Transposition(
@@ -260,7 +279,7 @@ def apparatus_of(
             )
             wmap.add_move(transposition.id, move.b0, move.b1)
             transpositions.append(transposition)
-    cut_marks = {2 * g for t in transpositions for g in (t.b0, t.b1, t.at)} | {2 * g for g in (*seams, *leaf_ends)}
+    cut_marks = {2 * g for g in cut_gaps}
 
     marks: list[tuple[int, int]] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
@@ -271,10 +290,12 @@ def apparatus_of(
         w = wmap.witness
         own = own_forms[siglum] = {}
         for op in wmap.alignment.ops:
-            if op.tag == "replace" or op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
+            if op.tag == "replace":
                 marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
+            elif op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
+                marks.append(with_repetition(base_text, op.b0, op.b1, base_text[op.b0 : op.b1], cut_gaps))
             elif op.tag == "insert":
-                marks.append((2 * op.b0, 2 * op.b0))
+                marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1], cut_gaps))
             elif op.tag == "equal":
                 for b, (form, difference, recorded) in forms.of(w, op).items():
                     if recorded:

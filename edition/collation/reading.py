@@ -27,6 +27,11 @@ class Orthography:
 
     normalizer: Normalizer
     at_each_place: bool
+    script: str = "traditional"  # the script the edition writes its words in
+
+    def in_edition_script(self, reading: Reading) -> bool:
+        """The reading's witness writes the edition's script."""
+        return reading.simplified == (self.script == "simplified")
 
     @cached_property
     def relations(self) -> Relations:
@@ -102,23 +107,31 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
 def merge_same(readings: list[Reading], orthography: Orthography) -> list[Reading]:
     """Witnesses whose readings are the same at this place (of one type) share one reading; those
     that write it in other characters are kept with it (`alike`), each witness's own."""
-    out: list[Reading] = []
+    groups: list[list[Reading]] = []
     for reading in readings:
-        same = next(
+        group = next(
             (
-                r
-                for r in out
-                if r.type == reading.type
-                and r.moves == reading.moves
-                and r.moved_away == reading.moved_away
-                and orthography.same(r, reading)
+                g
+                for g in groups
+                if g[0].type == reading.type
+                and g[0].moves == reading.moves
+                and g[0].moved_away == reading.moved_away
+                and orthography.same(g[0], reading)
             ),
             None,
         )
-        if same:
-            same.sigla += reading.sigla
-            if reading.forms != same.forms:
-                same.alike.append(reading)
+        if group:
+            group.append(reading)
         else:
-            out.append(reading)
-    return out
+            groups.append([reading])
+    return [shared(group, orthography) for group in groups]
+
+
+def shared(group: list[Reading], orthography: Orthography) -> Reading:
+    """One reading of the group's witnesses, in the characters of the first that writes the
+    edition's script (雖 where 000 writes 虽 and WYG 雖), else of the first."""
+    head = min(group, key=lambda r: not orthography.in_edition_script(r))
+    sigla = [s for r in group for s in r.sigla]
+    head.alike = [r for r in group if r.forms != head.forms]
+    head.sigla = sigla
+    return head

@@ -40,6 +40,7 @@ DATA = Path(str(resources.files("edition.collation") / "data" / "textual_notes.t
 HAN = regex.compile(r"\p{Han}")
 BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
+MIN_QUOTED = 2  # characters quoted before an unnamed 案 that judges them, at least
 TRANSPARENT = ("format", "chrome")  # layers that never end a passage
 
 
@@ -49,6 +50,13 @@ class NoteFormula:
     kind: str
     pattern: regex.Pattern
     layers: frozenset[str] | None
+
+
+@dataclass(frozen=True)
+class Voice:
+    pattern: regex.Pattern
+    words: str  # "own", "quoted" or "judgement" (see the data file)
+    person: str  # the person a voice names by their work, not by name
 
 
 @dataclass(frozen=True)
@@ -80,13 +88,17 @@ class TextualNotes:
         self.normalizer = normalizer
         doc, _ = read_toml(path)
         self.names = {self.fold(name): p.id for p in persons.values() for name in (p.name, *p.aliases)}
+        self.layered = {p.id for p in persons.values() if p.layers}  # the authors of the text's layers
         person = "(?:" + "|".join(regex.escape(n) for n in sorted(self.names, key=len, reverse=True)) + ")"
         macros = {**doc["macros"], "PERSON": person}
         self.layers = {
             d["name"]: Layer(d["name"], self.person(d["author"]), d["placement"], d.get("entries") == "lines")
             for d in doc["layer"]
         }
-        self.voices = [self.compile(v["pattern"], macros) for v in doc["voice"]]
+        self.voices = [
+            Voice(self.compile(v["pattern"], macros), v.get("words", "own"), self.person(v.get("person", "")))
+            for v in doc["voice"]
+        ]
         self.formulas = [
             NoteFormula(
                 f["name"],
@@ -111,6 +123,17 @@ class TextualNotes:
 
     def person(self, name: str) -> str:
         return self.names.get(self.fold(name), "") if name else ""
+
+    def compiler(self, author: str, excluded: set[str] = frozenset()) -> str:
+        """The compiler a witness's `author` names: the last person named there who wrote no layer
+        of the text (鄭玄注 張爾岐句讀: 張爾岐), but those `excluded`; "" if none."""
+        folded = self.fold(author)
+        named = [
+            (folded.rfind(name), person)
+            for name, person in self.names.items()
+            if name in folded and person not in self.layered and person not in excluded
+        ]
+        return max(named)[1] if named else ""
 
 
 # --- finding -----------------------------------------------------------------------------------------------
@@ -180,32 +203,53 @@ class Reader:
         layer, text, stream = passage.layer, passage.text, passage.stream
         if layer.placement == "heading":
             passage.heading_end = text.find(BOUNDARY) + 1 if BOUNDARY in text else 0
+        author = self.witness.meta.author
         default = (
-            self.resp_at(stream.starts[passage.tokens[0]]) or layer.author or self.data.person(self.witness.meta.author)
+            self.resp_at(stream.starts[passage.tokens[0]])
+            or layer.author
+            or self.data.person(author)
+            or self.data.compiler(author)
         )
+        named = lambda m: "".join(m.captures("name")) if "name" in m.re.groupindex else ""
         marks = sorted(
             (
-                (m.start(), m.end(), self.data.person("".join(m.captures("name"))))
+                (m.start(), m.end(), self.data.person(named(m)) or v.person, v.words)
                 for v in self.data.voices
-                for m in v.finditer(text, passage.heading_end)
+                for m in v.pattern.finditer(text, passage.heading_end)
             ),
-            key=lambda m: m[0],
+            key=lambda m: (m[0], not m[2]),  # where two begin alike, the one that names a person first
         )
-        marks = [m for m in marks if m[2]]
-        starts = [(passage.heading_end, passage.heading_end, default)] + [
-            m for i, m in enumerate(marks) if not i or m[0] >= marks[i - 1][1]
+        starts = [(passage.heading_end, passage.heading_end, default, "own")]
+        for mark in (m for m in marks if m[2] or m[3] == "judgement"):
+            if mark[0] < starts[-1][1]:
+                continue
+            if mark[3] == "judgement" and not (
+                starts[-1][3] == "quoted" and len(text[starts[-1][1] : mark[0]].strip(BOUNDARY)) >= MIN_QUOTED
+            ):
+                continue  # an 案 of the one who speaks, or one right after a name (朱子云按…)
+            starts.append(mark)
+        # A note that opens by quoting the one its layer is by (鄭注… in a layer of 注) is not theirs.
+        opened = starts[1] if len(starts) > 1 and starts[1][0] == passage.heading_end else None
+        own = default if opened is None or opened[3] != "quoted" or opened[2] != default else ""
+        own = own or self.data.compiler(author, {opened[2]} if opened else set())
+        starts = [
+            (a, b, own if kind == "judgement" or not number else who, kind)
+            for number, (a, b, who, kind) in enumerate(starts)
         ]
         voices = [
-            (a, b, author, starts[i + 1][0] if i + 1 < len(starts) else len(text))
-            for i, (a, b, author) in enumerate(starts)
+            (a, b, who, kind, starts[i + 1][0] if i + 1 < len(starts) else len(text))
+            for i, (a, b, who, kind) in enumerate(starts)
         ]
-        voices = [v for v in voices if text[v[1] : v[3]].strip(BOUNDARY)]  # a voice of words, not a name alone
-        notes = []
-        for number, (begin, words_from, author, end) in enumerate(voices):
+        voices = [v for v in voices if text[v[1] : v[4]].strip(BOUNDARY)]  # a voice of words, not a name alone
+        notes: list[tuple] = []  # (where its quotation begins, author, kind, formulas, end)
+        for number, (begin, words_from, who, kind, end) in enumerate(voices):
             found = self.formulas(passage, words_from, end, excluded)
             # the heading goes with the first words
             quote_from = 0 if number == 0 and layer.placement == "heading" else begin
-            notes.append((self.quote(passage, quote_from, end, found), author, [f for f, _ in found]))
+            if kind == "judgement" and notes and notes[-1][2] == "quoted" and not notes[-1][3]:
+                quote_from = notes.pop()[0]  # the words it judges go with the judgement
+            notes.append((quote_from, who, kind, found, end))
+        notes = [(self.quote(passage, a, end, found), who, [f for f, _ in found]) for a, who, _, found, end in notes]
         if not any(found for _, _, found in notes):
             return []
         out = []

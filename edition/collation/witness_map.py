@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
+from dataclasses import replace
 from itertools import islice
 
-from ..intake.model import Alignment, Witness
+from ..intake.align import best_cut
+from ..intake.model import Alignment, Op, Witness, cut_op
 
 
 def clause_boundaries(witness: Witness) -> frozenset[int]:
@@ -43,18 +45,38 @@ class WitnessMap:
         self.moved_away: dict[int, int] = {}  # base token -> the transposition that reads it elsewhere
         self.intrusions: dict[int, list[tuple[int, str]]] = {}  # base gap -> (witness position, text) intruded there
         for op in alignment.ops:
-            if op.tag == "equal":
-                for k in range(op.b1 - op.b0):
-                    self.start[op.b0 + k], self.end[op.b0 + k] = op.w0 + k, op.w0 + k + 1
-            elif op.tag in ("replace", "delete"):
-                for i in range(op.b0, op.b1):
-                    self.start[i], self.end[i] = op.w0, op.w1
-            else:
-                self.inserted[op.b0].append((op.w0, op.w1))
+            self.place(op)
         self.extant = [False] * base_length
         for b0, b1 in alignment.extant:
             for i in range(b0, b1):
                 self.extant[i] = True
+
+    def place(self, op: Op) -> None:
+        """The witness tokens of `op` set against its base tokens, or at its gap."""
+        if op.tag == "equal":
+            for k in range(op.b1 - op.b0):
+                self.start[op.b0 + k], self.end[op.b0 + k] = op.w0 + k, op.w0 + k + 1
+        elif op.tag in ("replace", "delete"):
+            for i in range(op.b0, op.b1):
+                self.start[i], self.end[i] = op.w0, op.w1
+        else:
+            self.inserted[op.b0].append((op.w0, op.w1))
+
+    def divide(self, gaps: set[int], base_text: str) -> None:
+        """Each replacement that spans one of the base `gaps` (where no unit may straddle: the seam
+        of two glosses, an end of a moved clause) divided there, the witness's characters going
+        to the side they align with best: each side reads its own, and none reads them twice."""
+        ops = []
+        for op in self.alignment.ops:
+            for gap in sorted(g for g in gaps if op.tag == "replace" and op.b0 < g < op.b1):
+                left, op = cut_op(op, gap, best_cut(base_text, self.witness.classic.text, op, gap))
+                ops.append(left if left.w1 > left.w0 else replace(left, tag="delete"))
+                if op.w1 == op.w0:
+                    op = replace(op, tag="delete")
+                self.place(ops[-1])
+                self.place(op)
+            ops.append(op)
+        self.alignment.ops[:] = ops
 
     def base_of(self) -> dict[int, int]:
         """Witness token -> base token, for tokens aligned in place or in a moved block."""

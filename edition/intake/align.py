@@ -118,6 +118,17 @@ def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     return ops
 
 
+def best_cut(base: str, witness: str, op: Op, b: int) -> int:
+    """Where to cut the witness side of `op` when its base side is cut at b: the witness position
+    that leaves each part the fewest differences (德太 for 來先 cut between 來 and 先: 德|太)."""
+    left, right = base[op.b0 : b], base[b : op.b1]
+    costs = (
+        Levenshtein.distance(left, witness[op.w0 : w]) + Levenshtein.distance(right, witness[w : op.w1])
+        for w in range(op.w0, op.w1 + 1)
+    )
+    return op.w0 + min(enumerate(costs), key=lambda pair: pair[1])[0]
+
+
 def quoted_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     """The ops of a quotation: its longest runs matched first (difflib), what lies between them
     aligned locally, so that the quoted text stays together and is not scattered over what the
@@ -153,7 +164,7 @@ def align(
     points = anchors(base, witness, k, (*breaks, *cuts))
     witness_clauses = witness_clauses | {*breaks, *cuts}  # no block grows across a cut either
     chain_idx, rest_idx = longest_chain(points)
-    chain = [r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k]
+    chain = disjoint([r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k])
     chain = read_on_at_base_lacunae(chain, base_lacunae, lacuna_length)
     if not chain:
         return Alignment(len(base), len(witness), [])
@@ -174,6 +185,20 @@ def align(
     return Alignment(
         len(base), len(witness), ops, moves, extant_ranges(ops, moves, 0 if excerpt else lacuna_length, lacunae)
     )
+
+
+def disjoint(chain):
+    """The chained runs with no character matched twice: where a run's k-grams reach into the next
+    (the witness writes once a character the base repeats, 先升堂 for 先升升堂, or repeats one the
+    base writes once), the next starts after the overlap, and what lies between is a difference."""
+    out: list[tuple[int, int, int, int]] = []
+    for w0, w1, b0, b1 in chain:
+        if out:
+            overlap = max(out[-1][1] - w0, out[-1][3] - b0, 0)
+            w0, b0 = w0 + overlap, b0 + overlap
+        if w1 > w0:
+            out.append((w0, w1, b0, b1))
+    return out
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):
@@ -376,12 +401,6 @@ def split_by_moves(w0: int, w1: int, moved) -> list[tuple[int, int]]:
 def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length, excerpt=False) -> list[Op]:
     """Align the stretch between two chained anchors, leaving moved blocks out of it. An
     excerpt's text there is what it quotes of the stretch: it stands where it matches."""
-    if b0 > b1:  # overlapping runs on the base side: trim the witness side instead
-        w0 += b0 - b1
-        b1 = b0
-    if w0 > w1:
-        b0 += w0 - w1
-        w1 = w0
     parts = split_by_moves(w0, w1, moved)
     text = "".join(witness[a:b] for a, b in parts)
     offsets = [i for a, b in parts for i in range(a, b)]

@@ -408,29 +408,37 @@ ROLES = {
 def own_forms(r: ReadingView) -> list[tuple[str, list[str]]]:
     """A reading's witnesses grouped by the characters each writes it in: the reading's own, then
     the others, in the witnesses' order."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[str]] = {r.text: []}
     for wit in r.wit:
         groups.setdefault(r.forms.get(wit, r.text), []).append(wit)
-    return list(groups.items())
+    return [(text, wit) for text, wit in groups.items() if wit]
 
 
 def partial(lemma: str, reading: str) -> tuple[str, str, int] | None:
     """Where a reading is the lemma with words fewer or more at its start or end (the lemma's
     punctuation aside): the kind (omission, addition, addition_at_start), the words lacked or
-    added, and where in the lemma the words lacked start."""
+    added, and where in the lemma the words lacked start. Not where those words repeat the words
+    beside them (升升 read 升): which of the two is lacked or added is no fact."""
     places = [m.start() for m in HAN.finditer(lemma)]
     own = "".join(lemma[i] for i in places)
     if not reading or not own or reading == own:
         return None
     if own.startswith(reading):
-        return "omission", own[len(reading) :], places[len(reading)]
-    if own.endswith(reading):
-        return "omission", own[: -len(reading)], 0
-    if reading.startswith(own):
-        return "addition", reading[len(own) :], 0
-    if reading.endswith(own):
-        return "addition_at_start", reading[: -len(own)], 0
-    return None
+        found, longer, at = ("omission", own[len(reading) :], places[len(reading)]), own, len(reading)
+    elif own.endswith(reading):
+        found, longer, at = ("omission", own[: -len(reading)], 0), own, 0
+    elif reading.startswith(own):
+        found, longer, at = ("addition", reading[len(own) :], 0), reading, len(own)
+    elif reading.endswith(own):
+        found, longer, at = ("addition_at_start", reading[: -len(own)], 0), reading, 0
+    else:
+        return None
+    words = found[1]
+    return (
+        None
+        if words in (longer[max(0, at - len(words)) : at], longer[at + len(words) : at + 2 * len(words)])
+        else found
+    )
 
 
 def confirms_the_base(edition: EditionView, app: App, target: str) -> bool:

@@ -96,7 +96,7 @@ class Sources:
         return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
 
     def orthography(self) -> Orthography:
-        return Orthography(self.normalizer(), self.config.variant_forms == "apparatus")
+        return Orthography(self.normalizer(), self.config.variant_forms == "apparatus", self.config.script)
 
     def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
