@@ -41,6 +41,7 @@ from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
 from .render import reports_a_reading
+from .validate import Place
 
 
 class SourcesForTei(Protocol):
@@ -1064,8 +1065,9 @@ class WitnessPlaces:
         layers = [(APP_PREFIX, apparatus)] + ([(COMMENTARY_APP_PREFIX, commentary.apparatus)] if commentary else [])
         self.units = {app_id(prefix, u): (collated, u) for prefix, collated in layers for u in collated.all_units()}
 
-    def __call__(self, app: str, siglum: str) -> str | None:
-        """'file:line reads 「…」', or where the witness reads nothing there, the text next to it."""
+    def __call__(self, app: str, siglum: str) -> Place | None:
+        """The witness's file, the line, and what it reads there ('reads 「…」'), or where it reads
+        nothing there, the text next to it."""
         collated, unit = self.units.get(app, (None, None))
         witness = collated.witnesses.get(siglum) if collated else None
         if witness is None or not witness.classic.tokens:
@@ -1078,7 +1080,7 @@ class WitnessPlaces:
         else:
             w0, w1 = max(w0 - self.CONTEXT, 0), min(w0 + self.CONTEXT, len(stream.tokens))
             read = f"reads nothing there, next to 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
-        return f"{witness.raw.path}:{line} {read}"
+        return Place(str(witness.raw.path), line, read)
 
     @staticmethod
     def span(wmap, unit) -> tuple[int, int]:
