@@ -174,7 +174,9 @@ def test_moved_ji_clauses_of_000_are_transpositions_tied_to_both_places(edition,
     assert "三笙一和而成聲" in base_text, "SBCK's"
 
 
-def test_order_difference_inside_a_clause_is_a_transposition():
+def test_order_difference_inside_a_clause_is_a_substitution_not_a_moved_clause():
+    """Characters inverted in place (二字互乙) have no other place to point at: a transposition is a
+    clause moved elsewhere, with its counterpart there (edition.sch)."""
     from edition.collation.model import Reading
 
     base, witness = "主人坐取爵于上篚以降宾降", "主人坐取爵于篚上以降宾降"
@@ -184,7 +186,8 @@ def test_order_difference_inside_a_clause_is_a_transposition():
     w0, w1 = min(op.w0 for op in changed), max(op.w1 for op in changed)
     lemma = Reading(["b"], [], base[b0:b1], base[b0:b1])
     reading = Reading(["w"], [], witness[w0:w1], witness[w0:w1])
-    assert classify(reading, lemma) == ("transposition", None)
+    assert reading.norm != lemma.norm and sorted(reading.norm) == sorted(lemma.norm)
+    assert classify(reading, lemma) == ("substantive", "substitution")
 
 
 @pytest.mark.parametrize("wrong,right", [("袓", "袒"), ("天", "矢"), ("末", "未")])

@@ -240,7 +240,9 @@ def audience(sample):
     return out / "chapters" / "10-覲禮" / "edition.xml", WitnessPlaces(edited.apparatus, edited.commentary)
 
 
-def failure(path: Path, document, witness_at) -> str:
+def failure(path: Path, document, witness_at) -> tuple[str, str]:
+    """The one line a document that breaks a rule fails with: the place in the witness's file it
+    names first, and what it says."""
     from edition.errors import EditionError
     from edition.publication import validate
 
@@ -248,7 +250,10 @@ def failure(path: Path, document, witness_at) -> str:
         validate.check(document, path, witness_at=witness_at)
     message = str(error.value)
     assert "\n" not in message and "local-name()" not in message and "[1]" not in message
-    return message
+    assert "listWit" not in message and str(path) not in message
+    place, said = message.split(": ", 1)
+    assert f"; {path.name} is not valid against edition.sch and is not written" in said, said
+    return place, said
 
 
 def raw_line(place: str) -> str:
@@ -263,15 +268,11 @@ def test_a_schematron_failure_names_the_witness_its_file_and_line_and_the_place_
     reading = next(r for r in document.iter(f"{{{TEI['t']}}}rdg") if r.get("wit") == "#wWYG")
     reading.set("wit", "#wSBCK")  # the base attested twice in one entry
     lemma = "".join(reading.getparent().find("t:lem", TEI).itertext())
-    message = failure(path, document, witness_at)
-    assert (
-        "10-覲禮/edition.xml: not valid against edition.sch: witness SBCK (四部叢刊本) is attested exactly once"
-        in message
-    )
-    assert f"SBCK 「{lemma}」" in message and "(at 1." in message and "wSBCK" not in message
-    place, read = message.split("; SBCK at ")[1].split(" reads 「")
-    assert place.endswith("SBCK/KR1d0026_010.txt:" + place.rsplit(":", 1)[1]) and read.startswith(lemma)
-    assert lemma in raw_line(place)
+    place, said = failure(path, document, witness_at)
+    assert said.startswith("witness SBCK breaks a rule of the edition: witness SBCK (四部叢刊本) is attested exactly")
+    assert f"SBCK 「{lemma}」" in said and "(at 1." in said and "wSBCK" not in said
+    assert place.endswith("SBCK/KR1d0026_010.txt:" + place.rsplit(":", 1)[1])
+    assert f"; SBCK reads 「{lemma}" in said and lemma in raw_line(place)
 
 
 def test_a_witness_missing_from_an_entry_is_named_with_the_place_and_what_its_file_has_there(audience):
@@ -281,12 +282,10 @@ def test_a_witness_missing_from_an_entry_is_named_with_the_place_and_what_its_fi
     app = reading.getparent()
     sentence = app.xpath("string(preceding::t:anchor[@type='sentence'][1]/@n)", namespaces=TEI)
     app.remove(reading)  # WYG left out of an entry where it is extant
-    message = failure(path, document, witness_at)
-    assert (
-        "witness WYG (四庫本) is attested exactly once in every app of the classic text where it is extant" in message
-    )
-    assert f" (at {sentence}: " in message
-    place, read = message.split("; WYG at ")[1].split(" reads 「")
+    place, said = failure(path, document, witness_at)
+    assert "witness WYG (四庫本) is attested exactly once in every app of the classic text where it is extant" in said
+    assert f" (at {sentence}: " in said
+    read = said.split("; WYG reads 「")[1]
     assert "WYG/" in place and read.startswith("".join(reading.itertext()))
     assert "".join(reading.itertext())[0] in raw_line(place)
 
@@ -299,36 +298,67 @@ def test_a_witness_of_the_commentary_that_reads_nothing_there_is_named_with_the_
     )[0]
     lemma = "".join(omission.getparent().find("t:lem", TEI).itertext())
     omission.getparent().remove(omission)
-    message = failure(path, document, witness_at)
-    assert "witness WYG (四庫本) is attested exactly once in every app of the 注 where it is extant" in message
-    assert f"SBCK 「{lemma}」" in message and "zhu-app" not in message
-    place, nearby = message.split("; WYG at ")[1].split(" reads nothing there, next to 「")
+    place, said = failure(path, document, witness_at)
+    assert "witness WYG (四庫本) is attested exactly once in every app of the 注 where it is extant" in said
+    assert f"SBCK 「{lemma}」" in said and "zhu-app" not in said
+    nearby = said.split("; WYG reads nothing there, next to 「")[1]
     assert any(character in raw_line(place) for character in nearby.split("」")[0]), (
-        message
+        said
     )  # the text next to it may begin on the line before
 
 
-def test_a_schematron_failure_from_the_command_line_is_one_line_naming_the_chapter_and_the_witness_file(
-    sample, tmp_path
-):
-    from probe import assert_one_line, edition
+def test_a_witness_attested_in_an_entry_nested_in_a_reading_of_others_is_caught(audience):
+    """The rule is complete: an entry nested in a reading of other witnesses is theirs alone (the
+    base's entry moved into WYG's reading of another)."""
+    path, witness_at = audience
+    document = etree.parse(str(path))
+    outer, inner = document.xpath("//t:p/t:app[t:lem[@wit = '#wSBCK']][t:rdg[@wit = '#wWYG']]", namespaces=TEI)[:2]
+    outer.find("t:rdg", TEI).append(inner)
+    place, said = failure(path, document, witness_at)
+    assert said.startswith(
+        "witness SBCK breaks a rule of the edition: witness SBCK (四部叢刊本) is attested at most once in any app of "
+        "the classic text, however nested, and in none nested in a reading of other witnesses"
+    ), said
+    assert "SBCK/KR1d0026_010.txt:" in place
 
-    sources = tmp_path / "sources"
+
+def test_an_invalid_edition_stops_the_command_with_one_line_naming_the_chapter_the_witness_its_file_and_line(
+    sample, tmp_path, monkeypatch
+):
+    """Collation keeps its invariants by construction; were it to break one (here WYG is left out of
+    an entry of the 經 where it is extant), the build stops with one line that names the witness's
+    file and line, the witness, the rule and the chapter, and leaves the last good build as it was."""
+    from probe import snapshot
+
+    from edition.work import chapter_build
+
+    sources, out = tmp_path / "sources", tmp_path / "build"
     shutil.copytree(sample[0], sources)
+    shutil.copytree(sample[1], out)
     (sources / "chapters" / "10-覲禮").mkdir(parents=True, exist_ok=True)
-    # the base's two characters swapped: a transposition with no other place
-    decisions = (
-        '[editors]\ned = "edition project"\n\n[[decision]]\nkind = "lemma"\n'
-        'context = "覲禮至于郊王使人[皮弁]用璧勞侯氏"\nreading = "弁皮"\n'
-        'basis = "理校"\nreason = "a test"\nresp = "ed"\n'
-    )
-    (sources / "chapters" / "10-覲禮" / "decisions.toml").write_text(decisions, encoding="utf-8")
-    result = edition("build", "--quiet", "--sources", sources, "--out", tmp_path / "build", "--chapter", "覲禮")
-    line = assert_one_line(
-        result,
-        "10-覲禮/edition.xml: not valid against edition.sch: a transposed reading points with @corresp",
-        "edited text 「弁皮」",
-        "(chapter 10, 覲禮第十)",
-    )
-    place = line.split("; SBCK at ")[1].split(" reads 「皮弁」")[0]
-    assert place == f"{sources / 'SBCK' / 'KR1d0026_010.txt'}:8" and "皮弁" in raw_line(place)
+    (sources / "chapters" / "10-覲禮" / "chapter.toml").write_text('[chapter]\ntitle = "儀禮·覲禮"\n', encoding="utf-8")
+    collated = chapter_build.apparatus_of
+
+    def leaving_wyg_out(*args, **kwargs):
+        apparatus = collated(*args, **kwargs)
+        unit = next(u for u in apparatus.units if any("WYG" in r.sigla for r in u.readings))
+        unit.readings = [r for r in unit.readings if "WYG" not in r.sigla]
+        return apparatus
+
+    monkeypatch.setattr(chapter_build, "apparatus_of", leaving_wyg_out)
+    before = snapshot(out)
+    arguments = ["build", "--quiet", "--sources", str(sources), "--out", str(out), "--chapter", "覲禮", "--jobs", "1"]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    line = lines[0]
+    assert line.startswith(f"edition: error: {sources / 'WYG' / 'KR1d0028_010.txt'}:"), line
+    assert ": witness WYG breaks a rule of the edition: witness WYG (四庫本) is attested exactly once" in line
+    assert "edition.xml is not valid against edition.sch and is not written" in line
+    assert line.endswith("(chapter 10, 覲禮第十)") and "listWit" not in line and "wWYG" not in line
+    place = line.removeprefix("edition: error: ").split(": ", 1)[0]
+    read = line.split("; WYG reads 「")[1].split("」")[0]
+    assert read[:1] in raw_line(place), (place, read)
+    assert snapshot(out) == before, "the last good build is untouched"
+    assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]

@@ -18,7 +18,14 @@ A clause that a witness reads elsewhere (a block its alignment moves, cut where 
 one unit at each end, apart from the marks: at its place in the base a unit over the whole clause,
 whose lemma holds the other witnesses' units inside it; at the place where the witness reads it a
 unit with the witness's text, which holds the differences of that text from the base's clause.
-Marks never straddle either end.
+Marks never straddle either end. A witness reads each base token once (`read_once`): where it also
+has text in place against a clause it reads elsewhere, or reads the clause at a second place, that
+text is an addition of its own, outside the clause's place.
+
+Every witness has one reading in every unit where it stands: at a base token it is extant at, at a
+gap inside its extant text (before the base's first token and after its last, for a witness extant
+throughout), as its witStart, witEnd, lacunaStart and lacunaEnd in the TEI say; nowhere inside a
+clause it reads elsewhere, whose place holds the other witnesses' units.
 
 Every orthographic difference of a witness from the base's text is also counted, pair by pair,
 for the 异体字表; and every character a witness writes otherwise than the base where it reads
@@ -68,7 +75,8 @@ LINES_NAMED = 12
 def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:
     """Merge marks that overlap, or touch (a deletion next to an addition is one substitution),
     but never across a cut (a gap on the doubled axis where a moved clause begins, ends or is
-    read): a span that straddles one is split there, the gap itself going with the part before."""
+    read): a span that straddles one, or begins at one, is split there, the gap itself going with
+    the part before (what a witness adds where a moved clause begins stands before its place)."""
     merged: list[list[int]] = []
     for a, b in sorted(set(marks)):
         if merged and a <= merged[-1][1] + 1:
@@ -77,7 +85,7 @@ def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int,
             merged.append([a, b])
     out = []
     for a, b in merged:
-        for cut in sorted(c for c in cuts if a < c < b):
+        for cut in sorted(c for c in cuts if a <= c < b):
             out.append((a, cut))
             a = cut + 1
         out.append((a, b))
@@ -262,24 +270,30 @@ def apparatus_of(
     for wmap in maps.values():  # what a witness reads for text on both sides of a cut, read on each side once
         wmap.divide(cut_gaps, base_text)
     for siglum, wmap in maps.items():
-        for move in moved_clauses[siglum]:
+        pieces = moved_clauses[siglum]
+        kept = read_once(wmap, pieces)
+        for number, move in enumerate(kept, len(transpositions)):
+            wmap.add_move(number, move.b0, move.b1)
+        for move in (m for m in pieces if m not in kept):  # a reading of a clause it reads elsewhere too
+            wmap.add_insertion(outside_moves(wmap, move.at), move.w0, move.w1)
+        for move in kept:
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
             differences = sum(max(op.b1 - op.b0, op.w1 - op.w0) for op in move.ops if op.tag != "equal")
-            transposition = Transposition(
-                len(transpositions),
-                siglum,
-                move.b0,
-                move.b1,
-                move.at,
-                move.w0,
-                move.w1,
-                reading_text(wmap.witness, tokens)[0],
-                differences,
-                move.ops,
+            transpositions.append(
+                Transposition(
+                    len(transpositions),
+                    siglum,
+                    move.b0,
+                    move.b1,
+                    outside_moves(wmap, move.at),
+                    move.w0,
+                    move.w1,
+                    reading_text(wmap.witness, tokens)[0],
+                    differences,
+                    move.ops,
+                )
             )
-            wmap.add_move(transposition.id, move.b0, move.b1)
-            transpositions.append(transposition)
-    cut_marks = {2 * g for g in cut_gaps}
+    cut_marks = {2 * g for g in cut_gaps} | {2 * t.at for t in transpositions}
 
     marks: list[tuple[int, int]] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
@@ -289,19 +303,26 @@ def apparatus_of(
     for siglum, wmap in maps.items():
         w = wmap.witness
         own = own_forms[siglum] = {}
-        for op in wmap.alignment.ops:
-            if op.tag == "replace":
-                marks.append((2 * op.b0 + 1, 2 * op.b1 - 1))
-            elif op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
-                marks.append(with_repetition(base_text, op.b0, op.b1, base_text[op.b0 : op.b1], cut_gaps))
+        for op in wmap.alignment.ops:  # but where it reads the base's tokens elsewhere, in a moved clause
+            if op.tag == "replace" or op.tag == "delete" and wmap.extant[op.b0]:  # not where it is not extant
+                for t0, t1 in runs(i for i in range(op.b0, op.b1) if i not in wmap.moved_away):
+                    marks.append(
+                        (2 * t0 + 1, 2 * t1 - 1)
+                        if op.tag == "replace"
+                        else with_repetition(base_text, t0, t1, base_text[t0:t1], cut_gaps)
+                    )
             elif op.tag == "insert":
                 marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1], cut_gaps))
             elif op.tag == "equal":
                 for b, (form, difference, recorded) in forms.of(w, op).items():
+                    if b in wmap.moved_away:
+                        continue
                     if recorded:
                         marks.append((2 * b + 1,) * 2)
                     if difference is not None:
                         own[b] = (form, difference)
+        for gap in wmap.inserted:  # what it adds, its insertions and the text it reads again elsewhere
+            marks.append((2 * gap, 2 * gap))
         for t0, t1 in runs(i for i in range(n) if wmap.lacks(i)):
             marks.append((2 * t0 + 1, 2 * t1 - 1))
         fragment_markers(markers, siglum, wmap.alignment.extant, n)
@@ -418,10 +439,14 @@ def extant_around(lost: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
     return out + [(start, n)] if start < n or not out else out
 
 
-def base_lacks(lost: list[tuple[int, int, Supplied, bool]], t0: int, t1: int) -> bool:
-    """The base reads nothing of its own at tokens t0:t1 (at gap t0 if they are none): they are
-    inside a lost leaf (`lost`: its tokens, and whether it is an entry of its own, outside which
-    the gaps at its edges stand)."""
+def base_lacks(lost: list[tuple[int, int, Supplied, bool]], t0: int, t1: int, n: int) -> bool:
+    """The base reads nothing of its own at tokens t0:t1 (at gap t0 if they are none) of its `n`:
+    they are inside a lost leaf (`lost`: its tokens, and whether it is an entry of its own, outside
+    which the gaps at its edges stand); or the gap is before its first token or after its last in
+    a layer where it is extant in part (where another entry holds a leaf's text of this layer, its
+    witStart and witEnd stand at those tokens, see `fragment_markers`)."""
+    if t0 == t1 in (0, n) and any(not entry for *_, entry in lost):
+        return True
     return any(a <= t0 and t1 <= b and (t0 < t1 or a < t0 < b or not entry) for a, b, _, entry in lost)
 
 
@@ -452,6 +477,28 @@ def leaf_unit(
     lemma.sigla = [s for s, m in maps.items() if any(m.extant[i] for i in range(t0, t1))]
     lacuna = Reading([base.meta.siglum], [], "", "", "lacuna")
     return Unit(0, t0, t1, lemma, [lacuna], markers=markers, lost_leaf=supplied)
+
+
+def read_once(wmap: WitnessMap, pieces: list[Move]) -> list[Move]:
+    """The witness's moved clauses that are transpositions: each base token is read once, where the
+    witness reads it most as the base does (in place before a moved clause, the first moved clause
+    before the others among equals). Clauses are cut where any other begins or ends (`clauses`):
+    two of a witness are the same base tokens or none of the same."""
+    agreement = lambda move: sum(op.b1 - op.b0 for op in move.ops if op.tag == "equal")
+    best: dict[tuple[int, int], Move] = {}
+    for move in pieces:
+        span = (move.b0, move.b1)
+        if agreement(move) > max(wmap.in_place(*span), agreement(best[span]) if span in best else -1):
+            best[span] = move
+    return [move for move in pieces if best.get((move.b0, move.b1)) is move]
+
+
+def outside_moves(wmap: WitnessMap, gap: int) -> int:
+    """The gap where what the witness has at base gap `gap` stands: before the clause's place, if
+    `gap` is inside a clause the witness reads elsewhere (whose place is the other witnesses')."""
+    while gap > 0 and wmap.moved_away.get(gap) is not None and wmap.moved_away.get(gap - 1) == wmap.moved_away[gap]:
+        gap -= 1
+    return gap
 
 
 def clauses(moves: list[Move], ends: set[int]) -> list[Move]:
@@ -538,13 +585,13 @@ def moved_units(
         arriving = Reading.of(wmap.witness, moved_tokens, type="transposition", moves=[t.id])
         arriving.inner = differences_in(t, wmap, base, units, orthography, forms)
         extant_here = [s for s, m in maps.items() if s != t.siglum and m.gap_inside(t.at)]
-        base_here = [] if base_lacks(lost, t.at, t.at) else [base_siglum]
+        base_here = [] if base_lacks(lost, t.at, t.at, len(tokens)) else [base_siglum]
         t.arrival = Unit(0, t.at, t.at, Reading([*base_here, *extant_here], [], "", ""), [arriving])
         out.append(t.arrival)
     for unit in out:
         if unit.t0 < unit.t1:
             unit.lemma.sigla = [
-                *([] if base_lacks(lost, unit.t0, unit.t1) else [base_siglum]),
+                *([] if base_lacks(lost, unit.t0, unit.t1, len(tokens)) else [base_siglum]),
                 *(
                     s
                     for s, m in maps.items()
@@ -676,7 +723,7 @@ def make_unit(
         )
         base_reading.intrusion = True
     evidence = attestation.of(t0, t1, {r.norm for r in readings.values() if not r.moves})
-    if base_lacks(lost, t0, t1):
+    if base_lacks(lost, t0, t1, len(base.classic.tokens)):
         lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
         lemma.sigla += partial_agreement
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)

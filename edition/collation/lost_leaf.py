@@ -11,7 +11,9 @@ stay its own to the last one. Nothing is lost where the witness reads on from on
 then nothing is supplied and the remark marks no lacuna.
 
 The leaf is supplied from one witness: of those that read it, one that carries every text layer
-of the base, in the base's script, first in the edition's order. Only its 經, 傳 and 注 go in,
+of the base, in the base's script, first in the edition's order, whose text of those layers
+agrees with the base's as a witness the collation includes does (`min_quality` of it aligns in
+order: a book whose own commentary its layout reads as 注 supplies none). Only its 經, 傳 and 注 go in,
 never its 疏, 音義, 考證 or layout, each in its own layer, so that the 注 of the leaf stands after
 its own 經; and in the edited text's forms: every variant form, a taboo form among them (𤣥),
 folded to its standard character (`variants`). A stretch that holds text the base has elsewhere
@@ -30,6 +32,7 @@ import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance.Levenshtein import distance as edits
 
+from ..intake.align import align
 from ..intake.model import CODES, TRANSMITTED, Segment, SplicedText, Stream, Supplied, Witness
 from ..intake.normalize import TEXT_LAYERS, Normalizer
 
@@ -60,9 +63,11 @@ class LeafFinding:
 
 
 def supply(
-    witnesses: list[Witness], base_siglum: str, normalizer: Normalizer
+    witnesses: list[Witness], base_siglum: str, normalizer: Normalizer, min_quality: float = 0.5
 ) -> tuple[list[Witness], list[LeafFinding]]:
-    """The witnesses with the base's lost leaves supplied, and what became of each remark."""
+    """The witnesses with the base's lost leaves supplied, and what became of each remark; a
+    witness whose text of the leaf's layers aligns with the base's less than `min_quality` (the
+    collation's own threshold) supplies none."""
     base = next(w for w in witnesses if w.meta.siglum == base_siglum)
     if not base.lacunae:
         return witnesses, []
@@ -73,6 +78,7 @@ def supply(
         key=lambda w: (not all(w.segments_of(layer) for layer in layers), w.meta.script != base.meta.script),
     )
     streams = {w.meta.siglum: w.stream.only(layers) for w in candidates}
+    agreement: dict[str, float] = {}  # each witness's, once it reads a leaf (see `unlike_the_base`)
     leaves: list[tuple[Segment, Witness | None, int, int]] = []
     findings = []
     for remark in base.lacunae:
@@ -86,7 +92,11 @@ def supply(
                 reasons.append(f"{witness.meta.siglum}: the base's text on either side is not found in it")
                 continue
             p, q = seam
-            why = lost_too(witness, stream, p, q) or unlike_a_leaf(base, stream, p, q)
+            why = (
+                lost_too(witness, stream, p, q)
+                or unlike_a_leaf(base, stream, p, q)
+                or unlike_the_base(base_stream, stream, agreement, witness.meta.siglum, min_quality)
+            )
             if why:
                 reasons.append(f"{witness.meta.siglum}: {why}")
                 continue
@@ -169,6 +179,18 @@ def lost_too(witness: Witness, stream: Stream, p: int, q: int) -> str:
     start = stream.ends[p - 1] if p else 0
     end = stream.starts[q] if q < len(stream.text) else len(witness.raw.text)
     return "it has lost a leaf there too" if any(start <= s.start < end for s in witness.lacunae) else ""
+
+
+def unlike_the_base(base: Stream, stream: Stream, agreement: dict[str, float], siglum: str, min_quality: float) -> str:
+    """Why a witness supplies no leaf of these layers: its text of them, aligned with the base's,
+    agrees in order less than the collation asks of a witness (its layout reads other text as
+    the base's layers)."""
+    if siglum not in agreement:
+        agreement[siglum] = align(base.text, stream.text).quality
+    quality = agreement[siglum]
+    if quality >= min_quality:
+        return ""
+    return f"only {quality:.0%} of its text of those layers aligns in order with the base's (minimum {min_quality:.0%})"
 
 
 def unlike_a_leaf(base: Witness, stream: Stream, p: int, q: int) -> str:

@@ -77,7 +77,8 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
     """The reading's type and subtype against the lemma. A substitution by characters that a table
     of `relations` relates to the lemma's (the same relation for every character that differs) is
     typed as the relation says: `graphic`, `usage`, `taboo` or an `intrusion` of the site's word
-    filter; without `relations`, it is substantive."""
+    filter; without `relations`, it is substantive. A transposition is a clause moved elsewhere,
+    with its counterpart there; characters inverted in place (二字互乙) are a substitution."""
     if reading.intrusion:
         return "intrusion", None
     if reading.moves or reading.moved_away:
@@ -90,8 +91,6 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
         return "lacuna", None
     if UNMAPPED in r and wildcard_equal(r, m):
         return "gaiji", None
-    if len(r) >= 2 and sorted(r) == sorted(m):
-        return "transposition", None
     if "▯" in r:
         return "lacuna", None
     if not r:

@@ -264,8 +264,6 @@ def attestations(apparatus: Apparatus, unit: Unit, gaps: set[int] | None = None)
         if attestation.reading is None:
             new = Reading([], [], attestation.display, attestation.norm)
             new.type, new.subtype = classify(new, unit.lemma, apparatus.relations)
-            if new.type == "transposition":  # the lemma's characters inverted in place: no clause moved elsewhere
-                new.type, new.subtype = "substantive", "substitution"
             attestation.new = new
     return list(out.values())
 

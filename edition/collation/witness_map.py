@@ -44,6 +44,7 @@ class WitnessMap:
         self.inserted: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.moved_away: dict[int, int] = {}  # base token -> the transposition that reads it elsewhere
         self.intrusions: dict[int, list[tuple[int, str]]] = {}  # base gap -> (witness position, text) intruded there
+        self.equal = bytearray(base_length)  # 1 for each base token the witness reads in place as the base
         for op in alignment.ops:
             self.place(op)
         self.extant = [False] * base_length
@@ -56,6 +57,7 @@ class WitnessMap:
         if op.tag == "equal":
             for k in range(op.b1 - op.b0):
                 self.start[op.b0 + k], self.end[op.b0 + k] = op.w0 + k, op.w0 + k + 1
+                self.equal[op.b0 + k] = 1
         elif op.tag in ("replace", "delete"):
             for i in range(op.b0, op.b1):
                 self.start[i], self.end[i] = op.w0, op.w1
@@ -90,11 +92,31 @@ class WitnessMap:
                     mapping[op.w0 + k] = min(op.b0 + k, op.b1 - 1)
         return mapping
 
+    def in_place(self, b0: int, b1: int) -> int:
+        """How many of base tokens b0:b1 the witness reads in place as the base does."""
+        return sum(self.equal[b0:b1])
+
     def add_move(self, move_id: int, b0: int, b1: int) -> None:
-        """The witness reads base tokens b0:b1 elsewhere, where it has nothing of them in place."""
+        """The witness reads base tokens b0:b1 elsewhere. Each base token is read once: what the
+        witness has in place against them, and adds between them, is text it adds at gap b0, before
+        the clause's place (but what it has against a base token outside the clause too, which
+        stays that token's)."""
+        outside = {(self.start[i], self.end[i]) for i in (b0 - 1, b1) if 0 <= i < len(self.start)}
         for i in range(b0, b1):
-            if self.start[i] < 0 or self.start[i] == self.end[i]:
-                self.moved_away[i] = move_id
+            span = (self.start[i], self.end[i])
+            if span[0] < span[1] and span not in outside:
+                self.add_insertion(b0, *span)
+            self.start[i] = self.end[i] = -1
+            self.equal[i] = 0
+            self.moved_away[i] = move_id
+        for gap in range(b0 + 1, b1):
+            for w0, w1 in self.inserted.pop(gap, ()):
+                self.add_insertion(b0, w0, w1)
+
+    def add_insertion(self, gap: int, w0: int, w1: int) -> None:
+        """The witness's tokens w0:w1 are text it adds at base gap `gap`."""
+        if (w0, w1) not in self.inserted[gap]:
+            self.inserted[gap].append((w0, w1))
 
     def reads_in_place(self, i: int) -> bool:
         return self.extant[i] and i not in self.moved_away
@@ -113,8 +135,15 @@ class WitnessMap:
     def gap_inside(self, gap: int) -> bool:
         """Base gap `gap` lies inside the witness's extant text, and not inside a clause it reads
         elsewhere (that gap is the clause's, where the witness has it). Between two clauses it
-        moves, or beside one, the witness has nothing at the gap, unless it adds there."""
-        if not (0 < gap < len(self.extant) and self.extant[gap - 1] and self.extant[gap]):
+        moves, or beside one, the witness has nothing at the gap, unless it adds there. A witness
+        extant throughout stands at every gap, before the base's first token and after its last
+        too; one extant in part stands at the gaps between its first extant token and its last of
+        each stretch, as the edition's witStart and witEnd (lacunaEnd, lacunaStart) around them say."""
+        extant = self.alignment.extant
+        if extant == [(0, len(self.extant))]:
+            if not 0 <= gap <= len(self.extant):
+                return False
+        elif not any(b0 < gap < b1 for b0, b1 in extant):
             return False
         before, after = self.moved_away.get(gap - 1), self.moved_away.get(gap)
         return before is None or before != after

@@ -111,6 +111,19 @@ def runs(points: list[tuple[int, int]], k: int) -> list[tuple[int, int, int, int
     return [tuple(r) for r in out]
 
 
+def disjoint(chain: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The runs of a chain, each begun after the one before ends in both texts: the k-grams of two
+    anchors on neighbouring diagonals overlap where the witness writes a character twice (摯摯) or
+    once where the base repeats it (先升堂 for 先升升堂), and a character is matched once; what lies
+    between is a difference."""
+    out: list[tuple[int, int, int, int]] = []
+    for w0, w1, b0, b1 in chain:
+        overlap = max(out[-1][1] - w0, out[-1][3] - b0, 0) if out else 0
+        if w0 + overlap < w1:
+            out.append((w0 + overlap, w1, b0 + overlap, b1))
+    return out
+
+
 def local_ops(base: str, witness: str, b0: int, w0: int) -> list[Op]:
     ops = []
     for tag, i1, i2, j1, j2 in Levenshtein.opcodes(base, witness):
@@ -164,7 +177,7 @@ def align(
     points = anchors(base, witness, k, (*breaks, *cuts))
     witness_clauses = witness_clauses | {*breaks, *cuts}  # no block grows across a cut either
     chain_idx, rest_idx = longest_chain(points)
-    chain = disjoint([r for r in runs([points[i] for i in chain_idx], k) if r[1] - r[0] >= k])
+    chain = [r for r in disjoint(runs([points[i] for i in chain_idx], k)) if r[1] - r[0] >= k]
     chain = read_on_at_base_lacunae(chain, base_lacunae, lacuna_length)
     if not chain:
         return Alignment(len(base), len(witness), [])
@@ -185,20 +198,6 @@ def align(
     return Alignment(
         len(base), len(witness), ops, moves, extant_ranges(ops, moves, 0 if excerpt else lacuna_length, lacunae)
     )
-
-
-def disjoint(chain):
-    """The chained runs with no character matched twice: where a run's k-grams reach into the next
-    (the witness writes once a character the base repeats, 先升堂 for 先升升堂, or repeats one the
-    base writes once), the next starts after the overlap, and what lies between is a difference."""
-    out: list[tuple[int, int, int, int]] = []
-    for w0, w1, b0, b1 in chain:
-        if out:
-            overlap = max(out[-1][1] - w0, out[-1][3] - b0, 0)
-            w0, b0 = w0 + overlap, b0 + overlap
-        if w1 > w0:
-            out.append((w0, w1, b0, b1))
-    return out
 
 
 def off_chain_blocks(points, chain, k: int, min_move: int):

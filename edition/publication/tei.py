@@ -41,6 +41,7 @@ from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
 from .conventions import Conventions, table
 from .render import reports_a_reading
+from .validate import Place
 
 
 class SourcesForTei(Protocol):
@@ -528,6 +529,7 @@ class EditionWriter:
         prefix: str = APP_PREFIX,
         paragraphs: dict | None = None,
         evidence: tuple[EvidenceMeta, ...] = (),
+        metas: tuple[WitnessMeta, ...] = (),
     ):
         self.apparatus = apparatus
         self.sections = sections
@@ -541,7 +543,10 @@ class EditionWriter:
         self.section_end = 0
         self.unit_starts: set[int] = set()  # the base gaps where a citation unit of the section begins
         self.base = apparatus.base
-        self.order = list(apparatus.witnesses)
+        # The witnesses collated in this layer, then the sources' others (a lost leaf's supplier
+        # that this layer's collation leaves out), by their ids.
+        self.order = list(dict.fromkeys([*apparatus.witnesses, *(m.siglum for m in metas)]))
+        self.ids = {m.siglum: m.xml_id for m in metas} | {s: w.meta.xml_id for s, w in apparatus.witnesses.items()}
         self.evidence = {book.siglum: book.xml_id for book in evidence}  # books of evidence, not collated
         # The editions a 校语 reports (data/reported_editions.tsv): their ids are their sigla.
         self.editions = list(reported_editions.editions())
@@ -572,7 +577,7 @@ class EditionWriter:
         """The witnesses' ids in the apparatus's order, then books of evidence (not collated), then
         the editions a 校语 reports."""
         order = [*self.order, *self.evidence, *self.editions]
-        ids = {s: w.meta.xml_id for s, w in self.apparatus.witnesses.items()} | self.evidence
+        ids = self.ids | self.evidence
         ids |= {e: e for e in self.editions}
         return " ".join(f"#{ids[s]}" for s in sorted(set(sigla), key=order.index))
 
@@ -1020,8 +1025,16 @@ class CommentaryWriter(EditionWriter):
     begins (`k` and the number of base characters before it), holding the edited 注 and its
     apparatus, written as the 經's; the ids of its apps begin `zhu-app`."""
 
-    def __init__(self, commentary, persons: dict[str, Person], evidence: tuple[EvidenceMeta, ...] = ()):
-        super().__init__(commentary.apparatus, [], persons, prefix=COMMENTARY_APP_PREFIX, evidence=evidence)
+    def __init__(
+        self,
+        commentary,
+        persons: dict[str, Person],
+        evidence: tuple[EvidenceMeta, ...] = (),
+        metas: tuple[WitnessMeta, ...] = (),
+    ):
+        super().__init__(
+            commentary.apparatus, [], persons, prefix=COMMENTARY_APP_PREFIX, evidence=evidence, metas=metas
+        )
         self.commentary = commentary
         self.prepare()
 
@@ -1052,8 +1065,9 @@ class WitnessPlaces:
         layers = [(APP_PREFIX, apparatus)] + ([(COMMENTARY_APP_PREFIX, commentary.apparatus)] if commentary else [])
         self.units = {app_id(prefix, u): (collated, u) for prefix, collated in layers for u in collated.all_units()}
 
-    def __call__(self, app: str, siglum: str) -> str | None:
-        """'file:line reads 「…」', or where the witness reads nothing there, the text next to it."""
+    def __call__(self, app: str, siglum: str) -> Place | None:
+        """The witness's file, the line, and what it reads there ('reads 「…」'), or where it reads
+        nothing there, the text next to it."""
         collated, unit = self.units.get(app, (None, None))
         witness = collated.witnesses.get(siglum) if collated else None
         if witness is None or not witness.classic.tokens:
@@ -1066,7 +1080,7 @@ class WitnessPlaces:
         else:
             w0, w1 = max(w0 - self.CONTEXT, 0), min(w0 + self.CONTEXT, len(stream.tokens))
             read = f"reads nothing there, next to 「{witness.classic_between(stream.starts[w0], stream.ends[w1 - 1])}」"
-        return f"{witness.raw.path_of(at)}:{witness.raw.line_of(at)} {read}"
+        return Place(str(witness.raw.path_of(at)), witness.raw.line_of(at), read)
 
     @staticmethod
     def span(wmap, unit) -> tuple[int, int]:
@@ -1176,15 +1190,17 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
     """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
     only inside the readings a note reports (witStart/witEnd there), and the editions a 校语
     reports, attested only where one reports them (witDetail type reported); witnesses kept out
-    of the apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses
-    extant throughout. Those of the 注's apparatus say where they are extant in it."""
+    of both apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses
+    extant throughout; one the 經's leaves out and the 注's includes is a witness whose status
+    says so. Those of the 注's apparatus say where they are extant in it."""
+    commentary = set(zhu.apparatus.witnesses) if zhu is not None else set()
 
     def build(parent: etree._Element) -> None:
         list_wit_element = el("listWit", parent=parent)
         excluded = el("listBibl", {"type": "excluded"})
         for siglum, status in writer.apparatus.statuses.items():
             meta = next(m for m in sources.witnesses if m.siglum == siglum)
-            if status.included:
+            if status.included or siglum in commentary:
                 witness = el("witness", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=list_wit_element)
             else:
                 witness = el("bibl", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=excluded)
@@ -1205,7 +1221,7 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
                 parent=witness,
             )
             append_extent(note, writer, status.extant)
-            if zhu is not None and status.included:
+            if zhu is not None and (status.included or siglum in commentary):
                 commentary_extent(zhu, siglum, witness)
         for book in sources.evidence:
             witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
@@ -1452,8 +1468,11 @@ def edition_document(
 ) -> etree._ElementTree:
     """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
     with the 注 collated (`commentary`), each note of it after its 經 passage."""
-    writer = EditionWriter(apparatus, sections, sources.persons, paragraphs=paragraphs, evidence=sources.evidence)
-    zhu = CommentaryWriter(commentary, sources.persons, sources.evidence) if commentary else None
+    metas = tuple(sources.witnesses)
+    writer = EditionWriter(
+        apparatus, sections, sources.persons, paragraphs=paragraphs, evidence=sources.evidence, metas=metas
+    )
+    zhu = CommentaryWriter(commentary, sources.persons, sources.evidence, metas) if commentary else None
     writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})

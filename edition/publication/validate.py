@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import regex
 from lxml import etree, isoschematron
@@ -24,9 +25,17 @@ from ..tables import SCHEMAS
 
 SCH = {"sch": "http://purl.oclc.org/dsdl/schematron"}
 SVRL = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
-WitnessAt = Callable[
-    [str, str], str | None
-]  # an app's xml:id and a siglum -> where the witness's raw file has that place
+
+
+class Place(NamedTuple):
+    """Where a witness's raw file has an entry of the edition: its file, the line, what it reads there."""
+
+    path: str
+    line: int
+    read: str  # 'reads 「…」', or 'reads nothing there, next to 「…」'
+
+
+WitnessAt = Callable[[str, str], Place | None]  # an app's xml:id and a siglum -> where the witness has that place
 
 
 def tei_all_path() -> Path:
@@ -62,6 +71,8 @@ class Problem:
     schema: str
     line: int
     message: str
+    witness: str = ""  # the siglum of the witness the problem concerns, where it has a place
+    place: Place | None = None  # where that witness's raw file has the entry that breaks the rule
 
 
 def load_schemas() -> None:
@@ -108,9 +119,8 @@ def validation_problems(document: etree._ElementTree, project: bool, witness_at:
         for failed in schematron.validation_report.iterfind(".//svrl:failed-assert", SVRL):
             text = "".join(failed.find("svrl:text", SVRL).itertext()).strip()
             pattern = failed.xpath("string(preceding-sibling::svrl:active-pattern[1]/@id)", namespaces=SVRL)
-            found.append(
-                Problem("edition.sch", 0, in_readers_words(document, text, failed.get("location"), pattern, witness_at))
-            )
+            said = in_readers_words(document, text, failed.get("location"), pattern, witness_at)
+            found.append(Problem("edition.sch", 0, *said))
     return found
 
 
@@ -125,11 +135,12 @@ CLOSING = tuple(f"{{{TEI['t']}}}{name}" for name in ("witEnd", "lacunaStart"))
 
 def in_readers_words(
     document: etree._ElementTree, text: str, location: str, pattern: str = "", witness_at: WitnessAt | None = None
-) -> str:
+) -> tuple[str, str, Place | None]:
     """A Schematron failure as a reader would find it: witnesses by siglum and name instead of
     their ids; the place by its citation, lemma and readings instead of an XPath (for a rule on a
-    witness, the first entry that breaks it); and where the witnesses concerned have that place in
-    their raw files, with what they read there (`witness_at`: an app's id and a siglum to that)."""
+    witness, the first entry that breaks it), with what the first witness concerned that has that
+    place in its raw file reads there; that witness's siglum and the place (`witness_at`: an app's
+    id and a siglum to that)."""
     witnesses = {w.get(XML_ID): w for w in document.iterfind(".//t:listWit/t:witness", TEI)}
     names = {i: f"{w.get('n')} ({w.findtext(NAME, default=w.get('n'), namespaces=TEI)})" for i, w in witnesses.items()}
     words = (
@@ -153,7 +164,8 @@ def in_readers_words(
         concerned = [w.lstrip("#") for w in element.get("wit", "").split()] if element is not None else []
     app = element.xpath("ancestor-or-self::t:app[1]", namespaces=TEI) if element is not None else []
     if not app:
-        return words if element is None else f"{words} (at a {etree.QName(element).localname} of the edition)"
+        where = "" if element is None else f" (at a {etree.QName(element).localname} of the edition)"
+        return words + where, "", None
     app = app[0]
     sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
     readings = []
@@ -161,11 +173,13 @@ def in_readers_words(
         for r in reading:
             sigla = " ".join(names.get(w.lstrip("#"), w).split(" (")[0] for w in r.get("wit", "").split())
             readings.append(f"{sigla or 'edited text'} 「{''.join(r.itertext()).strip() or '—'}」")
-    for siglum in (witnesses[w].get("n") for w in concerned if w in witnesses and witness_at):
-        place = witness_at(app.get(XML_ID), siglum)
-        readings += [f"{siglum} at {place}"] if place else []
+    sigla = [witnesses[w].get("n") for w in concerned if w in witnesses]
+    places = ((siglum, witness_at(app.get(XML_ID), siglum)) for siglum in sigla) if witness_at else ()
+    siglum, place = next(((siglum, place) for siglum, place in places if place), ("", None))
+    if place is not None:
+        readings.append(f"{siglum} {place.read}")
     where = f"at {sentence[0]}" if sentence else "in the apparatus"
-    return f"{words} ({where}: {'; '.join(readings)})"
+    return f"{words} ({where}: {'; '.join(readings)})", siglum, place
 
 
 def layer_of(pattern: str) -> str | None:
@@ -179,9 +193,10 @@ def layer_of(pattern: str) -> str | None:
 
 def unattested(document: etree._ElementTree, witness: etree._Element, layer: str | None) -> etree._Element | None:
     """The first app of the layer that breaks the rule `attested` of edition.sch for the witness:
-    one that attests it more than once, or not at all where it is extant, or where it is not but
-    by a transposed reading (a witness without witStart is extant everywhere), leaving out the
-    apps nested in a reading of other witnesses."""
+    one that attests it more than once, however nested; one nested in a reading of other
+    witnesses that attests it (but the comparison of a transposed reading with the edited text);
+    and of the others, one that attests it not at all where it is extant, or where it is not but
+    by a transposed reading (a witness without witStart is extant everywhere)."""
     if layer is None:
         return None
     tei = {"tei": TEI["t"]}
@@ -190,6 +205,10 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
     without_witness = "not(contains(concat(' ', normalize-space(@wit), ' '), $ref))"
     theirs_alone = etree.XPath(
         f"boolean((ancestor::tei:lem | ancestor::tei:rdg)[{layer}][{without_witness}])", namespaces=tei
+    )
+    compared = etree.XPath(
+        f"boolean((ancestor::tei:lem | ancestor::tei:rdg[not(@type = 'transposition')])[{layer}][{without_witness}])",
+        namespaces=tei,
     )
     readings = etree.XPath("tei:lem | tei:rdgGrp/tei:lem | tei:rdg | tei:rdgGrp/tei:rdg", namespaces=tei)
     own = lambda marker: marker.get("wit") == ref and in_layer(marker)
@@ -201,29 +220,33 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
                 opened += element.tag in OPENING
                 closed += element.tag in CLOSING
             continue
-        if not in_layer(element) or theirs_alone(element, ref=f" {ref} "):
+        if not in_layer(element):
             continue
         attesting = [r for r in readings(element) if ref in r.get("wit", "").split()]
+        if len(attesting) > 1 or attesting and compared(element, ref=f" {ref} "):
+            return element
+        if theirs_alone(element, ref=f" {ref} "):
+            continue
         extant = not started or opened + sum(map(own, element.iter(*OPENING))) > closed
-        if (
-            len(attesting) > 1
-            or not attesting
-            and extant
-            or not extant
-            and any(r.get("type") != "transposition" for r in attesting)
-        ):
+        if not attesting and extant or not extant and any(r.get("type") != "transposition" for r in attesting):
             return element
     return None
 
 
 def check(document: etree._ElementTree, path: Path, project: bool = True, witness_at: WitnessAt | None = None) -> None:
-    """Raise a one-line error naming the output if it is not valid."""
+    """Raise a one-line error if the document is not valid: naming the witness's file and line where
+    a witness concerned has the place that breaks a rule, else the output (which is not written)."""
     found = problems(document, project, witness_at)
-    if found:
-        first = found[0]
-        raise EditionError(
-            path,
-            f"not valid against {first.schema}: {first.message}"
-            + (f" (line {first.line})" if first.line else "")
-            + (f"; {len(found) - 1} more problem(s)" if len(found) > 1 else ""),
-        )
+    if not found:
+        return
+    first = next((p for p in found if p.place is not None), found[0])
+    more = f"; {len(found) - 1} more problem(s)" if len(found) > 1 else ""
+    if first.place is None:
+        line = f" (line {first.line})" if first.line else ""
+        raise EditionError(path, f"not valid against {first.schema}: {first.message}{line}{more}")
+    raise EditionError(
+        first.place.path,
+        f"witness {first.witness} breaks a rule of the edition: {first.message}; "
+        f"{path.name} is not valid against {first.schema} and is not written{more}",
+        first.place.line,
+    )

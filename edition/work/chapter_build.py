@@ -91,7 +91,7 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     """Collation of the 經 and of the 注, then the analyses of the apparatus."""
     config = sources.config
     witness_choices = choices.witnesses(True), choices.witnesses(False)
-    witnesses, leaves = supply(witnesses, config.base, sources.normalizer())
+    witnesses, leaves = supply(witnesses, config.base, sources.normalizer(), config.min_quality)
     base = next(w for w in witnesses if w.meta.siglum == config.base)
     external = evidence_of(sources, base)
     orthography = sources.orthography()

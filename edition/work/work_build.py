@@ -147,7 +147,10 @@ def worker_start(parent: int) -> None:
 
 
 def build_chapter_task(task: tuple) -> tuple[int, dict]:
-    return task[1], build_chapter(*task)
+    try:
+        return task[1], build_chapter(*task)
+    except StopIteration as error:  # raised in the parent's loop over the results, it would end it as if all were built
+        raise RuntimeError(f"StopIteration {error}".strip()) from error
 
 
 def work_manifest(work: Work, present: list[Chapter]) -> dict:
