@@ -33,11 +33,12 @@ def found(text: str) -> list[str]:
 
 def test_every_feature_composed_can_be_detected():
     assert all(d.words for d in detectors())
-    assert [d.feature for d in detectors()][-5:] == [
+    assert [d.feature for d in detectors()][-6:] == [
         "rest-is-classic",
         "classic-by-alignment",
         "section-labels-by-alignment",
         "classic-lines-by-alignment",
+        "classic-by-attestation",
         "tradition-by-alignment",
     ], "what the other witnesses decide comes after the layout's own rules"
 
@@ -111,6 +112,7 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "compiler-remarks",
         "rest-is-classic",
         "section-labels-by-alignment",
+        "classic-by-attestation",
     ]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
     mandoku = (
@@ -124,6 +126,7 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "compiler-remarks",
         "rest-is-classic",
         "section-labels-by-alignment",
+        "classic-by-attestation",
     ]
 
 

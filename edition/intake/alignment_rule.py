@@ -257,13 +257,22 @@ def candidates(layering: Layering, rule: Rule, limit: TimeLimit) -> list[tuple[i
     return found
 
 
-def apply(layering: Layering, rule: Rule, references: References) -> None:
-    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
-    if not matched:
-        return
+def reference_for(layering: Layering, stretches: list[tuple[int, int]], references: References) -> Reference | None:
+    """The other witnesses' text to decide the stretches by, made if need be; where there is none,
+    the stretches are recorded as undecided."""
+    if not stretches:
+        return None
     reference = references() if callable(references) else references
     if reference is None or not reference.texts:
-        layering.undecided += matched
+        layering.undecided += stretches
+        return None
+    return reference
+
+
+def apply(layering: Layering, rule: Rule, references: References) -> None:
+    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
+    reference = reference_for(layering, matched, references)
+    if reference is None:
         return
     limit = TimeLimit(rule, layering.raw, sum(map(len, reference.texts)))
     min_run = int(rule.params.get("min_run", MIN_RUN))
