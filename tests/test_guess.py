@@ -33,11 +33,14 @@ def found(text: str) -> list[str]:
 
 def test_every_feature_composed_can_be_detected():
     assert all(d.words for d in detectors())
-    assert [d.feature for d in detectors()][-3:] == [
+    assert [d.feature for d in detectors()][-6:] == [
         "rest-is-classic",
         "classic-by-alignment",
+        "section-labels-by-alignment",
+        "classic-lines-by-alignment",
+        "classic-by-attestation",
         "tradition-by-alignment",
-    ]
+    ], "what the other witnesses decide comes after the layout's own rules"
 
 
 def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
@@ -102,13 +105,29 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "礼书\n\n乡射之礼【主人州长也○案此说是】主人戒宾\n右戒宾\n"
         "宾出迎【出迎出门也○又案】再拜\n右迎宾\n【请告也】【告宾】\n"
     )
-    assert found(text) == ["title-line", "section-labels", "lenticular-notes", "compiler-remarks", "rest-is-classic"]
+    assert found(text) == [
+        "title-line",
+        "section-labels",
+        "lenticular-notes",
+        "compiler-remarks",
+        "rest-is-classic",
+        "section-labels-by-alignment",
+        "classic-by-attestation",
+    ]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
     mandoku = (
         "#+TITLE: 儀禮經傳通解\n<pb:X_001-1a>¶\n鄉射之禮主人戒賓(主人州長也○今/案此説是)¶\n"
         "賓出迎(出迎出門/也○又案)再拜¶\n右戒賓¶\n右迎賓¶\n(請告也)(告賓)(退還)(射宫)¶\n"
     )
-    assert found(mandoku) == ["mandoku", "section-labels", "small-notes", "compiler-remarks", "rest-is-classic"]
+    assert found(mandoku) == [
+        "mandoku",
+        "section-labels",
+        "small-notes",
+        "compiler-remarks",
+        "rest-is-classic",
+        "section-labels-by-alignment",
+        "classic-by-attestation",
+    ]
 
 
 def test_the_end_of_a_tradition_is_told_by_the_others_where_no_circle_marks_it():

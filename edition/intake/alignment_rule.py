@@ -257,13 +257,22 @@ def candidates(layering: Layering, rule: Rule, limit: TimeLimit) -> list[tuple[i
     return found
 
 
-def apply(layering: Layering, rule: Rule, references: References) -> None:
-    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
-    if not matched:
-        return
+def reference_for(layering: Layering, stretches: list[tuple[int, int]], references: References) -> Reference | None:
+    """The other witnesses' text to decide the stretches by, made if need be; where there is none,
+    the stretches are recorded as undecided."""
+    if not stretches:
+        return None
     reference = references() if callable(references) else references
     if reference is None or not reference.texts:
-        layering.undecided += matched
+        layering.undecided += stretches
+        return None
+    return reference
+
+
+def apply(layering: Layering, rule: Rule, references: References) -> None:
+    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
+    reference = reference_for(layering, matched, references)
+    if reference is None:
         return
     limit = TimeLimit(rule, layering.raw, sum(map(len, reference.texts)))
     min_run = int(rule.params.get("min_run", MIN_RUN))
@@ -274,15 +283,18 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
     sure_layers = tuple(layer for layer, code in CODES.items() if code in sure_codes)
     layered_as = (*sure_layers, *(layer for layer in rule.within if layer not in sure_layers))
     stream = reference.normalizer.stream(layering.raw, layering.segments(), layered_as)
-    text = stream.text
     # The stretches: each span matched (without a pattern: each run of candidate characters that one
-    # rule application claimed), numbered; -1 for sure text.
+    # rule application claimed), numbered; -1 for sure text. A character of the `within` layers
+    # that no match holds is neither (commentary the pattern leaves alone): it is not read.
     at = array("i", [-1]) * len(layering.raw.text)
     for number, (a, b) in enumerate(matched):
         at[a:b] = array("i", [number]) * (b - a)
-    stretch = [at[start] for start in stream.starts]
+    read = [k for k, start in enumerate(stream.starts) if at[start] >= 0 or stream.codes[k] in sure_codes]
+    text = "".join(stream.text[k] for k in read)
+    starts, ends, codes = ([column[k] for k in read] for column in (stream.starts, stream.ends, stream.codes))
+    stretch = [at[start] for start in starts]
     if rule.pattern is None:
-        owner = [layering.claim[start] for start in stream.starts]
+        owner = [layering.claim[start] for start in starts]
         number = -1
         for k in range(len(text)):
             if stretch[k] >= 0:
@@ -322,7 +334,7 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
             placed |= inside
             if r1 <= r0:
                 continue
-            limit.left_from(stream.starts[w0])
+            limit.left_from(starts[w0])
             pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
             if rule.divides:  # what the reference left undecided cannot decide how the text divides
                 pairs = [(tag, i, j) for tag, i, j in pairs if sure[w0 + j] or reference_codes[r0 + i] != UNDECIDED]
@@ -332,15 +344,15 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
                 if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
                     code_at.setdefault(w0 + j, reference_codes[r0 + i])
     for a, b in decided.values():
-        codes, code = [], CODES[rule.layer]
+        decided_codes, code = [], CODES[rule.layer]
         for k in range(a, b):  # an unpaired character goes with the one before
             code = code_at.get(k, code)
-            codes.append(code if code != stream.codes[k] else None)  # None: it is in that layer already
-        for code, run in groupby(range(a, b), key=lambda k: codes[k - a]):
+            decided_codes.append(code if code != codes[k] else None)  # None: it is in that layer already
+        for code, run in groupby(range(a, b), key=lambda k: decided_codes[k - a]):
             run = list(run)
             if code is None:
                 continue
-            pieces = layering.spans(rule.within, stream.starts[run[0]], stream.ends[run[-1]])
+            pieces = layering.spans(rule.within, starts[run[0]], ends[run[-1]])
             for piece, (c, d) in enumerate(pieces):
                 layering.assign(c, d, LAYER_OF_CODE[code], rule, join=piece > 0)
     inside_span = bytearray(len(text))
@@ -349,4 +361,4 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
     left = [k for k in range(len(text)) if stretch[k] >= 0 and not inside_span[k]]
     for _, run in groupby(enumerate(left), key=lambda item: item[1] - item[0]):
         run = [k for _, k in run]
-        layering.undecided.append((stream.starts[run[0]], stream.ends[run[-1]]))
+        layering.undecided.append((starts[run[0]], ends[run[-1]]))

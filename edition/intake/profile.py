@@ -9,7 +9,7 @@ note running over page breaks and the markers of printed line ends), sees the li
 them, and leaves them as they are. Three rule kinds go beyond a regular expression: `intrusion`
 (inserted web spam, see `intrusion.py`), `register` (modern lines, see `register.py`) and
 `alignment` (classic text told from commentary, or where a 傳 ends, by the other witnesses,
-see `alignment_rule.py`).
+see `alignment_rule.py`) and `attestation` (text that no other witness has, see `attestation.py`).
 
 A profile composes: an entry `feature = "small-notes"` stands for the rules of the shared feature
 `features/small-notes.toml` at that place (a feature may compose others). Their names are
@@ -30,10 +30,10 @@ from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import NAME, TomlLines, read_toml
-from . import alignment_rule, intrusion, register
+from . import alignment_rule, attestation, intrusion, register
 from .layering import FORCED_FORMAT, Layering, TimeLimit
 from .model import RawText, Segment
-from .rule import Rule
+from .rule import READS_OTHERS, Rule
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Profile:
         """Whether a rule decides by the other witnesses what of the text is collated (classic text
         out of commentary), not only how the text collated divides (經 and 傳): such a profile
         cannot be weighed by the base's text."""
-        return any(rule.kind == "alignment" and not rule.divides for rule in self.rules)
+        return any(rule.kind in READS_OTHERS and not rule.divides for rule in self.rules)
 
 
 def profile_dirs(sources: Path | None) -> list[tuple[Path, Path]]:
@@ -142,8 +142,8 @@ def layered(
     if raw.has_bom:
         layering.assign(0, 1, "format", format_rule)
     for rule in (*extra_rules, *profile.rules):
-        if rule.kind == "alignment":
-            alignment_rule.apply(layering, rule, reference)
+        if rule.kind in READS_OTHERS:
+            {"alignment": alignment_rule.apply, "attestation": attestation.apply}[rule.kind](layering, rule, reference)
             continue
         apply = {"pattern": apply_pattern, "intrusion": intrusion.apply, "register": register.apply}[rule.kind]
         apply(layering, rule, TimeLimit(rule, raw))

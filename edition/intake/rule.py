@@ -31,6 +31,9 @@ LAYERS = (
 TRANSMITTED = ("classic", "tradition")  # the text collated: the 經 and the 傳, in reading order
 
 
+READS_OTHERS = ("alignment", "attestation")  # the kinds of rule that read the other witnesses' text collated
+
+
 UNASSIGNED = "unassigned"
 
 

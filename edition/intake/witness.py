@@ -15,7 +15,7 @@ from .model import JoinedText, Segment, Witness, WitnessMeta
 from .normalize import TEXT_LAYERS, Normalizer
 from .profile import Profile, layered
 from .raw import read_raw
-from .rule import Rule
+from .rule import READS_OTHERS, Rule
 
 SCRIPTS = ("simplified", "traditional", "mixed")
 
@@ -99,10 +99,10 @@ class ToRead:
     @property
     def turn(self) -> int:
         """When it is read (intake_witnesses): 0 if its layout alone decides its layers, 1 if a rule
-        of kind alignment decides by the others what of its text is collated, 2 if its rules of
-        that kind only divide its text collated (經 and 傳)."""
+        that reads the others (of kind alignment or attestation) decides by them what of its text is
+        collated, 2 if its rules of those kinds only divide its text collated (經 and 傳)."""
         profiles = (self.profile, *(profile for _, profile in self.more))
-        rules = [rule for rule in (*self.repairs, *(r for p in profiles for r in p.rules)) if rule.kind == "alignment"]
+        rules = [rule for rule in (*self.repairs, *(r for p in profiles for r in p.rules)) if rule.kind in READS_OTHERS]
         return 0 if not rules else 2 if all(rule.divides for rule in rules) else 1
 
 
