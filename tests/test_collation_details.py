@@ -20,12 +20,19 @@ STANZA = (
     '\n[[witness]]\nsiglum = "{0}"\nfile = "{0}.txt"\ntitle = "test {0}"\nscript = "traditional"\n'
     'profile = "mandoku-notes"\n'
 )
-# SBCK 鄉射禮 (KR1d0026_005.txt) lines 372-386: 勝者先升升堂 at line 380, and Zheng's notes 居前俟所命來
-# (line 376) and 先升尊賢也… (line 380), one gloss after the other in the 注.
-LINES = slice(371, 386)
-# W: 先升堂 as WYG reads it; 相揖揖 for 相揖; the end of one gloss and the start of the next in
-# other characters, one difference across the seam (來|先 read 德|太).
-CHANGES = (("者先升升堂", "者先升堂"), ("相揖出于", "相揖揖出于"), ("所命來)", "所命德)"), ("(先升尊賢", "(太升尊賢"))
+# SBCK 鄉射禮 (KR1d0026_005.txt) lines 158-162, 請安于賔(傳主人之命)賔禮 at line 160, and 372-386:
+# 勝者先升升堂 at line 380, and Zheng's notes 居前俟所命來 (line 376) and 先升尊賢也… (line 380), one
+# gloss after the other in the 注.
+LINES = (slice(157, 162), slice(371, 386))
+# W: 先升堂 as WYG reads it; 相揖揖 for 相揖; 賔(…)禮, the one 賔 after a note lacking; the end of one
+# gloss and the start of the next in other characters, one difference across the seam (來|先 read 德|太).
+CHANGES = (
+    ("者先升升堂", "者先升堂"),
+    ("相揖出于", "相揖揖出于"),
+    ("之命)賔禮", "之命)禮"),
+    ("所命來)", "所命德)"),
+    ("(先升尊賢", "(太升尊賢"),
+)
 
 
 def plain(node) -> str:
@@ -46,7 +53,8 @@ def small(tmp_path_factory):
         (sources / name).write_bytes((WORK / name).read_bytes())
     (sources / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "B"\ncomparison_script = "simplified"\n')
     (sources / "witnesses.toml").write_text(STANZA.format("B") + STANZA.format("W"))
-    base = "".join((WORK / "SBCK" / "KR1d0026_005.txt").read_text(encoding="utf-8").splitlines(True)[LINES])
+    lines = (WORK / "SBCK" / "KR1d0026_005.txt").read_text(encoding="utf-8").splitlines(True)
+    base = "".join(line for part in LINES for line in lines[part])
     witness = base
     for old, new in CHANGES:
         assert base.count(old) == 1
@@ -74,6 +82,14 @@ def test_a_character_doubled_is_an_entry_over_the_one_the_base_writes(small):
     (app,) = document.xpath("//t:app[t:rdg[@wit='#wW'] = '揖揖']", namespaces=NS)
     assert plain(app.find("t:lem", NS)) == "揖"
     assert "揖，W作揖揖。" in printed, "not 「W揖下有揖」, which of the two is added is no fact"
+
+
+def test_a_character_that_repeats_one_across_a_note_is_a_word_of_its_own(small):
+    """請安于賔(傳主人之命)賔禮: the two 賔 end one clause and begin the next; W lacks the second."""
+    document, printed = small
+    (app,) = document.xpath("//t:p//t:app[t:rdg[@wit='#wW'][@subtype='omission']]", namespaces=NS)
+    assert plain(app.find("t:lem", NS)) == "賔"
+    assert any(line.startswith("W無賔") for line in printed)
 
 
 def test_a_difference_across_the_seam_of_two_glosses_is_said_once(small):

@@ -96,7 +96,8 @@ def with_repetition(base_text: str, b0: int, b1: int, words: str, cuts: set[int]
     """The mark of an omission of base tokens b0:b1 or an addition at gap b0 (b1 == b0) of
     `words`, on the doubled axis: where the base has the same words right before or after, the
     mark holds them too, for which of the two is lacked or added is no fact (先升升堂 read 先升堂:
-    「升升，某本作升」, not 「某本無升」); not across a gap in `cuts`, where no unit may straddle."""
+    「升升，某本作升」, not 「某本無升」); not across a gap in `cuts`: where no unit may straddle, or
+    the base has a clause boundary (無擯(注)擯者: two words, not one written twice)."""
     n = len(words)
     apart = lambda a, b: not any(a < cut < b for cut in cuts)
     if b0 >= n and base_text[b0 - n : b0] == words and apart(b0 - n, b1):
@@ -295,6 +296,7 @@ def apparatus_of(
             )
     cut_marks = {2 * g for g in cut_gaps} | {2 * t.at for t in transpositions}
 
+    boundaries = cut_gaps | clause_boundaries(base)  # a repetition's entry holds no two sides of one
     marks: list[tuple[int, int]] = []
     markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
     pairs: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -309,10 +311,10 @@ def apparatus_of(
                     marks.append(
                         (2 * t0 + 1, 2 * t1 - 1)
                         if op.tag == "replace"
-                        else with_repetition(base_text, t0, t1, base_text[t0:t1], cut_gaps)
+                        else with_repetition(base_text, t0, t1, base_text[t0:t1], boundaries)
                     )
             elif op.tag == "insert":
-                marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1], cut_gaps))
+                marks.append(with_repetition(base_text, op.b0, op.b0, w.classic.text[op.w0 : op.w1], boundaries))
             elif op.tag == "equal":
                 for b, (form, difference, recorded) in forms.of(w, op).items():
                     if b in wmap.moved_away:
