@@ -38,7 +38,7 @@ def test_every_feature_composed_can_be_detected():
     assert all(d.words for d in detectors())
     order = [d.feature for d in detectors()]
     after = order[order.index("rest-is-classic") + 1 :]
-    assert after[-1] == "tradition-by-alignment", "the 經 and the 傳 are divided last, once the text collated is settled"
+    assert after[-1] == "tradition-by-alignment", "the 經 and the 傳 are divided last, once the text is settled"
     for name in after:
         path = ROOT / "edition" / "intake" / "features" / f"{name}.toml"
         doc, lines = read_toml(path, "feature")
