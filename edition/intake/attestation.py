@@ -18,8 +18,8 @@ ends, labels and notes, not over the classic text where the rule does not read i
 judged by stretches, the characters one rule application claimed (a line of text with the pieces
 of it between its notes, a note or its part after a ○, a scholar's words after a U+3000):
 - a stretch that opens with a name of the rule's `named` (鄭氏康成曰, 疏曰, 案) takes the layer it
-  names, and so do the stretches after it that go on with it, the lines or the notes after it
-  with no other name and no classic text between (the same speaker, past the notes in his words);
+  names, and so do the stretches that go on with it: the next line of text or of a note that
+  opens with no other name and no classic text between (the same speaker, into the next line);
 - one shorter than `min_run` takes the layer of the first of `attested_as` whose text holds it;
 - one of at least `min_stretch` characters (by default `min_run`) half or more of which are
   unattested takes the rule's `layer` (a table's row, 斬衰正義服圖, that uses a word of the classic
@@ -152,12 +152,13 @@ def decided(
     raw = layering.raw.text
     for stretch in stretches(layering, stream):
         first = stream.starts[stretch[0]]
+        indent = raw[raw.rfind("\n", 0, first) + 1 : first]
         in_note = raw[first - 1 : first] in ("(", "○")
         own = "".join(raw[stream.starts[i] : stream.ends[i]] for i in stretch)
         name = next((layer for layer, pattern in named if pattern.match(own)), None)
         previous = speakers.pop(in_note, None)
-        if name is None and previous and where[previous[1]] == where[stretch[0]]:
-            name = previous[0]
+        if name is None and previous and where[previous[1]] == where[stretch[0]] and not indent.strip("\u3000("):
+            name = previous[0]  # a line that goes on with the speaker of the line before
         if name:
             speakers[in_note] = (name, stretch[-1])
         text = "".join(stream.text[i] for i in stretch)
