@@ -11,6 +11,9 @@ from conftest import SOURCES
 
 from edition.cli import main
 from edition.intake.guess import built_in_equivalent, detectors, features_found
+from edition.intake.profile import compose
+from edition.intake.rule import READS_OTHERS
+from edition.tables import read_toml
 from edition.work.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,14 +36,15 @@ def found(text: str) -> list[str]:
 
 def test_every_feature_composed_can_be_detected():
     assert all(d.words for d in detectors())
-    assert [d.feature for d in detectors()][-6:] == [
-        "rest-is-classic",
-        "classic-by-alignment",
-        "section-labels-by-alignment",
-        "classic-lines-by-alignment",
-        "classic-by-attestation",
-        "tradition-by-alignment",
-    ], "what the other witnesses decide comes after the layout's own rules"
+    order = [d.feature for d in detectors()]
+    after = order[order.index("rest-is-classic") + 1 :]
+    assert after[-1] == "tradition-by-alignment", "the 經 and the 傳 are divided last, once the text is settled"
+    for name in after:
+        path = ROOT / "edition" / "intake" / "features" / f"{name}.toml"
+        doc, lines = read_toml(path, "feature")
+        assert all(rule.kind in READS_OTHERS for rule in compose(doc, lines, path, (name,))), (
+            f"{name}: what comes after the layout's own rules is decided by the other witnesses"
+        )
 
 
 def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
@@ -113,6 +117,7 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "rest-is-classic",
         "section-labels-by-alignment",
         "classic-by-attestation",
+        "notes-by-attestation",
     ]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
     mandoku = (
@@ -127,6 +132,7 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "rest-is-classic",
         "section-labels-by-alignment",
         "classic-by-attestation",
+        "notes-by-attestation",
     ]
 
 

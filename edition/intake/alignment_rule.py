@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 from .align import align
 from .layering import TimeLimit
-from .model import CODES, LAYER_OF_CODE
+from .model import CODES, LAYER_OF_CODE, Stream
 from .rule import TRANSMITTED, UNASSIGNED
 
 if TYPE_CHECKING:
@@ -70,11 +70,13 @@ class Reference:
     """The text collated (comparison streams) of the other witnesses, and the normalizer that
     makes a witness's own comparison stream; `layers`: per text, the CODES of its characters'
     layers where it holds more than the rule's layer (the 經 and the 傳; UNDECIDED where it is
-    not sure which)."""
+    not sure which); `streams`: per witness, the comparison stream of all its text layers (the
+    注, the 音義, the 疏 for a rule of kind attestation that reads its notes)."""
 
     texts: tuple[str, ...]
     normalizer: Normalizer
     layers: tuple[bytes, ...] = ()
+    streams: tuple[Stream, ...] = ()
 
     @classmethod
     def of(cls, witnesses, normalizer: Normalizer) -> Reference:
@@ -93,7 +95,13 @@ class Reference:
                         codes[i] = UNDECIDED
             texts.append(stream.text)
             layers.append(bytes(codes))
-        return cls(tuple(texts), normalizer, tuple(layers))
+        return cls(tuple(texts), normalizer, tuple(layers), tuple(witness.stream for witness in witnesses))
+
+    def texts_of(self, layers: tuple[str, ...]) -> tuple[str, ...]:
+        """Each witness's text of `layers`: its text collated where they are the 經 and the 傳."""
+        if set(layers) <= set(TRANSMITTED):
+            return self.texts
+        return tuple(stream.only(layers).text for stream in self.streams)
 
     def codes(self, number: int, layer: str) -> bytes:
         """The layers of text `number`'s characters: all `layer` where none are given."""

@@ -1,32 +1,53 @@
-"""Attestation: text that no other witness has anywhere in its text collated is not the classic text.
+"""Attestation: what no other witness has anywhere is the witness's own, and what another has in its
+注, its 音義 or its 疏 is that.
 
 A compiler may set his own words, quotations of other books and the text of his tables in large
 characters among the classic text (楊復's 儀禮圖: ○小記為母之君母…, 聘義 and its text, 五服衰冠升數圖),
-and move the classic text about (the 記 beside the passages it explains), so that neither layout
+move the classic text about (the 記 beside the passages it explains), and write Zheng's 注, Lu
+Deming's 音義, Jia Gongyan's 疏 and his own glosses into one note (緝七入反…○盈手曰搹…○疏曰…), or
+quote them by name in his commentary (欽定儀禮義疏: 鄭氏康成曰…賈氏公彦曰…案…), so that neither layout
 nor an alignment in order tells them apart. A rule of kind `attestation` reads the characters of
-its `within` layers, in the comparison script, against the text collated of the other witnesses
-(`alignment_rule.Reference`), anywhere in it: a character is attested where a run of `min_run`
-characters that holds it stands in some other witness. A run of at least twice `min_run`
-unattested characters takes the rule's `layer`, and so does a stretch (the characters one rule
-application claimed: a line of text between notes) of at least `min_run` characters of which
-half or more are unattested (a table's row, 斬衰正義服圖, whose words the classic text uses here and
-there). A variant reading leaves only its own characters unattested and an addition of a few
-characters stays, both for collation to report. With no other witness to read against, the text
-stays as the layout put it, recorded as undecided.
+its `within` layers, in the comparison script, against the other witnesses' text (a
+`alignment_rule.Reference`) anywhere in it: a character is attested where a run of `min_run`
+characters that holds it stands there, in the text collated where the rule reads the 經 and the
+傳, or with `attested_as` in the first of those layers of theirs that has it, whose layer the
+character then takes.
+
+A run of at least twice `min_run` unattested characters takes the rule's `layer` (read over line
+ends, labels and notes, not over the classic text where the rule does not read it). The rest is
+judged by stretches, the characters one rule application claimed (a line of text with the pieces
+of it between its notes, a note or its part after a ○, a scholar's words after a U+3000):
+- a stretch that opens with a name of the rule's `named` (鄭氏康成曰, 疏曰, 案) takes the layer it
+  names, and so do the stretches that go on with it: the next line of text or of a note that
+  opens with no other name and no classic text between (the same speaker, into the next line);
+- one shorter than `min_run` takes the layer of the first of `attested_as` whose text holds it;
+- one of at least `min_stretch` characters (by default `min_run`) half or more of which are
+  unattested takes the rule's `layer` (a table's row, 斬衰正義服圖, that uses a word of the classic
+  text here and there);
+- another takes the layer that attests most of its characters (the 疏 that quotes the 注 in part
+  is 疏; a variant reading stays in its place), and one too short to judge that none attests
+  stays as it is.
+With no other witness to read against, the text stays as the layout put it, recorded as undecided.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from itertools import groupby
 from typing import TYPE_CHECKING
 
+import regex
+
 from .align import WILDCARDS
 from .alignment_rule import MIN_RUN, References, reference_for
+from .model import CODES, Stream
+from .rule import TRANSMITTED
 
 if TYPE_CHECKING:
     from .layering import Layering
     from .rule import Rule
+
+KEEP = ""  # an attested character that keeps its layer (a rule with no `attested_as`)
 
 
 def attested(text: str, references: tuple[str, ...], k: int) -> bytearray:
@@ -43,19 +64,110 @@ def attested(text: str, references: tuple[str, ...], k: int) -> bytearray:
     return found
 
 
+def judged(labels: list[str | None], layer: str, min_stretch: int) -> list[str | None]:
+    """The layers of one stretch's characters from what attests each (None: nothing; `layer`: in
+    a long unattested run, which keeps it): all `layer` where half or more are unattested, else
+    the layer that attests most of them."""
+    counts = Counter(labels)
+    if len(labels) >= min_stretch and 2 * (counts[None] + counts[layer]) >= len(labels):
+        return [layer] * len(labels)
+    attesting = max((label for label in counts if label not in (None, layer)), key=counts.__getitem__, default=KEEP)
+    return [layer if label == layer else attesting for label in labels]
+
+
+def stretches(layering: Layering, stream: Stream) -> list[list[int]]:
+    """The characters of the stream by the rule application that claimed them (a line and the
+    pieces of it between its notes are one), in order."""
+    out: dict[int, list[int]] = {}
+    for i, start in enumerate(stream.starts):
+        out.setdefault(layering.claim[start], []).append(i)
+    return list(out.values())
+
+
+def places(layering: Layering, stream: Stream, rule: Rule) -> list[int]:
+    """For each character of the stream, the place it stands in: a new one after text of the 經
+    or the 傳 where the rule does not read them (two notes with the classic text between)."""
+    apart = {CODES[layer] for layer in TRANSMITTED if layer not in rule.within}
+    place, out = 0, []
+    for i, start in enumerate(stream.starts):
+        place += i > 0 and any(code in apart for code in layering.codes[stream.ends[i - 1] : start])
+        out.append(place)
+    return out
+
+
+def labelled(text: str, attesting: list[tuple[str, tuple[str, ...]]], k: int) -> list[str | None]:
+    """For each character, the first label whose texts attest it, or None."""
+    labels: list[str | None] = [None] * len(text)
+    for label, texts in reversed(attesting):  # the first wins
+        for i, found in enumerate(attested(text, texts, k)):
+            if found:
+                labels[i] = label
+    return labels
+
+
 def apply(layering: Layering, rule: Rule, references: References) -> None:
     reference = reference_for(layering, layering.spans(rule.within), references)
     if reference is None:
         return
     k = int(rule.params.get("min_run", MIN_RUN))
+    attesting = [(layer, reference.texts_of((layer,))) for layer in rule.params.get("attested_as", ())]
     stream = reference.normalizer.stream(layering.raw, layering.segments(), rule.within)
-    found = attested(stream.text, reference.texts, k)
-    unattested = [match.span() for match in re.finditer(rb"\x00{%d,}" % (2 * k), bytes(found))]
-    for _, stretch in groupby(range(len(found)), key=lambda i: layering.claim[stream.starts[i]]):
-        first, end = (stretch := list(stretch))[0], stretch[-1] + 1
-        if end - first >= k and 2 * found.count(0, first, end) >= end - first:
-            unattested.append((first, end))
-    for first, end in unattested:
-        pieces = layering.spans(rule.within, stream.starts[first], stream.ends[end - 1])
-        for number, (start, stop) in enumerate(pieces):
-            layering.assign(start, stop, rule.layer, rule, join=number > 0)
+    labels = labelled(stream.text, attesting or [(KEEP, reference.texts_of(rule.within))], k)
+    where = places(layering, stream, rule)
+    position = 0
+    for (_, unattested), run in groupby(range(len(labels)), key=lambda i: (where[i], labels[i] is None)):
+        length = len(list(run))
+        if unattested and length >= 2 * k:
+            labels[position : position + length] = [rule.layer] * length
+        position += length
+    layers = decided(layering, rule, stream, labels, where, attesting)
+    position = 0
+    for layer, run in groupby(
+        layer if layer and CODES[layer] != code else None for layer, code in zip(layers, stream.codes)
+    ):
+        length = len(list(run))
+        if layer is not None:
+            pieces = layering.spans(rule.within, stream.starts[position], stream.ends[position + length - 1])
+            for number, (start, end) in enumerate(pieces):
+                layering.assign(start, end, layer, rule, join=number > 0)
+        position += length
+
+
+def decided(
+    layering: Layering,
+    rule: Rule,
+    stream: Stream,
+    labels: list[str | None],
+    where: list[int],
+    attesting: list[tuple[str, tuple[str, ...]]],
+) -> list[str | None]:
+    """The layer of each character of the stream, stretch by stretch: by its name or the name of
+    the speaker it goes on with, by the texts that hold it whole where it is short, or judged by
+    what attests its characters (KEEP: as it is)."""
+    k = int(rule.params.get("min_run", MIN_RUN))
+    min_stretch = int(rule.params.get("min_stretch", k))
+    named = [(layer, regex.compile(pattern)) for layer, pattern in rule.params.get("named", {}).items()]
+    layers: list[str | None] = [None] * len(labels)
+    speakers: dict[bool, tuple[str, int]] = {}  # in notes and out of them: the last name, and where it ended
+    raw = layering.raw.text
+    for stretch in stretches(layering, stream):
+        first = stream.starts[stretch[0]]
+        indent = raw[raw.rfind("\n", 0, first) + 1 : first]
+        in_note = raw[first - 1 : first] in ("(", "○")
+        own = "".join(raw[stream.starts[i] : stream.ends[i]] for i in stretch)
+        name = next((layer for layer, pattern in named if pattern.match(own)), None)
+        previous = speakers.pop(in_note, None)
+        if name is None and previous and where[previous[1]] == where[stretch[0]] and not indent.strip("\u3000("):
+            name = previous[0]  # a line that goes on with the speaker of the line before
+        if name:
+            speakers[in_note] = (name, stretch[-1])
+        text = "".join(stream.text[i] for i in stretch)
+        held = len(text) < k and next((label for label, texts in attesting if any(text in t for t in texts)), None)
+        judgment = (
+            [name or held] * len(stretch)
+            if name or held
+            else judged([labels[i] for i in stretch], rule.layer, min_stretch)
+        )
+        for i, layer in zip(stretch, judgment):
+            layers[i] = layer
+    return layers

@@ -105,6 +105,12 @@ class ToRead:
         rules = [rule for rule in (*self.repairs, *(r for p in profiles for r in p.rules)) if rule.kind in READS_OTHERS]
         return 0 if not rules else 2 if all(rule.divides for rule in rules) else 1
 
+    @property
+    def compilation(self) -> bool:
+        """Its layers are told by what the others attest (a compiler's book): it is no reference
+        for them, lest two such books attest each other's compiler's words."""
+        return any(rule.kind == "attestation" for rule in (*self.repairs, *self.profile.rules))
+
 
 def intake_witnesses(
     witnesses: list[ToRead],
@@ -113,11 +119,12 @@ def intake_witnesses(
     errors: list[str] | None = None,
 ) -> list[Witness]:
     """Every witness, read in turns (`ToRead.turn`), in each in the order given: first those whose
-    layout alone decides their layers; then those with a rule of kind alignment that decides by
-    the others what of their text is collated (classic text out of commentary: it needs the
-    others' text, not how it divides); last those whose rules of that kind only divide their text
-    collated into 經 and 傳, which needs the others' text settled. Each is read against every other
-    witness, never itself: those read before as they were read, those still to be read as their
+    layout alone decides their layers; then those with a rule that reads the others (of kind
+    alignment or attestation) and decides by them what of their text is collated (classic text
+    out of commentary: it needs the others' text, not how it divides); last those whose rules of
+    those kinds only divide their text collated into 經 and 傳, which needs the others' text
+    settled. Each is read against every other witness but itself and the compilations
+    (`ToRead.compilation`): those read before as they were read, those still to be read as their
     layout alone reads them (only once a rule has a stretch to decide; where their rules then
     find none, that reading is their reading). A reference is what it is sure of: where its own
     alignment rules left a stretch as its layout put it, its text is there but not its layers
@@ -144,7 +151,7 @@ def intake_witnesses(
         @cache
         def made() -> Reference:
             others = []
-            for other in (o for o in witnesses if o is not item):
+            for other in (o for o in witnesses if o is not item and not o.compilation):
                 if other.meta.siglum in read:
                     others.append(read[other.meta.siglum])
                 elif other.meta.siglum not in tried and (witness := by_layout(other)) is not None:

@@ -1,0 +1,273 @@
+"""Layers of the family: two compilations of the 儀禮 in the 四庫全書 that no feature was written for,
+楊復's 儀禮圖 (KR1d0032: the 經 with 鄭注, 音義, excerpts of the 疏 and his own glosses in one note,
+the 記 moved beside the passages, his labels, remarks, quotations and tables) and the 欽定儀禮義疏
+(KR1d0037: the 經 at the margin, the compilers' commentary indented, quoting 鄭氏康成曰, 賈疏 and
+later scholars by name). Each file is added with `edition add-witness FILE --siglum X` and nothing
+else to a copy of its chapter (鄉射禮, 聘禮, 喪服), read with the others, and checked by hand in a
+passage of the 經, a note and a label of each chapter; its 經 is measured against the base's."""
+
+import atexit
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import exported_chapter
+from test_mandoku import read, transcription
+from texts import runs
+
+from edition.cli import main
+from edition.intake.align import align
+from edition.intake.alignment_rule import Reference
+from edition.intake.attestation import attested
+from edition.work.sources import Sources
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "kanripo"
+FILES = {  # chapter -> (楊復's 卷, the 義疏's 卷 of it)
+    5: ("KR1d0032-WYG/KR1d0032_005.txt", "KR1d0037-WYG/KR1d0037_010.txt"),
+    8: ("KR1d0032-WYG/KR1d0032_008.txt", "KR1d0037-WYG/KR1d0037_017.txt"),
+    11: ("KR1d0032-WYG/KR1d0032_011.txt", "KR1d0037-WYG/KR1d0037_024.txt"),
+}
+
+
+@cache
+def family(chapter: int) -> tuple[dict[str, str], dict, Sources]:
+    """The chapter with both compilations added as YF (楊復) and QD (欽定): what add-witness said of
+    each, every witness read, and the sources."""
+    root = Path(tempfile.mkdtemp(prefix="family-"))
+    atexit.register(shutil.rmtree, root, True)
+    sources = shutil.copytree(exported_chapter(chapter), root / "sources")
+    said = {}
+    for siglum, name in zip(("YF", "QD"), FILES[chapter]):
+        result = CliRunner().invoke(
+            main, ["add-witness", str(FIXTURES / name), "--siglum", siglum, "--sources", str(sources)]
+        )
+        assert result.exit_code == 0, result.output
+        said[siglum] = result.output
+    read = Sources.load(sources)
+    return said, {w.meta.siglum: w for w in read.intake_all()}, read
+
+
+def witness(chapter: int, siglum: str):
+    return family(chapter)[1][siglum]
+
+
+def line(chapter: int, siglum: str, number: int) -> list[tuple[str, str]]:
+    return runs(witness(chapter, siglum), range(number, number + 1))
+
+
+# --- what add-witness composes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chapter", FILES)
+def test_each_is_composed_of_general_features_and_sure(chapter):
+    said = family(chapter)[0]
+    for siglum, features in (
+        ("YF", ("section-labels", "record-marks", "small-notes", "classic-by-attestation", "notes-by-attestation")),
+        ("QD", ("section-labels", "commentary-headings", "indented-commentary", "classic-lines-by-alignment")),
+    ):
+        assert all(f"found {feature}:" in said[siglum] for feature in features), said[siglum]
+        assert "written to sources/profiles/" in said[siglum] and "how sure: " in said[siglum]
+    assert "found indented-commentary" not in said["YF"], "楊復's indented lines are labels and tables"
+
+
+@pytest.mark.parametrize("chapter", FILES)
+def test_their_transcriptions_are_valid_and_give_back_the_files(chapter):
+    _, witnesses, sources = family(chapter)
+    for siglum in ("YF", "QD"):
+        transcription(sources, witnesses[siglum])
+
+
+# --- the 經 they read, against the base's ---------------------------------------------------------
+
+
+def covered(text: str, by: str) -> float:
+    """The share of `text` that runs of five characters of `by` hold (the compilers move the 記)."""
+    return sum(attested(text, (by,), 5)) / len(text)
+
+
+@pytest.mark.parametrize("chapter", FILES)
+@pytest.mark.parametrize("siglum", ["YF", "QD"])
+def test_the_classic_text_read_is_the_bases(chapter, siglum):
+    """Precision: the share of the witness's 經 (and 傳) that the base's holds, or WYG's where the
+    base has lost a leaf; recall: the share of the base's 經 that the witness holds anywhere, in its
+    text or its commentary, that its 經 holds, over the stretch of the base its file covers."""
+    witnesses = family(chapter)[1]
+    base, wyg, read = witnesses["SBCK"].classic.text, witnesses["WYG"].classic.text, witnesses[siglum]
+    classic = read.classic.text
+    assert sum(attested(classic, (base, wyg), 5)) / len(classic) >= 0.98
+    in_classic, anywhere = attested(base, (classic,), 5), attested(base, (read.stream.text,), 5)
+    alignment = align(base, classic, lacuna_length=len(base))
+    matched = [op for op in (*alignment.ops, *(op for move in alignment.moves for op in move.ops)) if op.tag == "equal"]
+    span = range(
+        min(op.b0 for op in matched if op.b1 - op.b0 >= 10), max(op.b1 for op in matched if op.b1 - op.b0 >= 10)
+    )
+    assert sum(in_classic[i] for i in span) / sum(anywhere[i] for i in span) >= 0.98
+
+
+# --- places checked by hand: a passage of the 經, a note, a label of each chapter -------------------
+
+
+def test_yang_fu_xiang_she_li():
+    """卷五: the 經 runs on after the notes; a note holds 音義, 注 and 疏 after ○; a label is set in."""
+    assert line(5, "YF", 26) == [
+        ("classic", "許主人再拜賔答再拜主人退賔送再拜"),
+        ("commentary", "退還射宫省録射事"),
+        ("classic", "無介"),
+        ("commentary", "雖先"),
+    ]
+    assert line(5, "YF", 27)[-3:] == [
+        ("classic", "大夫與則公士為賔"),
+        ("phonetic", "與音預"),
+        ("commentary", "不敢使鄉人加尊於大夫"),
+    ], "○記 marks the moved 記; 與音預 is 音義 though no ○ stands before it in the note"
+    assert line(5, "YF", 28)[-1][0] == "subcommentary", "疏曰… is the 疏"
+    assert line(5, "YF", 32) == [("label", "右戒賔")], "set in with U+3000"
+    assert line(5, "YF", 54) == [("label", "右設席陳器具饌"), ("scholia", "見前圖")]
+    assert line(5, "YF", 512)[0] == ("classic", "右以純數告若有竒者亦曰竒"), "no label: the others read it"
+    assert line(5, "YF", 317) == [("scholia", "今案司射專主射事如請射作射之類皆司射主")], "his remark"
+
+
+def test_yang_fu_pin_li():
+    """卷八: a passage, its note of 注 and 疏, the label after it, then 聘義 quoted in large characters."""
+    assert line(8, "YF", 1008) == [("classic", "小聘曰問不享有獻不及夫人主人不筵几不禮面不")]
+    assert line(8, "YF", 1009) == [
+        ("classic", "升不郊勞"),
+        ("commentary", "記貶扵聘所以為小也獻私獻也面猶覿也"),
+        ("subcommentary", "疏曰不享者謂不以束帛加璧獻國所有"),
+    ]
+    assert line(8, "YF", 1013) == [("label", "右小聘")]
+    assert line(8, "YF", 1015) == [("scholia", "聘義")]
+    assert line(8, "YF", 1016)[0] == ("scholia", "聘禮上公七介侯伯五介子男三介所以明貴賤也")
+
+
+def test_yang_fu_sang_fu():
+    """卷十一: the 傳 takes up again after its note; the next entry opens a line of its own; the 記
+    moved beside the 經 is marked, a quotation of the 小記 is his."""
+    assert line(11, "YF", 46)[-1] == ("tradition", "絞帶者繩帶也"), "the 傳 after the note"
+    assert line(11, "YF", 54)[-1] == ("tradition", "居倚")
+    assert line(11, "YF", 39)[-1] == ("phonetic", "緝七")
+    assert line(11, "YF", 40) == [
+        ("phonetic", "入反蕡扶云反搹音革去起吕反擔市艶反"),
+        ("commentary", "盈手曰搹搹扼也中人之扼圍九寸以五分一為殺者象五服"),
+    ]
+    assert line(11, "YF", 69)[:3] == [
+        ("classic", "父○"),
+        ("tradition", "傳曰為父何以斬衰也父至尊也"),
+        ("subcommentary", "疏曰父是一家之尊"),
+    ]
+    assert line(11, "YF", 942) == [("label", "右朋友")]
+    assert line(11, "YF", 943)[:2] == [("label", "記"), ("classic", "改葬緦")]
+    assert line(11, "YF", 773)[-1] == ("scholia", "小記為母之君母外祖適母母卒則不服○服問傳曰"), "quoted from the 禮記"
+
+
+def test_qinding_xiang_she_li():
+    """卷八: the chapter opens with commentary at the margin; the 經 after it is given back; lines of
+    commentary read through their notes; the 經's notes are 音義; a label closes the section."""
+    assert [layer for layer, _ in line(5, "QD", 12)] == ["commentary"], "正義鄭氏康成曰州長春秋…"
+    assert line(5, "QD", 106) == [("classic", "鄉射之禮")]
+    assert line(5, "QD", 115) == [("classic", "主人戒賓賓出迎再拜主人答再拜乃請")]
+    assert line(5, "QD", 117) == [
+        ("commentary", "鄉大夫也"),
+        ("subcommentary", "賈疏州長戒賓不自稱稱鄉大夫以戒"),
+        ("commentary", "出迎出門也請告也"),
+    ]
+    assert line(5, "QD", 118) == [("commentary", "告賓以射事不言拜辱此為習民以禮樂不主為賓")]
+    assert line(5, "QD", 120) == [("commentary", "以季春"), ("subcommentary", "賈氏公彦曰不言日數戒賓與射同日同")]
+    assert line(5, "QD", 125) == [("scholia", "敖氏繼公曰迎者出見之之稱雖不入門亦謂之")], "at the margin"
+    assert line(5, "QD", 145) == [("label", "右戒賓")]
+    assert line(5, "QD", 182)[-1] == ("phonetic", "勺上灼反篚音匪")
+
+
+def test_qinding_pin_li():
+    """卷十五: the 經 after a section's 總論 at the margin; a line whose indentation was lost."""
+    assert line(8, "QD", 777) == [("label", "右展幣")]
+    assert line(8, "QD", 780) == [("scholia", "總論敖氏繼公曰自入竟至此凡三展者以聘事")]
+    assert line(8, "QD", 788) == [("classic", "賓至于近郊張旜君使下大夫請行反君使卿朝服用")]
+    assert line(8, "QD", 790) == [("classic", "束帛勞"), ("phonetic", "勞力報反下並同")]
+    assert line(8, "QD", 753)[0][0] != "classic", "周官大司徒職…: commentary that lost its indentation"
+    assert line(8, "QD", 796)[-1] == ("commentary", "鄭氏康成曰士請事大")
+    assert line(8, "QD", 798) == [("commentary", "夫請行卿勞彌尊賓也其服皆朝服")], "he goes on"
+
+
+def test_qinding_sang_fu():
+    """卷二十二: the 經 and its 音義, the 傳 at the margin, 傳曰 quoted inside the commentary."""
+    assert line(11, "QD", 154)[0] == ("classic", "斬衰裳苴絰杖絞帶冠繩纓菅屨者")
+    assert line(11, "QD", 154)[1][0] == "phonetic"
+    assert line(11, "QD", 214) == [("tradition", "傳曰斬者何不緝也")]
+    assert all(layer != "tradition" for layer, _ in line(11, "QD", 228)), "閒傳曰 is quoted"
+    assert line(11, "QD", 217) == [("scholia", "存疑敖氏繼公曰其領袖亦有純")]
+
+
+# --- each feature on a small file -------------------------------------------------------------------
+
+COMPILATION = ["mandoku", "section-labels", "record-marks", "small-notes", "compiler-remarks", "rest-is-classic"]
+REFERENCE = "鄉射之禮主人戒賓賓出迎再拜主人答再拜乃請賓禮辭許主人再拜賓答再拜主人退賓送再拜無介乃席賓南面東上"
+
+
+def reference(tmp_path, sources, text: str = REFERENCE + "¶\n", features=("mandoku", "rest-is-classic")):
+    return Reference.of([read(tmp_path, sources, text, list(features), name="reference")], sources.normalizer())
+
+
+def test_labels_set_in_or_with_a_remark_and_a_line_of_the_classic_text_that_opens_with_you(tmp_path, sources):
+    text = (
+        "鄉射之禮主人戒賓賓出迎再拜主人答再拜乃¶\n請賓禮辭許主人再拜賓答再拜主人退賓送再拜¶\n"
+        "　　　　右戒賓¶\n無介(雖先飲酒)¶\n右設席(見前圖/之)¶\n乃席賓南面東上¶\n"
+    )
+    features = [*COMPILATION, "section-labels-by-alignment"]
+    w = read(tmp_path, sources, text, features, reference(tmp_path, sources))
+    assert [(s.layer, s.text(w.raw)) for s in w.segments if s.layer in ("label", "scholia")] == [
+        ("label", "右戒賓"),
+        ("label", "右設席"),
+        ("scholia", "見前圖"),
+        ("scholia", "之"),
+    ]
+    assert all(s.attrs["section"] == "closes" for s in w.segments_of("label"))
+    assert runs(w)[0] == ("classic", REFERENCE[: REFERENCE.index("無介")])
+    classic = "乃席賓南面東上右以純數告若有竒者亦曰竒"
+    w = read(
+        tmp_path,
+        sources,
+        "乃席賓南面東上¶\n右以純數告若有竒者亦曰竒¶\n",
+        features,
+        reference(tmp_path, sources, classic + "¶\n"),
+    )
+    assert runs(w) == [("classic", classic)], "the others read it as the classic text"
+
+
+def test_what_no_other_witness_has_is_the_compilers(tmp_path, sources):
+    """His quotation and table are scholia; the 記 he moved is classic text; a variant reading stays."""
+    text = (
+        "鄉射之禮主人戒賓賓出迎再拜主人答再拜乃請(主人州長也)○記大夫與則公士為賓(不敢使鄉人加尊於大夫)¶\n"
+        "○小記為母之君母母卒則不服¶\n賓禮辭許主人再拜賔答再拜主人退賓送再拜¶\n"
+    )
+    classic = REFERENCE + "記大夫與則公士為賓"
+    w = read(tmp_path, sources, text, [*COMPILATION, "classic-by-attestation"], reference(tmp_path, sources, classic))
+    assert ("scholia", "小記為母之君母母卒則不服") in runs(w)
+    assert ("label", "記") in runs(w) and ("classic", "大夫與則公士為賓") in runs(w)
+    assert ("classic", "賓禮辭許主人再拜賔答再拜主人退賓送再拜") in runs(w), "賔 for 賓 is a reading"
+
+
+def test_a_note_is_the_注_音義_疏_or_the_compilers_that_the_others_attest(tmp_path, sources):
+    """楊復 writes 音義, 注 and 疏 into one note, a ○ between them or none."""
+    zhushu = (
+        "鄉射之禮主人戒賓注主人州長也鄉大夫若在焉則稱鄉大夫也音義(與音預)"
+        "疏(釋曰鄉大夫是諸侯鄉大夫則此州長亦諸侯州長以士為之)賓出迎¶\n"
+    )
+    others = reference(
+        tmp_path,
+        sources,
+        zhushu,
+        ("mandoku", "marked-small-notes", "small-notes", "zhu-in-large-characters", "rest-is-classic"),
+    )
+    text = "鄉射之禮主人戒賓(與音預○主人州長也鄉大夫若在焉則稱鄉大夫也○疏曰州長亦諸侯州長以士為之○見前圖)賓出迎¶\n"
+    features = [*COMPILATION, "notes-by-attestation"]
+    w = read(tmp_path, sources, text, features, others)
+    assert runs(w)[1:5] == [
+        ("phonetic", "與音預"),
+        ("commentary", "主人州長也鄉大夫若在焉則稱鄉大夫也"),
+        ("subcommentary", "疏曰州長亦諸侯州長以士為之"),
+        ("scholia", "見前圖"),
+    ]
