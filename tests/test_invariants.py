@@ -181,7 +181,11 @@ class Repeat(Mutation):
         return self.changed(lines, twice)
 
     def shows(self, witness: Shown) -> bool:
-        return witness.has("classic", "addition")
+        """An addition, or the entry over the repetition (升 read 升升) when the base's character
+        stands beside it."""
+        return witness.has("classic", "addition") or any(
+            len(reading) == len(lemma) + 1 for lemma, reading in witness.pairs("classic")
+        )
 
 
 # --- the edition made of them, and what it shows --------------------------------------------------
@@ -209,6 +213,14 @@ class Shown:
         found = {r.get("subtype") or r.get("type") for r in self.readings(layer)}
         found |= {r.get("type") for r in self.readings(layer)}
         return all(kind in found for kind in kinds)
+
+    def pairs(self, layer: str) -> list[tuple[str, str]]:
+        """Each reading's lemma and its text."""
+        return [
+            ("".join(r.xpath("ancestor::t:app[1]/descendant::t:lem[1]", namespaces=NS)[0].itertext()), "".join(r.itertext()))
+            for r in self.readings(layer)
+            if r.xpath("ancestor::t:app[1]/descendant::t:lem[1]", namespaces=NS)
+        ]
 
     def texts(self, layer: str, kind: str) -> list[str]:
         return ["".join(r.itertext()) for r in self.readings(layer) if kind in (r.get("type"), r.get("subtype"))]
