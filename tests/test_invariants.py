@@ -20,15 +20,17 @@ from pathlib import Path
 
 import pytest
 import regex
-from conftest import WORK
+from click.testing import CliRunner
+from conftest import KANRIPO, SOURCES, WORK
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from edition.cli import main
 from edition.collation import decisions, steps
 from edition.publication import tei, validate
 from edition.work.chapter_build import edit
 from edition.work.sources import Sources
-from edition.work.work_sources import Work
+from edition.work.work_sources import Work, export_chapter
 
 NS = {"t": tei.TEI_NS}
 PASSAGES = 14  # of 士相見禮: some 280 characters of 經 and 400 of 注
@@ -112,6 +114,19 @@ class Move(Mutation):
 
 
 @dataclass(frozen=True)
+class Quote(Move):
+    """A passage's 經 read again after another one (a compiler quoting it)."""
+
+    def apply(self, lines: list[Line]) -> list[Line]:
+        i = self.passage(lines)
+        j = self.passage(lines, self.to) + 1
+        return [*lines[:j], (lines[i][0], ""), *lines[j:]]
+
+    def shows(self, witness: Shown) -> bool:
+        return witness.has("classic", "addition") or witness.has("classic", "transposition")
+
+
+@dataclass(frozen=True)
 class DropNote(Mutation):
     def apply(self, lines: list[Line]) -> list[Line]:
         return self.changed(lines, lambda classic, note: (classic, ""))
@@ -188,6 +203,22 @@ class Repeat(Mutation):
         )
 
 
+@dataclass(frozen=True)
+class Substitute(Repeat):
+    """A character of the passage's 經 written otherwise."""
+
+    def apply(self, lines: list[Line]) -> list[Line]:
+        def otherwise(classic: str, note: str) -> tuple[str, str]:
+            spans = [m.span() for m in HAN.finditer(classic)]
+            a, b = spans[self.character % len(spans)]
+            return classic[:a] + ADDED[0] + classic[b:], note
+
+        return self.changed(lines, otherwise)
+
+    def shows(self, witness: Shown) -> bool:
+        return ADDED[0] in "".join(witness.texts("classic", "substitution"))
+
+
 # --- the edition made of them, and what it shows --------------------------------------------------
 
 
@@ -217,7 +248,10 @@ class Shown:
     def pairs(self, layer: str) -> list[tuple[str, str]]:
         """Each reading's lemma and its text."""
         return [
-            ("".join(r.xpath("ancestor::t:app[1]/descendant::t:lem[1]", namespaces=NS)[0].itertext()), "".join(r.itertext()))
+            (
+                "".join(r.xpath("ancestor::t:app[1]/descendant::t:lem[1]", namespaces=NS)[0].itertext()),
+                "".join(r.itertext()),
+            )
             for r in self.readings(layer)
             if r.xpath("ancestor::t:app[1]/descendant::t:lem[1]", namespaces=NS)
         ]
@@ -251,6 +285,14 @@ def edition_of(folder: Path, witnesses: dict[str, list[Line]]):
     (root / "witnesses.toml").write_text("".join(STANZA.format(siglum=s) for s in witnesses), encoding="utf-8")
     for siglum, lines in witnesses.items():
         (root / f"{siglum}.txt").write_text(text_of(lines), encoding="utf-8")
+    _, document, problems = built_in_memory(root)
+    shutil.rmtree(root)
+    return document, problems
+
+
+def built_in_memory(root: Path):
+    """A one-chapter edition's sources as its build edits them, its TEI, and the problems the
+    build's validation finds in it (tei_all, the project's RelaxNG and Schematron)."""
     sources = Sources.load(root)
     choices = decisions.load(sources.decisions)
     edited = edit(sources, sources.intake_all(), choices)
@@ -260,8 +302,7 @@ def edition_of(folder: Path, witnesses: dict[str, list[Line]]):
     )
     places = tei.WitnessPlaces(edited.apparatus, edited.commentary)
     found = validate.validation_problems(document, True, places)
-    shutil.rmtree(root)
-    return document, [f"{p.schema}: {p.message}" for p in found]
+    return edited, document, [f"{p.schema}: {p.message}" for p in found]
 
 
 def added_text():
@@ -271,6 +312,7 @@ def added_text():
 positions = st.integers(0, PASSAGES - 1)
 mutations = st.one_of(
     st.builds(Move, positions, positions),
+    st.builds(Quote, positions, positions),
     st.builds(DropNote, positions),
     st.builds(DuplicateNote, positions),
     st.builds(AddBefore, st.just(0), added_text()),
@@ -278,6 +320,7 @@ mutations = st.one_of(
     st.builds(AddAtEnd, st.just(0), added_text()),
     st.builds(LostLeaf, st.integers(1, PASSAGES - 3), st.integers(1, 2)),
     st.builds(Repeat, positions, st.integers(0, 40)),
+    st.builds(Substitute, positions, st.integers(-3, 40)),
 )
 
 
@@ -307,6 +350,8 @@ def test_a_mutated_witness_keeps_the_edition_valid_and_shows_in_its_apparatus(fo
 @example([AddBefore(6, "甲乙")], [Move(6, 10)], None)  # an addition beside a clause another witness moves
 @example([AddBefore(7, "甲乙")], [Move(6, 10)], None)  # … after it
 @example([Move(6, 2), AddBefore(7, "丙")], [Move(6, 10)], None)  # both move it, one adds beside
+@example([Move(6, 10), Move(6, 2), AddBefore(6, "甲乙丙丁")], [Substitute(6, -1)], None)  # 聘禮's 儀禮圖
+@example([Quote(6, 10), Move(6, 2)], [Quote(3, 8)], None)  # a clause read twice, moved and quoted
 @example([AddBefore(5, "甲")], [Move(9, 2)], LostLeaf(5, 1))  # an addition across the base's lost leaf
 @example([AddBefore(0, "甲乙"), AddAtEnd(0, "丙")], [LostLeaf(1, 2)], LostLeaf(8, 1))
 def test_witnesses_mutated_together_and_a_base_that_has_lost_a_leaf_keep_the_edition_valid(folder, first, second, leaf):
@@ -321,3 +366,57 @@ def test_witnesses_mutated_together_and_a_base_that_has_lost_a_leaf_keep_the_edi
     assert problems == []
     if leaf is not None:
         assert document.xpath("//t:lem[@resp = '#edition-supplied']", namespaces=NS), "the leaf is supplied"
+
+
+# --- the family in the repo: the editions that broke the build (issue 23) --------------------------
+
+
+def added(sources: Path, file: Path, siglum: str, *options: str) -> Path:
+    """The file added to the sources as a philologist adds it: `edition add-witness`."""
+    arguments = ["add-witness", str(file), "--siglum", siglum, "--sources", str(sources), *options]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    return sources
+
+
+def only_the_base(document) -> list:
+    """The entries that attest no witness but the base: a witness's text before the base's first
+    character or after its last left them so."""
+    return document.xpath("//t:app[not(t:rdg | t:rdgGrp)][t:lem[@wit = '#wSBCK']]", namespaces=NS)
+
+
+@pytest.mark.tier("build")
+def test_the_yili_tu_of_yang_fu_added_to_pinli_keeps_the_edition_valid(tmp_path):
+    """楊復's 儀禮圖, 卷八: its title and byline before the base's first character (儀禮圖卷八 … 楊復撰
+    聘禮第八), the 記 set among the 經 and clauses read again, other text where it moves one. The
+    build failed on edition.sch: WYG, then TU, not attested once in every entry."""
+    work = Work.load(WORK)
+    sources = added(
+        export_chapter(work, work.chapter("聘禮"), tmp_path / "sources"),
+        KANRIPO / "KR1d0032-WYG" / "KR1d0032_008.txt",
+        "TU",
+        "--profile",
+        "mandoku-notes",
+    )
+    edited, document, problems = built_in_memory(sources)
+    assert problems == []
+    first = document.xpath("(//t:body//t:app)[1]", namespaces=NS)[0]
+    byline = first.xpath("t:rdg[@wit = '#wTU']", namespaces=NS)
+    assert byline and "楊復" in "".join(byline[0].itertext()) and "#wWYG" in first.find("t:lem", NS).get("wit")
+    assert not only_the_base(document)
+    moved = [t for t in edited.apparatus.transpositions if t.siglum == "TU"]
+    assert moved and len({(t.b0, t.b1) for t in moved}) == len(moved), "each clause moved once"
+
+
+@pytest.mark.tier("build")
+def test_the_qinding_yishu_juan_8_added_to_xiangshe_keeps_the_edition_valid(tmp_path):
+    """欽定儀禮義疏 卷八, the first half of 鄉射禮, its commentary on indented lines: the build crashed
+    ('YS' is not in list) where the base's lost leaf was supplied from its 正義 and 案, read as 注.
+    A leaf is supplied from a witness whose 經 and 注 agree with the base's: WYG."""
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    added(sources, KANRIPO / "KR1d0037-WYG" / "KR1d0037_010.txt", "YS")
+    edited, document, problems = built_in_memory(sources)
+    assert problems == []
+    assert [(leaf.status, leaf.source) for leaf in edited.leaves] == [("supplied", "WYG")] * 3
+    assert edited.apparatus.statuses["YS"].included and not only_the_base(document)

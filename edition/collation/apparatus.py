@@ -72,23 +72,32 @@ EMENDING_SUPPORT = 2
 LINES_NAMED = 12
 
 
-def merge_marks(marks: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:
+def merge_marks(marks: list[tuple[int, int]], cuts: dict[int, str]) -> list[tuple[int, int]]:
     """Merge marks that overlap, or touch (a deletion next to an addition is one substitution),
     but never across a cut (a gap on the doubled axis where a moved clause begins, ends or is
-    read): a span that straddles one, or begins at one, is split there, the gap itself going with
-    the part before (what a witness adds where a moved clause begins stands before its place)."""
+    read, a lost leaf begins or ends, or a note of the 注 ends): a span that reaches a cut is split
+    there, the gap itself going with the part before it, the part after it (at the end of a moved
+    clause's place or of a leaf: what a witness adds there stands after it, not inside), or alone
+    (where one such place ends and another begins), as `cuts` says ("before", "after", "alone")."""
     merged: list[list[int]] = []
     for a, b in sorted(set(marks)):
         if merged and a <= merged[-1][1] + 1:
             merged[-1][1] = max(merged[-1][1], b)
         else:
             merged.append([a, b])
+    added = {a for a, b in marks if a == b and a % 2 == 0}  # the gaps where a witness adds
     out = []
     for a, b in merged:
-        for cut in sorted(c for c in cuts if a <= c < b):
-            out.append((a, cut))
-            a = cut + 1
-        out.append((a, b))
+        for cut in sorted(c for c in cuts if a <= c <= b):
+            side = cuts[cut]
+            end = cut if side == "before" else cut - 1
+            if a <= end:
+                out.append((a, end))
+            if side == "alone" and cut in added:
+                out.append((cut, cut))
+            a = cut if side == "after" else cut + 1
+        if a <= b:
+            out.append((a, b))
     return out
 
 
@@ -294,7 +303,14 @@ def apparatus_of(
                     move.ops,
                 )
             )
-    cut_marks = {2 * g for g in cut_gaps} | {2 * t.at for t in transpositions}
+    # The places that hold other units (moved clauses' places, lost leaves): no unit straddles their
+    # ends, and what stands at the gap where one ends stands after it.
+    holders = [(t.b0, t.b1) for t in transpositions] + [(t0, t1) for t0, t1, _, entry in lost if entry]
+    opening, closing = {t0 for t0, _ in holders}, {t1 for _, t1 in holders}
+    cut_gaps = {g for t in transpositions for g in (t.b0, t.b1, t.at)} | set(seams) | leaf_ends
+    cut_marks = {
+        2 * g: "alone" if g in opening and g in closing else "after" if g in closing else "before" for g in cut_gaps
+    }
 
     boundaries = cut_gaps | clause_boundaries(base)  # a repetition's entry holds no two sides of one
     marks: list[tuple[int, int]] = []
@@ -728,6 +744,8 @@ def make_unit(
     if base_lacks(lost, t0, t1, len(base.classic.tokens)):
         lemma, others = supplied_lemma(readings.pop(base_siglum), readings, orthography)
         lemma.sigla += partial_agreement
+        read = {lemma.norm, *(r.norm for r in others)}  # the base's nothing may be no reading here
+        evidence = {norm: quotations for norm, quotations in evidence.items() if norm in read}
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
     lemma, others, emended, candidate, graphic = choose_lemma(
         readings, base_siglum, base_text, source, orthography, evidence, family, bool(partial_agreement)
