@@ -196,7 +196,7 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
     one that attests it more than once, however nested; one nested in a reading of other
     witnesses that attests it (but the comparison of a transposed reading with the edited text);
     and of the others, one that attests it not at all where it is extant, or where it is not but
-    by a transposed reading (a witness without witStart is extant everywhere)."""
+    by a transposed reading or inside its own (a witness without witStart is extant everywhere)."""
     if layer is None:
         return None
     tei = {"tei": TEI["t"]}
@@ -209,6 +209,10 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
     compared = etree.XPath(
         f"boolean((ancestor::tei:lem | ancestor::tei:rdg[not(@type = 'transposition')])[{layer}][{without_witness}])",
         namespaces=tei,
+    )
+    with_witness = "contains(concat(' ', normalize-space(@wit), ' '), $ref)"
+    in_own_transposition = etree.XPath(
+        f"boolean(ancestor::tei:rdg[@type = 'transposition'][{layer}][{with_witness}])", namespaces=tei
     )
     readings = etree.XPath("tei:lem | tei:rdgGrp/tei:lem | tei:rdg | tei:rdgGrp/tei:rdg", namespaces=tei)
     own = lambda marker: marker.get("wit") == ref and in_layer(marker)
@@ -228,7 +232,14 @@ def unattested(document: etree._ElementTree, witness: etree._Element, layer: str
         if theirs_alone(element, ref=f" {ref} "):
             continue
         extant = not started or opened + sum(map(own, element.iter(*OPENING))) > closed
-        if not attesting and extant or not extant and any(r.get("type") != "transposition" for r in attesting):
+        moved = in_own_transposition(element, ref=f" {ref} ")
+        if (
+            not attesting
+            and extant
+            or not extant
+            and not moved
+            and any(r.get("type") != "transposition" for r in attesting)
+        ):
             return element
     return None
 
