@@ -203,9 +203,11 @@ def align_witnesses(
     min_quality: float = 0.5,
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
+    not_collated: dict[str, str] | None = None,
 ) -> Aligned:
     """Every witness aligned with the base, and included in the apparatus or not: by an editorial
-    decision, else by how much of it aligns in order (`min_quality`)."""
+    decision, else not where `not_collated` says why, else by how much of it aligns in order
+    (`min_quality`)."""
     by_siglum = {w.meta.siglum: w for w in witnesses}
     base = by_siglum[base_siglum]
     n = len(base.classic.tokens)
@@ -236,6 +238,8 @@ def align_witnesses(
             included, reason = False, "excluded by an editorial decision"
         elif siglum in include:
             included, reason = True, "included by an editorial decision"
+        elif siglum in (not_collated or {}):
+            included, reason = False, not_collated[siglum]
         elif quality < min_quality:
             included, reason = (
                 False,

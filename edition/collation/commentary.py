@@ -4,7 +4,9 @@ an apparatus of its own, each unit tied to the 經 passage it comments on.
 Collation runs unchanged on layer views of the witnesses (`Witness.layer_view`), whose compared
 text is their 注: moved notes (a witness's own order), lacunae, variant forms and emendations are
 treated as in the 經. A witness that quotes the 注 in part (`abridged` in witnesses.toml) is an
-excerpt: what it leaves out is where it does not quote, not an omission.
+excerpt: what it leaves out is where it does not quote, not an omission. A compiler's book, whose
+layers are told by what the others attest (楊復's 儀禮圖, the 欽定儀禮義疏), is collated in its 經
+alone unless the editor includes it.
 
 The base's 注 falls into glosses: a run of 注 with no 經 between. A gloss stands after the 經
 passage it comments on, the 經 since the gloss before; each unit belongs to the gloss of its first
@@ -26,6 +28,10 @@ from .model import Aligned, Commentary, Gloss
 from .reading import Orthography
 
 LAYER = "commentary"
+COMPILATION = (
+    "a compilation: it quotes the 注 by its compiler's choice and in his order, with his words between, "
+    "so that what it leaves out or adds is no reading"
+)
 
 
 def glosses(base: Witness) -> list[Gloss]:
@@ -67,7 +73,8 @@ def align_commentary(
     views = [w.layer_view(LAYER) for w in witnesses if w.segments_of(LAYER)]
     if not any(v.meta.siglum == base_siglum for v in views):
         return None
-    return align_witnesses(views, base_siglum, min_quality, include, exclude)
+    quoted = {v.meta.siglum: COMPILATION for v in views if v.compilation}
+    return align_witnesses(views, base_siglum, min_quality, include, exclude, quoted)
 
 
 def commentary_of(

@@ -9,7 +9,7 @@ import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from itertools import accumulate, repeat
 from pathlib import Path
@@ -323,6 +323,9 @@ class Witness:
     # no reference for another witness.
     undecided: tuple[tuple[int, int], ...] = ()
     supplied: tuple[Supplied, ...] = ()  # text of other witnesses where this one has lost a leaf
+    # A compiler's book (ToRead.compilation): it quotes the 注 by his choice and in his order, with
+    # his words between, so its 注 is no witness of the 注.
+    compilation: bool = False
 
     @cached_property
     def supplied_spans(self) -> list[tuple[int, int, Supplied]]:
@@ -345,7 +348,7 @@ class Witness:
     def layer_view(self, layer: str) -> Witness:
         """The witness with `layer` compared in place of its classic text; raw text, segments and
         stream are shared."""
-        return Witness(self.meta, self.raw, self.segments, self.stream, layer, self.undecided, self.supplied)
+        return replace(self, layer=layer)
 
     @property
     def abridged(self) -> bool:

@@ -169,8 +169,9 @@ def intake_witnesses(
                 continue
             try:
                 reference = references(item) if turn else None
-                read[item.meta.siglum] = intake_witness(
-                    item.meta, item.path, item.profile, item.repairs, normalizer, reference, item.more
+                read[item.meta.siglum] = replace(
+                    intake_witness(item.meta, item.path, item.profile, item.repairs, normalizer, reference, item.more),
+                    compilation=item.compilation,
                 )
             except EditionError as error:
                 if errors is None:
