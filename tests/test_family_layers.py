@@ -19,6 +19,8 @@ from test_mandoku import read, transcription
 from texts import runs
 
 from edition.cli import main
+from edition.collation.apparatus import align_witnesses
+from edition.collation.commentary import align_commentary
 from edition.intake.align import align
 from edition.intake.alignment_rule import Reference
 from edition.intake.attestation import attested
@@ -271,3 +273,18 @@ def test_a_note_is_the_注_音義_疏_or_the_compilers_that_the_others_attest(tm
         ("subcommentary", "疏曰州長亦諸侯州長以士為之"),
         ("scholia", "見前圖"),
     ]
+
+
+def test_a_compilation_is_collated_in_its_classic_text_alone():
+    """楊復 and the 義疏 quote the 注 by their choice, in their order, with their words between:
+    their 注 is no witness of the 注 (what they leave out or add there is no reading), unless the
+    editor includes it; their 經 is collated."""
+    witnesses = list(family(5)[1].values())
+    zhu = align_commentary(witnesses, "SBCK", 0.5)
+    for siglum in ("YF", "QD"):
+        assert not zhu.statuses[siglum].included and zhu.statuses[siglum].reason.startswith("a compilation")
+        assert siglum not in zhu.maps
+    assert zhu.statuses["WYG"].included
+    assert align_commentary(witnesses, "SBCK", 0.5, include=("QD",)).statuses["QD"].included
+    classic = align_witnesses(witnesses, "SBCK", 0.5)
+    assert classic.statuses["YF"].included and classic.statuses["QD"].included
