@@ -30,6 +30,7 @@ from .. import __version__
 from ..budget import Budget
 from ..collation import relations, reported_editions
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT, GRAPHIC_RESP, SUPPLIED_RESP
+from ..collation.commentary import COMPILATION
 from ..collation.lost_leaf import READS_ON
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
@@ -1331,6 +1332,9 @@ def editorial_principles(
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
         values["abridged"] = conventions.list_of(
             [shown(metas[s]) for s in zhu_collated if zhu.apparatus.witnesses[s].abridged]
+        )
+        values["compilations"] = conventions.list_of(
+            [shown(metas[s]) for s, status in zhu.apparatus.statuses.items() if status.reason == COMPILATION]
         )
     values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
     values |= division_values(conventions, writer.sections, metas, sources.evidence)
