@@ -54,7 +54,7 @@ def test_placed_on_sbck_by_hand(guanli, shiwu_guanli):
         "撤": ("classic", "[徹]筮席", "徹", "neighbour"),
         "也": ("commentary", "天地之雜[色]", "色", "named"),
         "捷": ("commentary", "[扱]柶於醴中", "扱", "named"),
-        "涖": ("classic", "吾子將[莅]之敢宿", "莅", "heading"),  # 莅 is a variant form of 涖 (variants.tsv)
+        "涖": ("classic", "吾子將[莅]之敢宿", "莅", "heading"),  # 莅 is a variant form of 涖 (Unihan)
         "染": ("commentary", "凡[染]絳一入", "染", "heading"),
     }
     for heading, (layer, there, reading, how) in cases.items():

@@ -76,6 +76,9 @@ def normalizer(sources) -> Normalizer:
         ("歩", "步", "OpenCC Japanese variants (jp2t)"),
         ("乗", "乘", "OpenCC Japanese variants (jp2t)"),
         ("譲", "让", "OpenCC Japanese variants (jp2t)"),
+        ("夀", "壽", "Unihan kSemanticVariant"),  # to 壽 and to 寿: one character in script
+        ("摰", "摯", "editor (the 四庫 form of 摯) (variants.tsv)"),
+        ("㸑", "爨", "editor (variant form) (variants.tsv)"),
     ],
 )
 def test_real_pairs_fold_each_with_its_source(sources, normalizer, variant, standard, source):

@@ -126,12 +126,14 @@ def in_script(text: str, script: str, source_script: str) -> str:
 
 def unihan_fold(char: str, field: str) -> str | None:
     """The one character of those Unihan relates `char` to by `field` that is the most standard,
-    if it is more standard than `char`."""
+    if it is more standard than `char`; of a simplified and a traditional form of one character
+    (夀 to 壽 and 寿), the traditional, as the comparison script makes them one."""
     related = [c for c in unihan()[field].get(char, ()) if c != char and not script_pair(char, c)]
     if not related:
         return None
     best = max(map(standardness, related))
     chosen = [c for c in related if standardness(c) == best]
+    chosen = [c for c in chosen if not any(script_pair(c, other) and simplified_only(c) for other in chosen)]
     return chosen[0] if len(chosen) == 1 and best > standardness(char) else None
 
 
