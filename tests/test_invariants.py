@@ -146,7 +146,10 @@ class DuplicateNote(Mutation):
         return self.changed(lines, lambda classic, note: (classic, note + note))
 
     def shows(self, witness: Shown) -> bool:
-        return witness.has("commentary", "addition") or witness.has("commentary", "transposition")
+        """Its readings of the 注 hold the note once more: as an addition, a transposition, or an
+        entry over the note and its repetition."""
+        note = HAN.findall(BASE[self.at % len(BASE)][1])
+        return sum(len(HAN.findall(r.xpath("string()"))) for r in witness.readings("commentary")) >= len(note)
 
 
 @dataclass(frozen=True)
