@@ -491,12 +491,13 @@ def leaf_unit(
     markers: dict[str, list[str]],
 ) -> Unit:
     """A lost leaf's entry: the text supplied over base tokens t0:t1, read by the witnesses extant
-    there (the units inside it are nested in it), and the base's lacuna (with its `markers`, where
-    the 經's entry holds the rest of the leaf's 注)."""
+    there (the units inside it are nested in it; not by one that reads elsewhere a clause that
+    holds the leaf, whose place holds the leaf's entry), and the base's lacuna (with its `markers`,
+    where the 經's entry holds the rest of the leaf's 注)."""
     tokens = base.classic.tokens
     lemma = Reading.of(base, tokens[t0:t1])
     lemma.display = base.classic_between(tokens[t0].start, tokens[t1 - 1].end)
-    lemma.sigla = [s for s, m in maps.items() if any(m.extant[i] for i in range(t0, t1))]
+    lemma.sigla = [s for s, m in maps.items() if any(m.extant[i] for i in range(t0, t1)) and not m.moves_around(t0, t1)]
     lacuna = Reading([base.meta.siglum], [], "", "", "lacuna")
     return Unit(0, t0, t1, lemma, [lacuna], markers=markers, lost_leaf=supplied)
 

@@ -226,7 +226,8 @@ class Apparatus:
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
         (in the witness's order), then additions; a moved clause's place comes before the units
-        nested in it."""
+        nested in it, and a lost leaf before a moved clause's place over the same tokens (the
+        leaf holds it)."""
         arrivals = {id(t.arrival): t.w0 for t in self.transpositions}
         places = self.places
 
@@ -235,7 +236,7 @@ class Apparatus:
                 return (u.t0, 0, arrivals[id(u)])
             return (u.t0, 1 if u.t0 == u.t1 else 2 if id(u) in places else 3, -u.t1)
 
-        return sorted(self.units + self.moved + self.leaves, key=key)
+        return sorted(self.leaves + self.units + self.moved, key=key)
 
     @property
     def holders(self) -> list[Unit]:

@@ -118,6 +118,15 @@ class WitnessMap:
         if (w0, w1) not in self.inserted[gap]:
             self.inserted[gap].append((w0, w1))
 
+    def moves_around(self, t0: int, t1: int) -> bool:
+        """The witness reads elsewhere a clause that holds base tokens t0:t1 and more."""
+        clause = self.moved_away.get(t0)
+        return (
+            clause is not None
+            and all(self.moved_away.get(i) == clause for i in range(t0, t1))
+            and clause in (self.moved_away.get(t0 - 1), self.moved_away.get(t1))
+        )
+
     def reads_in_place(self, i: int) -> bool:
         return self.extant[i] and i not in self.moved_away
 
