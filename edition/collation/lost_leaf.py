@@ -85,6 +85,8 @@ def supply(
         at = bisect_left(base_stream.starts, remark.start)
         found = None
         reasons = []
+        # A witness that reads on across the remark (or moves a clause away from beside the leaf)
+        # says nothing is lost only where none holds text there.
         for witness in candidates:
             stream = streams[witness.meta.siglum]
             seam = find_seam(base_stream.text, at, stream.text)
@@ -100,8 +102,10 @@ def supply(
             if why:
                 reasons.append(f"{witness.meta.siglum}: {why}")
                 continue
-            found = (witness, p, q)
-            break
+            if found is None or q - p >= SMALLEST:
+                found = (witness, p, q)
+            if q - p >= SMALLEST:
+                break
         line, said = base.raw.line_of(remark.start), remark.text(base.raw).strip()
         if found is None:
             leaves.append((remark, None, 0, 0))
