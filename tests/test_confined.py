@@ -146,7 +146,7 @@ def test_a_folder_add_killed_after_its_copy_is_taken_up_by_the_retry(work, tmp_p
     result = edition("add-witness", folder, "--siglum", "W2", "--sources", work)
     assert result.returncode == 0, result.stderr
     assert not (work / ".W2.adding").exists() and (work / "witnesses.toml").read_bytes() != stanzas
-    assert Work.load(work).editions[-1].files == {3: "juan-003.txt", 5: "juan-005.txt"}
+    assert Work.load(work).editions[-1].files == {3: ("juan-003.txt",), 5: ("juan-005.txt",)}
 
 
 def test_a_folder_of_other_files_under_the_name_is_not_taken_up(work, tmp_path):
