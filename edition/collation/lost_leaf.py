@@ -102,10 +102,10 @@ def supply(
             if why:
                 reasons.append(f"{witness.meta.siglum}: {why}")
                 continue
-            if found is None or q - p >= SMALLEST:
-                found = (witness, p, q)
             if q - p >= SMALLEST:
+                found = (witness, p, q)
                 break
+            found = found or (witness, p, q)
         line, said = base.raw.line_of(remark.start), remark.text(base.raw).strip()
         if found is None:
             leaves.append((remark, None, 0, 0))
