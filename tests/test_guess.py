@@ -115,8 +115,8 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "lenticular-notes",
         "compiler-remarks",
         "rest-is-classic",
-        "section-labels-by-alignment",
         "classic-by-attestation",
+        "section-labels-by-alignment",
         "notes-by-attestation",
     ]
     assert "circle-separators" not in found(text), "the ○ are inside the notes"
@@ -130,8 +130,8 @@ def test_a_compilers_layout_composes_its_remarks_and_labels():
         "small-notes",
         "compiler-remarks",
         "rest-is-classic",
-        "section-labels-by-alignment",
         "classic-by-attestation",
+        "section-labels-by-alignment",
         "notes-by-attestation",
     ]
 

@@ -65,6 +65,13 @@ def test_files_of_no_chapter_are_told_apart(added):
     }
 
 
+def test_the_edition_is_named_by_the_book_its_files_header_names(added):
+    """The 凡例 and the apparatus name it 儀禮圖, not by its folder; its title says how to cite it."""
+    root, _ = added
+    edition = next(e for e in Work.load(root).editions if e.meta.siglum == "TU")
+    assert (edition.meta.name, edition.meta.title) == ("儀禮圖", "儀禮圖 (KR1d0032, WYG)")
+
+
 def test_two_juan_of_one_chapter_are_one_witness_in_order(added):
     root, output = added
     assert "士相見禮第三, 卷 1 of 2 read as one" in line_of(output, "juan-01.txt")

@@ -34,7 +34,8 @@ text goes on next to it, or the whole stretch however short where the reference'
 next to it on both sides (甥 between two 傳). The decided span of a stretch runs from its first
 to its last run, with up to `EDGE` substituted characters at the stretch's edge next to them (a
 variant where the classic text ends); a character of it already in the layer it would take
-keeps its place. What no reference decides stays as the layout put it, and is recorded as
+keeps its place. With `whole`, a stretch is one unit (a line): half of it or more decided decides
+all of it. What no reference decides stays as the layout put it, and is recorded as
 undecided (`Layering.undecided`). The work is one anchored alignment per reference and one
 bounded alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
 """
@@ -248,6 +249,19 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
     return spans
 
 
+def wholes(decided: dict[int, tuple[int, int]], stretch: list[int]) -> dict[int, tuple[int, int]]:
+    """Each stretch half or more of which is decided, decided whole (a rule's `whole`: its
+    stretches are lines, the classic text's or the commentary's, not parts of both)."""
+    extent: dict[int, tuple[int, int]] = {}
+    for k, number in enumerate(stretch):
+        if number in decided:
+            extent[number] = (extent.get(number, (k, k))[0], k + 1)
+    return {
+        number: extent[number] if 2 * (b - a) >= extent[number][1] - extent[number][0] else (a, b)
+        for number, (a, b) in decided.items()
+    }
+
+
 def candidates(layering: Layering, rule: Rule, limit: TimeLimit) -> list[tuple[int, int]]:
     """The raw spans of the stretches to decide: each match of the rule's pattern in its `within`
     layers (read `across` others), less the line ends at its edges, or without a pattern each run
@@ -351,6 +365,8 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
             for _, i, j in pairs:
                 if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
                     code_at.setdefault(w0 + j, reference_codes[r0 + i])
+    if rule.params.get("whole"):
+        decided = wholes(decided, stretch)
     for a, b in decided.values():
         decided_codes, code = [], CODES[rule.layer]
         for k in range(a, b):  # an unpaired character goes with the one before

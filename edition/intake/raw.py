@@ -12,6 +12,8 @@ from ..errors import EditionError
 from .model import RawText
 
 CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")  # below U+0020, except tab, line ends and form feed
+# The header of a mandoku file (Kanripo): `#+TITLE: 儀禮圖`, `#+PROPERTY: ID KR1d0032`, `#+PROPERTY: BASEEDITION WYG`
+HEADER = re.compile(r"^#\+(?:TITLE:\s*(?P<title>\S.*?)|PROPERTY:\s*(?P<key>ID|BASEEDITION)\s+(?P<value>\S+))\s*$", re.M)
 
 
 def guess_encoding(data: bytes) -> str | None:
@@ -32,6 +34,16 @@ def check_text_data(path: Path, data: bytes) -> None:
         raise EditionError(path, "empty witness file")
     if b"\x00" in data:
         raise EditionError(path, "binary file, not a text witness (contains NUL bytes)")
+
+
+def book_of(text: str) -> tuple[str, str]:
+    """The book a file's header names, and how to cite the digital text (its ID and the edition
+    it transcribes: `KR1d0032, WYG`); empty where the file has no such header."""
+    found = {}
+    for match in HEADER.finditer(text[:2000]):
+        key = "title" if match["title"] else match["key"]
+        found.setdefault(key, match["title"] or match["value"])
+    return found.get("title", ""), ", ".join(found[k] for k in ("ID", "BASEEDITION") if k in found)
 
 
 def read_raw(path: Path, encoding: str = "utf-8") -> RawText:

@@ -16,7 +16,7 @@ import tomlkit
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.guess import BETTER, Detection, common_features, decode, features_found, fit, layout, script_of
 from ..intake.profile import Profile, available_profiles, load_profile
-from ..intake.raw import check_text_data, read_raw
+from ..intake.raw import book_of, check_text_data, read_raw
 from ..tables import read_text, violations
 from .file_kinds import kind_of
 from .placement import ChapterPlacer, Placement
@@ -32,13 +32,23 @@ class Added(NamedTuple):
     lines: list[str]  # what was found and guessed, and where it went, for the user
 
 
-def taken_sigla(work: Work) -> frozenset[str]:
-    found = {e.meta.siglum for e in work.editions}
+def taken(work: Work, key: str = "siglum") -> frozenset[str]:
+    """The sigla (or names) of the work's witnesses, editions and chapters' own."""
+    found = {getattr(e.meta, key) for e in work.editions}
     for chapter in work.chapters:
         meta = work.chapter_dir(chapter) / "witnesses.toml"
         if meta.is_file():
-            found |= {s["siglum"] for s in tomllib.loads(read_text(meta)).get("witness", ())}
-    return frozenset(found)
+            found |= {s.get(key, "") for s in tomllib.loads(read_text(meta)).get("witness", ())}
+    return frozenset(found - {""})
+
+
+def named(work: Work, file: Path, default_title: str, options: dict) -> tuple[str, str | None]:
+    """The title and short name of a new witness: as given, or the book its file's header names
+    (its name unless another witness has it) and how to cite the digital text."""
+    book, cited = book_of(decode(file.read_bytes())[0])
+    title = options.get("title") or (f"{book} ({cited})" if book and cited else book or default_title)
+    name = options.get("name") or (book if book and book not in taken(work, "name") else None)
+    return title, name
 
 
 def chapter_of(work: Work, file: Path, chapter: str | None) -> tuple[Chapter, str]:
@@ -60,23 +70,24 @@ def add_to_chapter(root: Path, file: Path, siglum: str, chapter: str | None, opt
         raise EditionError(file, "no such witness file")
     work = Work.load(root)
     found, how = chapter_of(work, file, chapter)
-    taken = taken_sigla(work)
-    if siglum in taken:
+    sigla = taken(work)
+    if siglum in sigla:
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
     guessed = guess_layout(root, file, siglum, work.sources(found))
     profile = options.get("profile")
+    title, name = named(work, file, file.stem, options)
     target = add_witness(
         work.chapter_dir(found),
         file,
         siglum,
-        options.get("title") or file.stem,
+        title,
         profile or guessed.profile,
         options.get("encoding") or guessed.encoding,
         options.get("script") or guessed.script,
         None if profile else guessed.composed,
-        options.get("name"),
+        name,
         profiles_root=root,
-        taken=taken,
+        taken=sigla,
     )
     lines = guessed.lines(profile_given=profile is not None)
     return Added(target, [*lines, f"in chapter {found.heading} ({how})"])
@@ -92,7 +103,7 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     files = sorted(p for p in folder.iterdir() if p.suffix in WITNESS_SUFFIXES and p.is_file())
     if not files:
         raise EditionError(folder, "no witness files (.txt) in the folder")
-    if siglum in taken_sigla(work):
+    if siglum in taken(work):
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
     placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
     by_chapter: dict[int, list[Path]] = {}
@@ -113,15 +124,16 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
     read = EditionLayout(root, work, siglum, by_chapter, options.get("profile"))
+    title, name = named(work, files[0], folder.name, options)
     stanza = {
         "siglum": siglum,
-        "title": options.get("title") or folder.name,
+        "title": title,
         "script": options.get("script") or read.script,
         "profile": read.profile.name,
         "encoding": options.get("encoding") or read.encoding,
     }
-    if options.get("name"):
-        stanza["name"] = options["name"]
+    if name:
+        stanza["name"] = name
     for path in files:
         check_options(root, path, dict(stanza, file=path.name, profile=None if read.composed else stanza["profile"]))
     stanza["folder"] = siglum
