@@ -9,6 +9,7 @@ passage of the 經, a note and a label of each chapter; its 經 is measured agai
 import atexit
 import shutil
 import tempfile
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -19,8 +20,9 @@ from test_mandoku import read, transcription
 from texts import runs
 
 from edition.cli import main
-from edition.collation.apparatus import align_witnesses
+from edition.collation.apparatus import align_witnesses, collate
 from edition.collation.commentary import align_commentary
+from edition.collation.rearrangement import held
 from edition.intake.align import align
 from edition.intake.alignment_rule import Reference
 from edition.intake.attestation import attested
@@ -300,3 +302,72 @@ def test_a_compilation_is_collated_in_its_classic_text_alone():
     assert align_commentary(witnesses, "SBCK", 0.5, include=("QD",)).statuses["QD"].included
     classic = align_witnesses(witnesses, "SBCK", 0.5)
     assert classic.statuses["YF"].included and classic.statuses["QD"].included
+
+
+def aligned_as(witnesses: dict, siglum: str, compilation: bool):
+    """The witness's alignment with the base, read as a compilation or not."""
+    read = replace(witnesses[siglum], compilation=compilation)
+    aligned = align_witnesses([*(w for s, w in witnesses.items() if s != siglum), read], "SBCK", 0.5)
+    return aligned.maps[siglum].alignment
+
+
+def test_a_compilations_rearrangements_are_no_readings():
+    """楊復 reads passages of 鄉射禮 again beside others (門外再拜, 凡適堂西皆出入于司馬之南) and moves
+    others away, into another place or his notes: read as a witness of the order of the text, they
+    are additions and omissions; read as a compilation, none, while what the base has nowhere and
+    the other substitutions stay readings."""
+    witnesses = family(5)[1]
+    base = witnesses["SBCK"].classic.text
+    compilation = witnesses["YF"]
+    as_compiled, as_plain = aligned_as(witnesses, "YF", True), aligned_as(witnesses, "YF", False)
+    text = compilation.classic.text
+
+    def repeated(alignment):
+        return {text[op.w0 : op.w1] for op in alignment.ops if op.tag == "insert" and held(text[op.w0 : op.w1], base)}
+
+    def moved_away(alignment):
+        extant = [False] * len(base)
+        for b0, b1 in alignment.extant:
+            extant[b0:b1] = [True] * (b1 - b0)
+        return [
+            op
+            for op in alignment.ops
+            if op.tag == "delete" and all(extant[op.b0 : op.b1]) and held(base[op.b0 : op.b1], compilation.stream.text)
+        ]
+
+    assert len(repeated(as_plain)) >= 4 and moved_away(as_plain)  # in the comparison script: 门外再拜…
+    assert not repeated(as_compiled) and not moved_away(as_compiled)
+    substitutions = [op for op in as_plain.ops if op.tag == "replace"]
+    kept = [op for op in substitutions if not held(text[op.w0 : op.w1], base)]
+    assert len(kept) > len(substitutions) / 2, "substitutions stay readings, but for a passage read elsewhere"
+    assert [op for op in as_compiled.ops if op.tag == "replace"] == kept
+
+
+@pytest.mark.parametrize("chapter", [5, 8, 11])
+def test_a_compilations_apparatus_reports_no_passage_it_reads_twice(chapter):
+    """In the apparatus, no addition of 楊復's is a passage the base reads elsewhere: neither one his
+    alignment adds nor a clause he reads both in place and moved."""
+    witnesses, sources = family(chapter)[1], family(chapter)[2]
+    base = witnesses["SBCK"].classic.text
+    apparatus = collate(list(witnesses.values()), "SBCK", sources.orthography())
+    added = [
+        reading.norm
+        for unit in apparatus.units
+        for reading in unit.readings
+        if "YF" in reading.sigla and reading.subtype == "addition"
+    ]
+    assert added and not [text for text in added if held(text, base)], added
+
+
+@pytest.mark.parametrize(("chapter", "clause"), [(5, "司射"), (8, "辞")])
+def test_a_clause_a_compilation_reads_in_place_and_moved_too_is_no_addition(chapter, clause):
+    """楊復 reads 司射 (鄉射禮) and 辭 (聘禮) where the base does and again beside another passage: as a
+    witness of the order of the text, an addition; as a compilation's, none (comparison script)."""
+    witnesses, sources = family(chapter)[1], family(chapter)[2]
+
+    def added(compilation: bool) -> list[str]:
+        read = [replace(w, compilation=compilation) if s == "YF" else w for s, w in witnesses.items()]
+        apparatus = collate(read, "SBCK", sources.orthography())
+        return [r.norm for u in apparatus.units for r in u.readings if "YF" in r.sigla and r.subtype == "addition"]
+
+    assert added(True).count(clause) == added(False).count(clause) - 1

@@ -59,6 +59,7 @@ from .model import (
     reading_text,
 )
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
+from .rearrangement import without_rearrangements
 from .relations import GRAPHIC, Relations
 from .sections import section_cuts
 from .witness_map import WitnessMap, clause_boundaries
@@ -233,6 +234,8 @@ def align_witnesses(
             base_lacunae=base.lacuna_breaks,
             excerpt=w.abridged,
         )
+        if w.compilation:
+            alignment = without_rearrangements(alignment, base_text, w.classic.text, w.stream.text)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
@@ -288,7 +291,8 @@ def apparatus_of(
         kept = read_once(wmap, pieces)
         for number, move in enumerate(kept, len(transpositions)):
             wmap.add_move(number, move.b0, move.b1)
-        for move in (m for m in pieces if m not in kept):  # a reading of a clause it reads elsewhere too
+        # a reading of a clause it reads elsewhere too; a compilation's repetition is none (rearrangement.py)
+        for move in (m for m in pieces if m not in kept and not wmap.witness.compilation):
             wmap.add_insertion(outside_moves(wmap, move.at), move.w0, move.w1)
         for move in kept:
             tokens = wmap.witness.classic.tokens[move.w0 : move.w1]
