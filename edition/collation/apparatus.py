@@ -205,10 +205,12 @@ def align_witnesses(
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
     not_collated: dict[str, str] | None = None,
+    elsewhere: str = "",
 ) -> Aligned:
     """Every witness aligned with the base, and included in the apparatus or not: by an editorial
     decision, else not where `not_collated` says why, else by how much of it aligns in order
-    (`min_quality`)."""
+    (`min_quality`). `elsewhere`: the base's text of the work's other chapters, which a
+    compilation's repetitions may come from (rearrangement.py)."""
     by_siglum = {w.meta.siglum: w for w in witnesses}
     base = by_siglum[base_siglum]
     n = len(base.classic.tokens)
@@ -235,7 +237,7 @@ def align_witnesses(
             excerpt=w.abridged,
         )
         if w.compilation:
-            alignment = without_rearrangements(alignment, base_text, w.classic.text, w.stream.text)
+            alignment = without_rearrangements(alignment, base_text, w.classic.text, w.stream.text, elsewhere)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"

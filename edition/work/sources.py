@@ -44,6 +44,8 @@ from ..tables import (
 WITNESS_SUFFIXES = (".txt",)
 ORDINAL = regex.compile(r"第[一二三四五六七八九十百]+$")
 
+NOT_HAN = regex.compile(r"\P{Han}+")  # what the comparison of runs of text leaves out
+
 
 class EditionChapter(NamedTuple):
     """The chapter of the work an edition is of, as the books of evidence name it."""
@@ -78,6 +80,8 @@ class Sources:
     decisions_file: Path | None = None  # where not `root/decisions.toml`
     evidence: tuple[EvidenceMeta, ...] = ()  # books that quote or judge the text (the 單疏本, the 識誤)
     chapter: EditionChapter | None = None  # the chapter of the work it is of
+    # the base's files of the work's other chapters, and their encoding (a compilation's repetitions)
+    work_files: tuple[tuple[Path, str], ...] = ()
 
     def path(self, meta: WitnessMeta) -> Path:
         """Its (first) raw file."""
@@ -102,6 +106,14 @@ class Sources:
         """A witness read by its profile and its own repairs."""
         (path, profile), *more = self.files(meta)
         return intake_witness(meta, path, profile, self.witness_rules[meta.siglum], normalizer, reference, tuple(more))
+
+    def elsewhere(self) -> str:
+        """The base's text of the work's other chapters, its Han characters in the comparison
+        script, a chapter a line."""
+        comparison = self.normalizer().comparison
+        return "\n".join(
+            NOT_HAN.sub("", read_raw(path, encoding).text).translate(comparison) for path, encoding in self.work_files
+        )
 
     def to_read(self, meta: WitnessMeta) -> ToRead:
         (path, profile), *more = self.files(meta)

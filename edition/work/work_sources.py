@@ -207,6 +207,14 @@ class Work:
             decisions_file=own / "decisions.toml",
             evidence=self.evidence,
             chapter=EditionChapter(chapter.number, chapter.title, chapter.heading or chapter.title),
+            work_files=tuple(
+                (self.edition_path(e, name), e.meta.encoding)
+                for e in self.editions
+                if e.meta.siglum == config.base
+                for number, names in sorted(e.files.items())
+                if number != chapter.number
+                for name in names
+            ),
         )
 
     @classmethod
