@@ -9,10 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import WORK
-from hypothesis import given
-from hypothesis import strategies as st
 
-from edition.intake.alignment_rule import wholes
 from edition.intake.model import WitnessMeta
 from edition.intake.profile import load_profile
 from edition.intake.witness import ToRead, intake_witnesses
@@ -239,17 +236,3 @@ def test_where_the_tradition_goes_on_and_where_sbck_alone_tells(sangfu):
     assert ("classic", "貴臣貴妾") in texts
     quoting = next(text for layer, text, first in sangfu if first == 91 and layer == "tradition")
     assert "親者屬出妻之子爲父後者則爲出母無服傳曰與尊者爲一體不敢服其私親也" in quoting
-
-
-@given(st.lists(st.integers(-1, 3), max_size=30), st.data())
-def test_a_line_decided_half_or_more_is_decided_whole(stretch, data):
-    """`whole` (classic-lines-by-alignment): 將冠者 aligned of the line 將冠者出房南面 leaves the line
-    as the layout put it; 士旅酌 of 士旅酌卒 gives back 士旅酌卒."""
-    extent = {n: (stretch.index(n), len(stretch) - stretch[::-1].index(n)) for n in set(stretch) if n >= 0}
-    decided = {}
-    for number, (first, end) in extent.items():
-        a = data.draw(st.integers(first, end - 1))
-        decided[number] = (a, data.draw(st.integers(a + 1, end)))
-    for number, span in wholes(decided, stretch).items():
-        (a, b), (first, end) = decided[number], extent[number]
-        assert span == ((first, end) if 2 * (b - a) >= end - first else (a, b))

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import EditionError
 from ..intake.guess import decode
 from ..intake.normalize import Normalizer
-from .sources import NOT_HAN
+from .sources import han_compared
 from .work_sources import Chapter, Work
 
 RUN = 4  # characters: long enough that the runs of one chapter are rarely another's
@@ -49,7 +49,7 @@ class Placement:
 
 
 def runs(text: str, normalizer: Normalizer, length: int) -> set[str]:
-    folded = NOT_HAN.sub("", text).translate(normalizer.comparison)
+    folded = han_compared(text, normalizer)
     return {folded[i : i + length] for i in range(len(folded) - length + 1)}
 
 

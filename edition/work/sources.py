@@ -44,7 +44,12 @@ from ..tables import (
 WITNESS_SUFFIXES = (".txt",)
 ORDINAL = regex.compile(r"第[一二三四五六七八九十百]+$")
 
-NOT_HAN = regex.compile(r"\P{Han}+")  # what the comparison of runs of text leaves out
+NOT_HAN = regex.compile(r"\P{Han}+")
+
+
+def han_compared(text: str, normalizer: Normalizer) -> str:
+    """A raw text's Han characters in the comparison script, as runs of text are compared."""
+    return NOT_HAN.sub("", text).translate(normalizer.comparison)
 
 
 class EditionChapter(NamedTuple):
@@ -110,10 +115,8 @@ class Sources:
     def elsewhere(self) -> str:
         """The base's text of the work's other chapters, its Han characters in the comparison
         script, a chapter a line."""
-        comparison = self.normalizer().comparison
-        return "\n".join(
-            NOT_HAN.sub("", read_raw(path, encoding).text).translate(comparison) for path, encoding in self.work_files
-        )
+        normalizer = self.normalizer()
+        return "\n".join(han_compared(read_raw(path, encoding).text, normalizer) for path, encoding in self.work_files)
 
     def to_read(self, meta: WitnessMeta) -> ToRead:
         (path, profile), *more = self.files(meta)
