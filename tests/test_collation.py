@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 import regex
 from differences import minimal_difference
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import etree
 from stripped import without
 
 from edition.collation.apparatus import collate
 from edition.collation.reading import classify
-from edition.intake.align import align
+from edition.intake.align import align, gap_ops
 from edition.publication import validate
 from edition.publication.tei import TEI_NS
 
@@ -188,6 +190,28 @@ def test_order_difference_inside_a_clause_is_a_substitution_not_a_moved_clause()
     reading = Reading(["w"], [], witness[w0:w1], witness[w0:w1])
     assert reading.norm != lemma.norm and sorted(reading.norm) == sorted(lemma.norm)
     assert classify(reading, lemma) == ("substantive", "substitution")
+
+
+@given(
+    st.text(alphabet="甲乙丙丁戊己", min_size=1, max_size=6),
+    st.text(alphabet="庚辛壬癸", min_size=1, max_size=8),
+    st.text(alphabet="甲乙丙丁戊己", min_size=1, max_size=6),
+)
+def test_no_op_between_two_anchors_spans_a_moved_clause(before, moved, after):
+    """Between two anchors the witness's text is aligned without the clauses it moves there; an op
+    that reads the text on both sides of one is split at it (楊復's 儀禮圖, 士昏禮: 婦入寢門…加勺, moved
+    before 主人出婦復位, made an equal op read the base's 主人說服 against his 加勺主人, six false
+    readings), so that an equal op reads what the base reads and nothing reads the clause twice."""
+    base, witness = before + after + moved, before + moved + after
+    w0 = len(before)
+    block = (w0, w0 + len(moved), len(before + after), len(base))
+    ops = gap_ops(base, witness, 0, len(before + after), 0, len(before + moved + after), [block], 40)
+    for op in ops:
+        assert not (op.w0 < block[1] and block[0] < op.w1), op
+        if op.tag == "equal":
+            assert base[op.b0 : op.b1] == witness[op.w0 : op.w1], op
+    read = sorted(w for op in ops for w in range(op.w0, op.w1))
+    assert read == [*range(0, block[0]), *range(block[1], len(witness))]
 
 
 @pytest.mark.parametrize("wrong,right", [("袓", "袒"), ("天", "矢"), ("末", "未")])

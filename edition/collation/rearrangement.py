@@ -8,32 +8,32 @@ place of it, a passage the base reads elsewhere, in the chapter or another (the 
 the base reads in 既夕禮), is a repetition; of what it lacks, a passage he has elsewhere, in his
 classic text or his commentary, is one he moved: neither is a reading, even where the compilation
 keeps the base's order in the rest (a formula the 義疏 reads once more than the base does is not
-reported: a compilation is no witness of that). An added passage the base has nowhere, one he
-leaves out and has nowhere, and the other substitutions stay readings; a passage counts as held
-where runs of `RUN` characters hold `SHARE` of it.
+reported: a compilation is no witness of that). Nor is an addition, however short, that reads
+character for character what he lacks at one place else in the chapter (荁, 有内羞), or one too
+short to place (under `RUN` characters) next to a passage he moved or repeats (his heading
+冠義曰, 小斂 before the rest of its 記). An added passage the base has nowhere, one he leaves
+out and has nowhere, and the other substitutions stay readings; a passage counts as held where
+runs of four characters hold four fifths of it, an added one half of it, with his words between
+(attestation.held). What he reads in place of
+the base's text and shares few of its characters with (his own arrangement set against the
+base's by the alignment: 楊復's 喪服 regrouped by the grades of mourning against the base's 記) is
+no substitution: the base is not extant for him there.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
-from ..intake.align import WILDCARDS, coalesce
+import regex
+
+from ..intake.align import coalesce
+from ..intake.attestation import held
 from ..intake.model import Alignment
 
-RUN = 4  # the shortest run of characters that places a passage elsewhere (and the shortest passage judged)
-SHARE = 0.8  # the share of a passage such runs must hold
-
-
-def held(text: str, *by: str) -> bool:
-    """Runs of RUN characters that one of the texts `by` holds cover SHARE of `text` (a character
-    with no mapping counts as held: there is nothing to judge)."""
-    if len(text) < RUN:
-        return False
-    found = bytearray(char in WILDCARDS for char in text)
-    for i in range(len(text) - RUN + 1):
-        if any(text[i : i + RUN] in other for other in by):
-            found[i : i + RUN] = b"\x01" * RUN
-    return sum(found) >= SHARE * len(text)
+RUN = 4  # the shortest passage judged (attestation.held places one elsewhere by runs of as many characters)
+REPEATED = 0.8  # the share of a passage read in place of the base's that runs held elsewhere must cover
+REPEATED_ADDITION = 0.5  # and of a passage added
 
 
 def without_rearrangements(alignment: Alignment, base: str, classic: str, whole: str, elsewhere: str = "") -> Alignment:
@@ -41,15 +41,100 @@ def without_rearrangements(alignment: Alignment, base: str, classic: str, whole:
     additions the base holds elsewhere in the chapter or the work (`elsewhere`: its other
     chapters' text; a substitution of such text: an omission), and with the base not extant where
     it lacks what its `whole` text (every layer) holds."""
-    ops = []
+    ops, rearranged, apart = [], [(move.w0, move.w1) for move in alignment.moves], []
     for op in alignment.ops:
-        repeated = op.tag in ("insert", "replace") and held(classic[op.w0 : op.w1], base, elsewhere)
+        # an addition half of which he repeats: with a word of his own, a table's cell (繼母如母 九升)
+        share = REPEATED_ADDITION if op.tag == "insert" else REPEATED
+        repeated = op.tag in ("insert", "replace") and held(classic[op.w0 : op.w1], base, elsewhere, share=share)
+        own = op.tag == "replace" and not repeated and unlike(classic[op.w0 : op.w1], base[op.b0 : op.b1])
+        if repeated or own:
+            rearranged.append((op.w0, op.w1))
+        if own:
+            apart.append((op.b0, op.b1))
         if op.tag == "insert" and repeated:
             continue
-        ops.append(replace(op, tag="delete", w0=op.w1) if repeated else op)  # what it reads here is read elsewhere
-    ops = coalesce(ops)
-    moved_away = [(op.b0, op.b1) for op in ops if op.tag == "delete" and held(base[op.b0 : op.b1], whole)]
-    return replace(alignment, ops=ops, extant=subtracted(alignment.extant, moved_away))
+        # what it reads here is read elsewhere, or is its own arrangement against the base's text
+        ops.append(replace(op, tag="delete", w0=op.w1) if repeated or own else op)
+    ops, moved = paired(coalesce(ops), base, classic)
+    ops = beside(ops, rearranged)
+    moved_away = [(b0, b1) for b0, b1 in lacking(ops, alignment) if has(base[b0:b1], whole)]
+    return replace(alignment, ops=ops, extant=subtracted(alignment.extant, moved_away + moved + apart))
+
+
+def lacking(ops: list, alignment: Alignment) -> list[tuple[int, int]]:
+    """The base ranges the witness has nothing for where it is extant: its omissions, and the base
+    text no op or moved clause reads (between two clauses it moved)."""
+    read = bytearray(alignment.base_length)
+    for b0, b1 in [(op.b0, op.b1) for op in ops if op.tag != "delete"] + [(m.b0, m.b1) for m in alignment.moves]:
+        read[b0:b1] = b"\x01" * (b1 - b0)
+    out = []
+    for a, b in alignment.extant:
+        i = a
+        while i < b:
+            if read[i]:
+                i += 1
+                continue
+            j = i
+            while j < b and not read[j]:
+                j += 1
+            out.append((i, j))
+            i = j
+    return out
+
+
+def has(text: str, whole: str) -> bool:
+    """The compilation's text holds the passage: by its runs (attestation.held), or one of more
+    than RUN characters whole but for one character (几俟于東箱 where the base has 几侯于東箱)."""
+    one_off = len(text) > RUN and regex.search(f"(?:{regex.escape(text)}){{s<=1}}", whole) is not None
+    return held(text, whole) or one_off
+
+
+def unlike(read: str, lacked: str) -> bool:
+    """Two texts that stand against each other by their place alone: one of three characters or
+    more, and fewer than half of the longer's characters in the other (楊復's 喪服, regrouped by the
+    grades of mourning, against the base's 記: 姒婦報 for 巳加也)."""
+    longer = max(len(read), len(lacked))
+    return longer >= 3 and 2 * sum((Counter(read) & Counter(lacked)).values()) < longer
+
+
+def beside(ops: list, rearranged: list[tuple[int, int]]) -> list:
+    """The ops without the additions too short to judge (under RUN characters) that stand next to
+    a passage moved or repeated (its witness range in `rearranged`): a heading of the compiler's
+    or a piece of that passage (冠義曰 between two pieces of the 記 he moved, 小斂 before one)."""
+    edges = {edge for w0, w1 in rearranged for edge in (w0, w1)}
+    return [op for op in ops if not (op.tag == "insert" and op.w1 - op.w0 < RUN and {op.w0, op.w1} & edges)]
+
+
+def paired(ops: list, base: str, classic: str) -> tuple[list, list[tuple[int, int]]]:
+    """The ops without the additions that read what the compilation lacks at one place else, more
+    than RUN characters away (a piece of a moved 記 too short to be placed by its runs: 荁, 有内羞;
+    訝以其摯 for 之以其摯; nearer, 以得 for 得以, it is two characters inverted, a reading), and the
+    base ranges so read, one addition for each."""
+    lacking = [(op.b0, op.b1) for op in ops if op.tag == "delete"]
+    kept, moved = [], []
+    for op in ops:
+        text = classic[op.w0 : op.w1]
+        place = op.tag == "insert" and next(
+            (r for r in lacking if alike(text, base[r[0] : r[1]]) and min(abs(op.b0 - r[0]), abs(op.b0 - r[1])) > RUN),
+            None,
+        )
+        if place:
+            lacking.remove(place)
+            moved.append(place)
+        else:
+            kept.append(op)
+    return coalesce(kept), moved
+
+
+def alike(added: str, lacked: str) -> bool:
+    """The same passage: character for character, with one character otherwise of three or more,
+    or the one holding the other where that is three characters or more and half of it."""
+    if added == lacked:
+        return True
+    short, long = sorted((added, lacked), key=len)
+    if len(short) == len(long):
+        return len(short) >= 3 and sum(a != b for a, b in zip(short, long)) == 1
+    return len(short) >= 3 and 2 * len(short) >= len(long) and short in long
 
 
 def subtracted(ranges: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:

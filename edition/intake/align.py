@@ -408,7 +408,7 @@ def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length, excerpt=False) 
         out = [Op("insert", b0, b0, a, b) for a, b in parts]
         return out + [Op("delete", b0, b1, parts[-1][1] if parts else w1, parts[-1][1] if parts else w1)]
     local = (quoted_ops if excerpt else local_ops)(base[b0:b1], text, b0, 0)
-    return [remap(op, offsets, w0) for op in local]
+    return [part for op in local for part in remap(op, offsets, w0)]
 
 
 def lacuna_ops(base, witness, b0, b1, w0, w1, breaks, moved, lacunae) -> list[Op]:
@@ -426,15 +426,28 @@ def lacuna_ops(base, witness, b0, b1, w0, w1, breaks, moved, lacunae) -> list[Op
     return ops + after
 
 
-def remap(op: Op, offsets: list[int], fallback: int) -> Op:
-    """Map positions in the concatenated gap text back to witness positions."""
-
-    def at(i: int) -> int:
-        if i < len(offsets):
-            return offsets[i]
-        return offsets[-1] + 1 if offsets else fallback
-
-    return Op(op.tag, op.b0, op.b1, at(op.w0), at(op.w1 - 1) + 1 if op.w1 > op.w0 else at(op.w0))
+def remap(op: Op, offsets: list[int], fallback: int) -> list[Op]:
+    """Map positions in the concatenated gap text back to witness positions: an op whose text runs
+    over a moved block cut out of the gap is split there, so that no op spans the block (an equal
+    op's base advances with its witness; a substitution keeps its base text before the block, and
+    what it reads after it is added there)."""
+    if op.w1 == op.w0:
+        at = offsets[op.w0] if op.w0 < len(offsets) else offsets[-1] + 1 if offsets else fallback
+        return [Op(op.tag, op.b0, op.b1, at, at)]
+    pieces, start = [], op.w0
+    for i in range(op.w0 + 1, op.w1 + 1):
+        if i == op.w1 or offsets[i] != offsets[i - 1] + 1:
+            pieces.append((start, i))
+            start = i
+    out, b = [], op.b0
+    for number, (i0, i1) in enumerate(pieces):
+        w0, w1 = offsets[i0], offsets[i1 - 1] + 1
+        if op.tag == "equal":
+            out.append(Op("equal", b, b + i1 - i0, w0, w1))
+            b += i1 - i0
+        else:
+            out.append(Op(op.tag if number == 0 else "insert", op.b0 if number == 0 else op.b1, op.b1, w0, w1))
+    return out
 
 
 def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved, bound: int | None = None) -> list[Op]:
@@ -450,7 +463,7 @@ def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved, bound: int | No
         b0, b1 = max(0 if bound is None else bound, b_edge - span), b_edge
     else:
         b0, b1 = b_edge, min(len(base) if bound is None else bound, b_edge + span)
-    local = [remap(op, offsets, w0) for op in local_ops(base[b0:b1], text, b0, 0)]
+    local = [part for op in local_ops(base[b0:b1], text, b0, 0) for part in remap(op, offsets, w0)]
     # The base beyond the witness's edge is not a deletion: the witness simply is not extant there.
     if before:
         while local and local[0].tag == "delete":

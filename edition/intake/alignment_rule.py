@@ -72,15 +72,18 @@ class Reference:
     makes a witness's own comparison stream; `layers`: per text, the CODES of its characters'
     layers where it holds more than the rule's layer (the 經 and the 傳; UNDECIDED where it is
     not sure which); `streams`: per witness, the comparison stream of all its text layers (the
-    注, the 音義, the 疏 for a rule of kind attestation that reads its notes)."""
+    注, the 音義, the 疏 for a rule of kind attestation that reads its notes); `elsewhere`: the
+    base's text of the work's other chapters, which a rule of kind attestation also reads where it
+    reads the 經 (a compilation moves the 記 of one chapter into another)."""
 
     texts: tuple[str, ...]
     normalizer: Normalizer
     layers: tuple[bytes, ...] = ()
     streams: tuple[Stream, ...] = ()
+    elsewhere: str = ""
 
     @classmethod
-    def of(cls, witnesses, normalizer: Normalizer) -> Reference:
+    def of(cls, witnesses, normalizer: Normalizer, elsewhere: str = "") -> Reference:
         """The text collated of each witness, with its layers; where its own rules of kind
         alignment left a stretch as its layout put it (`undecided`), the layer UNDECIDED: its
         text is sure there, not how it divides."""
@@ -96,13 +99,18 @@ class Reference:
                         codes[i] = UNDECIDED
             texts.append(stream.text)
             layers.append(bytes(codes))
-        return cls(tuple(texts), normalizer, tuple(layers), tuple(witness.stream for witness in witnesses))
+        return cls(tuple(texts), normalizer, tuple(layers), tuple(witness.stream for witness in witnesses), elsewhere)
 
     def texts_of(self, layers: tuple[str, ...]) -> tuple[str, ...]:
         """Each witness's text of `layers`: its text collated where they are the 經 and the 傳."""
         if set(layers) <= set(TRANSMITTED):
             return self.texts
         return tuple(stream.only(layers).text for stream in self.streams)
+
+    def searched_of(self, layers: tuple[str, ...]) -> tuple[str, ...]:
+        """The long texts that also attest `layers`, looked up run by run: the work's other
+        chapters where they are the 經 and the 傳."""
+        return (self.elsewhere,) if self.elsewhere and set(layers) <= set(TRANSMITTED) else ()
 
     def codes(self, number: int, layer: str) -> bytes:
         """The layers of text `number`'s characters: all `layer` where none are given."""

@@ -13,6 +13,9 @@ characters that holds it stands there, in the text collated where the rule reads
 傳, or with `attested_as` in the first of those layers of theirs that has it, whose layer the
 character then takes.
 
+A stretch (below) at the margin that the base's 經 of the work's other chapters holds
+(`Reference.elsewhere`: runs of four characters hold four fifths of it, see `held`) is attested:
+classic text moved here from there (楊復 sets the 記 of 既夕禮 beside 士喪禮: ○記小斂 / 辟奠不出室).
 A run of at least twice `min_run` unattested characters takes the rule's `layer` (read over line
 ends, labels and notes, not over the classic text where the rule does not read it). The rest is
 judged by stretches, the characters one rule application claimed (a line of text with the pieces
@@ -64,6 +67,19 @@ def attested(text: str, references: tuple[str, ...], k: int) -> bytearray:
     return found
 
 
+def held(text: str, *by: str, run: int = MIN_RUN, share: float = 0.8) -> bool:
+    """Runs of `run` characters that one of the texts `by` holds cover `share` of `text` (a
+    character with no mapping counts as held: there is nothing to judge); the texts are searched,
+    not indexed, so they may be long (a work's other chapters)."""
+    if len(text) < run:
+        return False
+    found = bytearray(char in WILDCARDS for char in text)
+    for i in range(len(text) - run + 1):
+        if any(text[i : i + run] in other for other in by):
+            found[i : i + run] = b"\x01" * run
+    return sum(found) >= share * len(text)
+
+
 def judged(labels: list[str | None], layer: str, min_stretch: int) -> list[str | None]:
     """The layers of one stretch's characters from what attests each (None: nothing; `layer`: in
     a long unattested run, which keeps it): all `layer` where half or more are unattested, else
@@ -113,6 +129,9 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
     attesting = [(layer, reference.texts_of((layer,))) for layer in rule.params.get("attested_as", ())]
     stream = reference.normalizer.stream(layering.raw, layering.segments(), rule.within)
     labels = labelled(stream.text, attesting or [(KEEP, reference.texts_of(rule.within))], k)
+    for stretch in moved_in(layering, stream, reference.searched_of(rule.within)):
+        for i in stretch:
+            labels[i] = KEEP
     where = places(layering, stream, rule)
     position = 0
     for (_, unattested), run in groupby(range(len(labels)), key=lambda i: (where[i], labels[i] is None)):
@@ -131,6 +150,18 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
             for number, (start, end) in enumerate(pieces):
                 layering.assign(start, end, layer, rule, join=number > 0)
         position += length
+
+
+def moved_in(layering: Layering, stream: Stream, elsewhere: tuple[str, ...]) -> list[list[int]]:
+    """The stretches at the margin (an indented line is the compiler's) that the texts `elsewhere`
+    (the base's 經 of the work's other chapters) hold: classic text moved here from there."""
+    raw = layering.raw.text
+    return [
+        stretch
+        for stretch in (stretches(layering, stream) if elsewhere else ())
+        if not raw[raw.rfind("\n", 0, stream.starts[stretch[0]]) + 1 :].startswith("\u3000")
+        and held("".join(stream.text[i] for i in stretch), *elsewhere)
+    ]
 
 
 def decided(
@@ -162,10 +193,10 @@ def decided(
         if name:
             speakers[in_note] = (name, stretch[-1])
         text = "".join(stream.text[i] for i in stretch)
-        held = len(text) < k and next((label for label, texts in attesting if any(text in t for t in texts)), None)
+        whole = len(text) < k and next((label for label, texts in attesting if any(text in t for t in texts)), None)
         judgment = (
-            [name or held] * len(stretch)
-            if name or held
+            [name or whole] * len(stretch)
+            if name or whole
             else judged([labels[i] for i in stretch], rule.layer, min_stretch)
         )
         for i, layer in zip(stretch, judgment):

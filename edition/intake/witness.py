@@ -117,6 +117,7 @@ def intake_witnesses(
     normalizer: Normalizer,
     progress: Callable[[str], None] = lambda message: None,
     errors: list[str] | None = None,
+    elsewhere: Callable[[], str] = str,
 ) -> list[Witness]:
     """Every witness, read in turns (`ToRead.turn`), in each in the order given: first those whose
     layout alone decides their layers; then those with a rule that reads the others (of kind
@@ -129,8 +130,9 @@ def intake_witnesses(
     find none, that reading is their reading). A reference is what it is sure of: where its own
     alignment rules left a stretch as its layout put it, its text is there but not its layers
     (`Reference.of`), so that it never decides another witness's stretch with a guess. With
-    `errors`, a witness that cannot be read adds its error there instead of stopping. The
-    witnesses read, in the order given."""
+    `errors`, a witness that cannot be read adds its error there instead of stopping. A
+    compilation's references hold the base's text of the work's other chapters too (`elsewhere`,
+    see Reference). The witnesses read, in the order given."""
     read: dict[str, Witness] = {}
     tried: set[str] = set()
     alone: dict[str, Witness | None] = {}  # a witness still to be read, by its layout alone
@@ -156,7 +158,7 @@ def intake_witnesses(
                     others.append(read[other.meta.siglum])
                 elif other.meta.siglum not in tried and (witness := by_layout(other)) is not None:
                     others.append(witness)
-            return Reference.of(others, normalizer)
+            return Reference.of(others, normalizer, elsewhere() if item.compilation else "")
 
         return made
 

@@ -95,7 +95,7 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     base = next(w for w in witnesses if w.meta.siglum == config.base)
     external = evidence_of(sources, base)
     orthography = sources.orthography()
-    elsewhere = sources.elsewhere() if any(w.compilation for w in witnesses) else ""
+    elsewhere = sources.elsewhere if any(w.compilation for w in witnesses) else ""
     classic = align_witnesses(witnesses, config.base, config.min_quality, *witness_choices, elsewhere=elsewhere)
     notes = align_commentary(witnesses, config.base, config.min_quality, *witness_choices)
     layers = [aligned for aligned in (classic, notes) if aligned is not None]

@@ -85,7 +85,7 @@ class Sources:
     decisions_file: Path | None = None  # where not `root/decisions.toml`
     evidence: tuple[EvidenceMeta, ...] = ()  # books that quote or judge the text (the 單疏本, the 識誤)
     chapter: EditionChapter | None = None  # the chapter of the work it is of
-    # the base's files of the work's other chapters, and their encoding (a compilation's repetitions)
+    # the base's files of the work's other chapters, each with its profile's name (a compilation's repetitions)
     work_files: tuple[tuple[Path, str], ...] = ()
 
     def path(self, meta: WitnessMeta) -> Path:
@@ -112,11 +112,22 @@ class Sources:
         (path, profile), *more = self.files(meta)
         return intake_witness(meta, path, profile, self.witness_rules[meta.siglum], normalizer, reference, tuple(more))
 
+    @cached_property
     def elsewhere(self) -> str:
-        """The base's text of the work's other chapters, its Han characters in the comparison
-        script, a chapter a line."""
+        """The base's text collated (the 經 and the 傳) of the work's other chapters, in the
+        comparison script, a chapter a line: each read by its profile, with the base's repairs."""
+        base = next(meta for meta in self.witnesses if meta.siglum == self.config.base)
         normalizer = self.normalizer()
-        return "\n".join(han_compared(read_raw(path, encoding).text, normalizer) for path, encoding in self.work_files)
+        return "\n".join(
+            intake_witness(
+                base,
+                path,
+                self.profiles.get(profile) or load_profile(profile, self.root),
+                self.witness_rules[base.siglum],
+                normalizer,
+            ).classic.text
+            for path, profile in self.work_files
+        )
 
     def to_read(self, meta: WitnessMeta) -> ToRead:
         (path, profile), *more = self.files(meta)
@@ -126,7 +137,8 @@ class Sources:
         """Every witness, in the order of witnesses.toml; those whose layers are decided in part by
         alignment are read last, against the others (see intake_witnesses). With `errors`, a
         witness that cannot be read adds its error there instead of stopping."""
-        return intake_witnesses([self.to_read(m) for m in self.witnesses], self.normalizer(), progress, errors)
+        to_read = [self.to_read(m) for m in self.witnesses]
+        return intake_witnesses(to_read, self.normalizer(), progress, errors, lambda: self.elsewhere)
 
     def person_by_name(self, name: str) -> Person | None:
         """The person a witness names, in either script, by their name or an alias."""

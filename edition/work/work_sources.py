@@ -208,7 +208,7 @@ class Work:
             evidence=self.evidence,
             chapter=EditionChapter(chapter.number, chapter.title, chapter.heading or chapter.title),
             work_files=tuple(
-                (self.edition_path(e, name), e.meta.encoding)
+                (self.edition_path(e, name), e.profiles.get(name, e.meta.profile))
                 for e in self.editions
                 if e.meta.siglum == config.base
                 for number, names in sorted(e.files.items())
