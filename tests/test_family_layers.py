@@ -479,7 +479,7 @@ def test_two_characters_inverted_stay_a_reading_and_a_piece_moved_further_does_n
     base, classic = "对曰某得以为昏姻之故", "对曰某以得为昏姻之故"
     inverted = [Op("equal", 0, 3, 0, 3), Op("insert", 3, 3, 3, 4), Op("equal", 3, 4, 4, 5), Op("delete", 4, 5, 5, 5)]
     inverted.append(Op("equal", 5, 10, 5, 10))
-    assert paired(inverted, base, classic) == (inverted, [])
+    assert paired(inverted, base, classic, [(4, 5)]) == (inverted, [])
     base, classic = "祝筵几于室中东面主人夏葵冬荁", "荁祝筵几于室中东面主人夏葵冬"
     moved = [Op("insert", 0, 0, 0, 1), Op("equal", 0, 13, 1, 14), Op("delete", 13, 14, 14, 14)]
-    assert paired(moved, base, classic) == (moved[1:], [(13, 14)])  # its place not extant for him
+    assert paired(moved, base, classic, [(13, 14)]) == (moved[1:], [(13, 14)])  # its place not extant for him

@@ -55,7 +55,8 @@ def without_rearrangements(alignment: Alignment, base: str, classic: str, whole:
             continue
         # what it reads here is read elsewhere, or is its own arrangement against the base's text
         ops.append(replace(op, tag="delete", w0=op.w1) if repeated or own else op)
-    ops, moved = paired(coalesce(ops), base, classic)
+    ops = coalesce(ops)
+    ops, moved = paired(ops, base, classic, lacking(ops, alignment))
     ops = beside(ops, rearranged)
     moved_away = [(b0, b1) for b0, b1 in lacking(ops, alignment) if has(base[b0:b1], whole)]
     return replace(alignment, ops=ops, extant=subtracted(alignment.extant, moved_away + moved + apart))
@@ -85,8 +86,7 @@ def lacking(ops: list, alignment: Alignment) -> list[tuple[int, int]]:
 def has(text: str, whole: str) -> bool:
     """The compilation's text holds the passage: by its runs (attestation.held), or one of more
     than RUN characters whole but for one character (几俟于東箱 where the base has 几侯于東箱)."""
-    one_off = len(text) > RUN and regex.search(f"(?:{regex.escape(text)}){{s<=1}}", whole) is not None
-    return held(text, whole) or one_off
+    return held(text, whole) or (len(text) > RUN and one_off(text, whole))
 
 
 def unlike(read: str, lacked: str) -> bool:
@@ -105,21 +105,20 @@ def beside(ops: list, rearranged: list[tuple[int, int]]) -> list:
     return [op for op in ops if not (op.tag == "insert" and op.w1 - op.w0 < RUN and {op.w0, op.w1} & edges)]
 
 
-def paired(ops: list, base: str, classic: str) -> tuple[list, list[tuple[int, int]]]:
-    """The ops without the additions that read what the compilation lacks at one place else, more
-    than RUN characters away (a piece of a moved 記 too short to be placed by its runs: 荁, 有内羞;
-    訝以其摯 for 之以其摯; nearer, 以得 for 得以, it is two characters inverted, a reading), and the
-    base ranges so read, one addition for each."""
-    lacking = [(op.b0, op.b1) for op in ops if op.tag == "delete"]
-    kept, moved = [], []
+def paired(ops: list, base: str, classic: str, lacked: list[tuple[int, int]]) -> tuple[list, list[tuple[int, int]]]:
+    """The ops without the additions that read what the compilation lacks (`lacked`: base ranges)
+    at one place else, more than RUN characters away (a piece of a moved 記 too short to be placed
+    by its runs: 荁, 有内羞; 訝以其摯 for 之以其摯, 鉶芼牛藿 for 鉶芼牛霍; nearer, 以得 for 得以, it is
+    two characters inverted, a reading), and the base ranges so read, one addition for each."""
+    lacked, kept, moved = list(lacked), [], []
     for op in ops:
         text = classic[op.w0 : op.w1]
         place = op.tag == "insert" and next(
-            (r for r in lacking if alike(text, base[r[0] : r[1]]) and min(abs(op.b0 - r[0]), abs(op.b0 - r[1])) > RUN),
+            (r for r in lacked if alike(text, base[r[0] : r[1]]) and min(abs(op.b0 - r[0]), abs(op.b0 - r[1])) > RUN),
             None,
         )
         if place:
-            lacking.remove(place)
+            lacked.remove(place)
             moved.append(place)
         else:
             kept.append(op)
@@ -127,14 +126,17 @@ def paired(ops: list, base: str, classic: str) -> tuple[list, list[tuple[int, in
 
 
 def alike(added: str, lacked: str) -> bool:
-    """The same passage: character for character, with one character otherwise of three or more,
-    or the one holding the other where that is three characters or more and half of it."""
+    """The same passage: character for character, or the shorter, of three characters or more and
+    half the longer, in the longer but for one character (几俟于東箱 in 設几侯于東箱)."""
     if added == lacked:
         return True
     short, long = sorted((added, lacked), key=len)
-    if len(short) == len(long):
-        return len(short) >= 3 and sum(a != b for a, b in zip(short, long)) == 1
-    return len(short) >= 3 and 2 * len(short) >= len(long) and short in long
+    return len(short) >= 3 and 2 * len(short) >= len(long) and one_off(short, long)
+
+
+def one_off(text: str, within: str) -> bool:
+    """`within` holds `text` whole but for one character."""
+    return regex.search(f"(?:{regex.escape(text)}){{s<=1}}", within) is not None
 
 
 def subtracted(ranges: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
