@@ -8,16 +8,19 @@ place of it, a passage the base reads elsewhere, in the chapter or another (the 
 the base reads in 既夕禮), is a repetition; of what it lacks, a passage he has elsewhere, in his
 classic text or his commentary, is one he moved: neither is a reading, even where the compilation
 keeps the base's order in the rest (a formula the 義疏 reads once more than the base does is not
-reported: a compilation is no witness of that). Nor is an addition, however short, that reads
-character for character what he lacks at one place else in the chapter (荁, 有内羞), or one too
-short to place (under `RUN` characters) next to a passage he moved or repeats (his heading
-冠義曰, 小斂 before the rest of its 記). An added passage the base has nowhere, one he leaves
-out and has nowhere, and the other substitutions stay readings; a passage counts as held where
-runs of four characters hold four fifths of it, an added one half of it, with his words between
-(attestation.held). What he reads in place of
-the base's text and shares few of its characters with (his own arrangement set against the
-base's by the alignment: 楊復's 喪服 regrouped by the grades of mourning against the base's 記) is
-no substitution: the base is not extant for him there.
+reported: a compilation is no witness of that). Nor is:
+- an addition that reads what he lacks at one place else in the chapter, more than `RUN`
+  characters away, exactly or but for one character (荁, 有内羞, 鉶芼牛藿 for 鉶芼牛霍; nearer, 以得
+  for 得以, it is two characters inverted, a reading);
+- an addition too short to place (under `RUN` characters) next to a passage he moved or repeats
+  (his heading 冠義曰, 記);
+- what he reads in place of the base's text and shares few of its characters with: his own
+  arrangement set against the base's by position (楊復's 喪服, regrouped by the grades of
+  mourning, against the base's 記), where the base is not extant for him.
+An added passage the base has nowhere, one he leaves out and has nowhere, and the other
+substitutions stay readings. A passage counts as held where runs of four characters hold four
+fifths of it, an added one half of it, with his words between (a table's cell: 繼母如母 九升;
+attestation.held).
 """
 
 from __future__ import annotations

@@ -108,8 +108,8 @@ class Reference:
         return tuple(stream.only(layers).text for stream in self.streams)
 
     def searched_of(self, layers: tuple[str, ...]) -> tuple[str, ...]:
-        """The long texts that also attest `layers`, looked up run by run: the work's other
-        chapters where they are the 經 and the 傳."""
+        """The long texts that also attest a stretch of `layers` (attestation.moved_in): the base's
+        text of the work's other chapters, where they are the 經 and the 傳."""
         return (self.elsewhere,) if self.elsewhere and set(layers) <= set(TRANSMITTED) else ()
 
     def codes(self, number: int, layer: str) -> bytes:
