@@ -18,10 +18,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import regex
+
 from ..errors import EditionError
 from ..intake.guess import decode
 from ..intake.normalize import Normalizer
-from .sources import han_compared
 from .work_sources import Chapter, Work
 
 RUN = 4  # characters: long enough that the runs of one chapter are rarely another's
@@ -30,6 +31,7 @@ CLEARLY = 3.0  # times the share of the next chapter
 LEADS = 1.2  # times the next chapter's share, at every run length, for a file too corrupt to be clear
 HOLDS = 0.1  # of a chapter's own runs, in a 卷 that holds part of it
 LENGTHS = range(2, RUN + 1)
+NOT_HAN = regex.compile(r"\P{Han}+")
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Placement:
 
 
 def runs(text: str, normalizer: Normalizer, length: int) -> set[str]:
-    folded = han_compared(text, normalizer)
+    folded = NOT_HAN.sub("", text).translate(normalizer.comparison)
     return {folded[i : i + length] for i in range(len(folded) - length + 1)}
 
 

@@ -44,13 +44,6 @@ from ..tables import (
 WITNESS_SUFFIXES = (".txt",)
 ORDINAL = regex.compile(r"第[一二三四五六七八九十百]+$")
 
-NOT_HAN = regex.compile(r"\P{Han}+")
-
-
-def han_compared(text: str, normalizer: Normalizer) -> str:
-    """A raw text's Han characters in the comparison script, as runs of text are compared."""
-    return NOT_HAN.sub("", text).translate(normalizer.comparison)
-
 
 class EditionChapter(NamedTuple):
     """The chapter of the work an edition is of, as the books of evidence name it."""
