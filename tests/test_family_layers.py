@@ -16,13 +16,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import exported_chapter
+from hypothesis import given
+from hypothesis import strategies as st
 from test_mandoku import read, transcription
 from texts import runs
 
 from edition.cli import main
 from edition.collation.apparatus import align_witnesses, collate
 from edition.collation.commentary import align_commentary
-from edition.collation.rearrangement import has, lacking, paired, unlike
+from edition.collation.rearrangement import (
+    RUN,
+    has,
+    lacking,
+    paired,
+    rewritten,
+    scattered,
+    unlike,
+    without_rearrangements,
+)
 from edition.intake.align import align
 from edition.intake.alignment_rule import Reference
 from edition.intake.attestation import attested, held
@@ -105,7 +116,7 @@ def test_the_classic_text_read_is_the_bases(chapter, siglum):
     base, wyg, read = witnesses["SBCK"].classic.text, witnesses["WYG"].classic.text, witnesses[siglum]
     classic = read.classic.text
     assert sum(attested(classic, (base, wyg), 5)) / len(classic) >= 0.98
-    in_classic, anywhere = attested(base, (classic,), 5), attested(base, (read.stream.text,), 5)
+    in_classic, anywhere = attested(base, (classic,), 5), attested(base, (classic, read.stream.text), 5)
     alignment = align(base, classic, lacuna_length=len(base))
     matched = [op for op in (*alignment.ops, *(op for move in alignment.moves for op in move.ops)) if op.tag == "equal"]
     span = range(
@@ -185,6 +196,18 @@ def test_yang_fu_sang_fu():
     assert line(11, "YF", 942) == [("label", "右朋友")]
     assert line(11, "YF", 943)[:2] == [("label", "記"), ("classic", "改葬緦")]
     assert line(11, "YF", 773)[-1] == ("scholia", "小記為母之君母外祖適母母卒則不服○服問傳曰"), "quoted from the 禮記"
+    assert line(11, "YF", 291) == [("scholia", "同")], "the end of a quotation (○小記…與大夫之適子), wrapped"
+    # the 傳 ends before a ○ that opens his quotation of the 檀弓, whose last word wraps before a note
+    assert line(11, "YF", 282)[:3] == [
+        ("tradition", "服也"),
+        ("classic", "○"),
+        ("scholia", "檀弓縣子瑣曰吾聞之古者不降上下各以其"),
+    ]
+    assert line(11, "YF", 284)[0] == ("scholia", "也伯文殷時滕君也爵為伯名文"), "and the note of his after it"
+    # the end of a 傳 with a variant form (已 for 巳) before the label 右小功五月 and the title of his
+    # table 小功降正義服圖, none of which the others have: the table's title is his, the 傳 is not
+    assert "以慈已加也" in dict(line(11, "YF", 798)).get("tradition", dict(line(11, "YF", 798)).get("classic", ""))
+    assert line(11, "YF", 801)[-1] == ("scholia", "小功降正義服圖")
 
 
 def test_qinding_xiang_she_li():
@@ -259,6 +282,23 @@ def test_labels_set_in_or_with_a_remark_and_a_line_of_the_classic_text_that_open
         reference(tmp_path, sources, classic + "¶\n"),
     )
     assert runs(w) == [("classic", classic)], "the others read it as the classic text"
+
+
+def test_a_long_label_wraps_into_a_short_line_of_its_own(tmp_path, sources):
+    """楊復 (特牲饋食禮: 右尸卒爵酢賔賔獻祝佐食致爵主人主婦酢 / 于主人) and the 義疏 (右賓作止爵尸酢賓賓獻祝佐食
+    致于主人主婦 / 自酢) end a label near the width of a line on a line of its own, after blank
+    lines: the label's, not the classic text's. A short label is followed by the classic text."""
+    text = (
+        "鄉射之禮主人戒賓賓出迎再拜主人答再拜乃¶\n¶\n右主人戒賓賓出迎再拜主人答再拜乃請賓禮¶\n¶\n¶\n辭許¶\n"
+        "請賓禮辭許主人再拜賓答再拜主人退賓送再拜¶\n右戒賓¶\n無介¶\n"
+    )
+    w = read(tmp_path, sources, text, COMPILATION)
+    assert [s.text(w.raw) for s in w.segments_of("label")] == [
+        "右主人戒賓賓出迎再拜主人答再拜乃請賓禮",
+        "辭許",
+        "右戒賓",
+    ]
+    assert ("classic", "無介") in runs(w)
 
 
 def test_what_no_other_witness_has_is_the_compilers(tmp_path, sources):
@@ -410,7 +450,8 @@ def test_a_clause_a_compilation_reads_in_place_and_moved_too_is_no_addition(chap
 
 def test_a_piece_a_compilation_moves_is_no_reading_however_short():
     """楊復 moves 有内羞 and 若與 of 燕禮 beside other passages, too short to be placed by runs of four
-    characters, and marks a moved 記 with 記: read as a witness of the order of the text, each is an
+    characters, marks a moved 記 with 記, and moves 記惟公與賓有俎 with 惟 for the base's 唯, which
+    stays behind (a character at the edge of a clause he moved): read as a witness of the order of the text, each is an
     addition where he reads it and an omission where the base does; read as a compilation's, none
     (an addition that reads what he lacks at one place else, or a piece too short to place beside a
     passage he moved, is part of that move). Comparison script."""
@@ -426,16 +467,17 @@ def test_a_piece_a_compilation_moves_is_no_reading_however_short():
             if "YF" in r.sigla and r.subtype in ("addition", "omission")
         ]
 
-    moved = {(subtype, piece) for subtype in ("addition", "omission") for piece in ("有内羞", "若与", "记")}
+    moved = {(subtype, piece) for subtype in ("addition", "omission") for piece in ("有内羞", "若与", "记", "惟")}
     assert moved <= set(differences(False))
     assert not moved & set(differences(True))
 
 
 def test_what_a_compilation_regroups_is_no_substitution_but_its_own_readings_stay():
-    """楊復 regroups 喪服 by the grades of mourning and sets tables in it: aligned in order, his
-    regrouped text stands against the base's 記 (姒婦報 for 巳加也) and his table's cells beside the
-    passages they repeat (繼母如母 九升). Read as a compilation's, neither is a reading; his
-    substitutions of a character (特 for 持, 鍜 for 鍛) are. Comparison script."""
+    """楊復 regroups 喪服 by the grades of mourning and sets tables in it: aligned in order, his regrouped
+    text stands against the base's 記 (庶孫之中殤… for the 記's heading 記), his table's cells beside
+    the passages they repeat (繼母如母 九升), and his table of the cloths against the 記 of them. Read
+    as a compilation's, neither is a reading; his substitutions of a character (特 for 持, 鍜 for
+    鍛) are. Comparison script."""
     witnesses, sources = family(11)[1], family(11)[2]
 
     def readings(compilation: bool) -> list[tuple[str, str, str]]:
@@ -454,10 +496,13 @@ def test_what_a_compilation_regroups_is_no_substitution_but_its_own_readings_sta
         return [r for r in readings if r[0] == "substitution" and unlike(r[2], r[1])]
 
     assert len(regrouped(plain)) >= 8 and len(regrouped(compiled)) <= len(regrouped(plain)) / 2
-    assert any(r[1] == "巳加也" for r in plain) and not any(r[1] == "巳加也" for r in compiled)
+    assert any(r[1] == "从下记" for r in plain) and not any(r[1] == "从下记" for r in compiled)
     assert not any("继母如母" in r[2] for r in compiled) and any("继母如母" in r[2] for r in plain)
     assert ("substitution", "持", "特") in compiled
     assert len(compiled) < len(plain) * 2 / 3, (len(compiled), len(plain))
+    # his table of the cloths (冠繩纓條屬右縫…) against the 記 of them (衰三升三升有半其冠六升…): a
+    # few characters in common a line apart, his arrangement, the base not extant for him there
+    assert len([r for r in plain if "升" in r[1]]) >= 3 and not [r for r in compiled if "升" in r[1]]
 
 
 def test_what_a_compilation_lacks_between_clauses_it_moved_and_has_elsewhere_is_no_omission():
@@ -476,7 +521,7 @@ def test_what_a_compilation_lacks_between_clauses_it_moved_and_has_elsewhere_is_
 def test_two_characters_inverted_stay_a_reading_and_a_piece_moved_further_does_not():
     """The 義疏 reads 某以得為昬姻之故 for the base's 某得以為昬姻之故 (士昏禮): an addition of 以 next to
     its omission is two characters inverted, a reading; 楊復's 荁, added far from where he lacks it
-    (特牲饋食禮), is a piece of the 記 he moved."""
+    (特牲饋食禮), is a piece of the 記 he moved, and so is one dropped as a repetition."""
     base, classic = "对曰某得以为昏姻之故", "对曰某以得为昏姻之故"
     inverted = [Op("equal", 0, 3, 0, 3), Op("insert", 3, 3, 3, 4), Op("equal", 3, 4, 4, 5), Op("delete", 4, 5, 5, 5)]
     inverted.append(Op("equal", 5, 10, 5, 10))
@@ -484,3 +529,69 @@ def test_two_characters_inverted_stay_a_reading_and_a_piece_moved_further_does_n
     base, classic = "祝筵几于室中东面主人夏葵冬荁", "荁祝筵几于室中东面主人夏葵冬"
     moved = [Op("insert", 0, 0, 0, 1), Op("equal", 0, 13, 1, 14), Op("delete", 13, 14, 14, 14)]
     assert paired(moved, base, classic, [(13, 14)]) == (moved[1:], [(13, 14)])  # its place not extant for him
+    # an addition dropped as a passage another witness reads (几俟于東箱: 記几俟于東箱) reads what he
+    # lacks further away (the base's 設几侯于東箱, 覲禮) all the same
+    base, classic = "设几侯于东箱奠圭于缫上偏驾不入王门", "奠圭于缫上偏驾不入王门几俟于东箱"
+    kept = [Op("equal", 6, 17, 0, 11)]
+    assert paired(kept, base, classic, [(0, 6)], (Op("insert", 17, 17, 11, 16),)) == (kept, [(0, 6)])
+
+
+def test_what_a_compilation_lacks_between_two_clauses_it_moved_or_beside_one_is_his_arrangement():
+    """楊復 moves the clauses on either side of the base's 若有公有司私臣 (特牲饋食禮) and words it
+    otherwise, and moves 凡行事必用昬昕 and 婿饗婦送者 of 士昏禮 away from either side of the base's
+    heading 記士昬禮: what he lacks between two clauses he moved, however long, is no omission; what
+    he lacks beside one clause he moved, or at an edge of his text, is none where it is short (the
+    heading), and is one where it is long (a passage he leaves out)."""
+    moves = [Move(0, 10, 30, 40, 0, ()), Move(17, 27, 50, 60, 17, ()), Move(40, 50, 70, 80, 40, ())]
+    alignment = Alignment(62, 90, [], moves, [(0, 62)])
+    lacked = [(10, 17), (27, 31), (31, 40), (50, 56), (58, 62)]  # the last at the end of his text
+    assert rewritten(lacked, alignment) == [(10, 17), (27, 31), (58, 62)]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["equal", "replace", "insert", "delete"]), st.integers(1, 12)), max_size=30))
+def test_a_stretch_of_scattered_characters_in_common_is_one_substitution_and_every_character_is_read_once(steps):
+    """A compilation's stretch where his text and the base's share only scattered characters (楊復's
+    table of the cloths against the 記 of them) is one substitution; every character of either
+    text stays read by one op, in order, and no run of RUN characters in common is merged away."""
+    ops, b, w = [], 0, 0
+    for tag, n in steps:
+        db, dw = (0 if tag == "insert" else n), (0 if tag == "delete" else n)
+        ops.append(Op(tag, b, b + db, w, w + dw))
+        b, w = b + db, w + dw
+    merged, arranged = scattered(ops)
+    assert [i for op in merged for i in range(op.b0, op.b1)] == list(range(b))
+    assert [i for op in merged for i in range(op.w0, op.w1)] == list(range(w))
+    assert all(op in merged and op.tag == "replace" for op in arranged)
+    long = [op for op in ops if op.tag == "equal" and op.b1 - op.b0 >= RUN]
+    assert all(op in merged for op in long)
+    for op in arranged:
+        inside = [o for o in ops if op.b0 <= o.b0 and o.b1 <= op.b1 and op.w0 <= o.w0 and o.w1 <= op.w1]
+        same = sum(o.b1 - o.b0 for o in inside if o.tag == "equal")
+        assert 0 < 2 * same < min(op.b1 - op.b0, op.w1 - op.w0)
+
+
+def test_a_passage_a_compilation_repeats_is_no_addition_where_the_base_slips_or_the_aligner_splits_it():
+    """楊復 quotes 昬禮曰夙興婦沐浴以俟見質明 in 士昏禮, where the base reads 夙興婦沭浴 (沭 for 沐, a
+    slip of its own): another witness's classic text holds the passage, so it is his repetition, not
+    an addition. And he repeats 巾奠執燭者滅燭出降自阼階由主人之北東 of the 記 in 士喪禮 before 主人揖就次,
+    where the aligner reads the base's 主人 in it and leaves 之北東主人 over: with the part before it,
+    it is the passage repeated, no addition either."""
+    base = "降出授人于门外舅姑入于室妇盥馈特豚合升侧载无鱼腊无稷并南上"
+    classic = "降出授人于门外昏礼曰夙兴妇沐浴以俟见质明舅姑入于室妇盥馈特豚合升侧载无鱼腊无稷并南上"
+    chapter = base + "户外呼则闻夙兴妇沭浴纚笄宵衣以俟见质明赞见妇于舅姑"
+    other = "户外呼则闻夙兴妇沐浴纚笄宵衣以俟见质明赞见妇于舅姑"
+    alignment = align(chapter, classic)
+
+    def added(others: tuple[str, ...]) -> list[str]:
+        read = without_rearrangements(alignment, chapter, classic, classic, "", others)
+        return [classic[op.w0 : op.w1] for op in read.ops if op.tag == "insert"]
+
+    assert any("夙兴妇沐浴" in text for text in added(())) and added((other,)) == []
+
+    base = "皆西面于东方阖门主人揖就次君若有赐焉则视敛"
+    classic = "皆西面于东方阖门巾奠执烛者灭烛出降自阼阶由主人之北东主人揖就次君若有赐焉则视敛"
+    elsewhere = "彻帷巾奠执烛者灭烛出降自阼阶由主人之北东乃"
+    split = [Op("equal", 0, 8, 0, 8), Op("insert", 8, 8, 8, 21), Op("equal", 8, 10, 21, 23)]
+    split += [Op("insert", 10, 10, 23, 28), Op("equal", 10, 22, 28, 40)]
+    read = without_rearrangements(Alignment(22, 40, split, [], [(0, 22)]), base, classic, classic, elsewhere)
+    assert [op for op in read.ops if op.tag != "equal"] == [] and read.extant == [(0, 22)]

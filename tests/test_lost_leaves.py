@@ -13,6 +13,7 @@ the same words: SBCK reads 媵爵者奠觶于 | 篚主人洗觚, WYG 媵爵者�
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,19 @@ def test_a_witness_that_has_lost_the_leaf_too_supplies_nothing(shixiangjian):
     (supplied, _), findings = supply([base, whole], "B", normalizer)
     assert [(f.status, f.reason) for f in findings] == [("lacuna", "W: it has lost a leaf there too")] * 2
     assert len(supplied.lacunae) == 2
+
+
+def test_a_compilation_supplies_no_leaf(shixiangjian):
+    """A compilation orders and abridges the text its own way (the 欽定儀禮義疏 at 大射's page seam
+    小樂正從 | 之 gave its own stretch as the leaf, and the base read 從之之): it supplies none, and
+    where no other witness reads the leaf, the place stays a lacuna."""
+    normalizer, read, whole = shixiangjian
+    first = BODY.start + 10
+    base = read("B", [*LINES[:first], "# page missing\n", *LINES[first + 6 :]])
+    _, plain = supply([base, whole], "B", normalizer)
+    _, compiled = supply([base, replace(whole, compilation=True)], "B", normalizer)
+    assert [(f.status, f.source) for f in plain if f.line == first + 1] == [("supplied", "W")]
+    assert [(f.status, f.reason) for f in compiled if f.line == first + 1] == [("lacuna", "no other witness")]
 
 
 def test_a_lost_leaf_is_one_entry_of_the_base_in_the_tei_and_in_print(built: Path):

@@ -237,7 +237,8 @@ def align_witnesses(
             excerpt=w.abridged,
         )
         if w.compilation:
-            alignment = without_rearrangements(alignment, base_text, w.classic.text, w.stream.text, elsewhere)
+            others = tuple(o.classic.text for o in witnesses if o is not w and o is not base and not o.compilation)
+            alignment = without_rearrangements(alignment, base_text, w.classic.text, w.stream.text, elsewhere, others)
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"

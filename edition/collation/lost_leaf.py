@@ -10,15 +10,16 @@ stay its own to the last one. Nothing is lost where the witness reads on from on
 (a remark of an unreadable image whose text was transcribed, a leaf after the 卷's last words):
 then nothing is supplied and the remark marks no lacuna.
 
-The leaf is supplied from one witness: of those that read it, one that carries every text layer
-of the base, in the base's script, first in the edition's order, whose text of those layers
-agrees with the base's as a witness the collation includes does (`min_quality` of it aligns in
-order: a book whose own commentary its layout reads as 注 supplies none). Only its 經, 傳 and 注 go in,
-never its 疏, 音義, 考證 or layout, each in its own layer, so that the 注 of the leaf stands after
-its own 經; and in the edited text's forms: every variant form, a taboo form among them (𤣥),
-folded to its standard character (`variants`). A stretch that holds text the base has elsewhere
-(the witness orders the passages otherwise) or more than a leaf can hold is not supplied: the
-place stays a lacuna, reported with the reason, for the editor.
+The leaf is supplied from one witness: of those that read it, not a compilation (it orders and
+abridges the text its own way: the 欽定儀禮義疏 would supply its own words at a page seam), one that
+carries every text layer of the base, in the base's script, first in the edition's order, whose
+text of those layers agrees with the base's as a witness the collation includes does (`min_quality`
+of it aligns in order: a book whose own commentary its layout reads as 注 supplies none). Only its
+經, 傳 and 注 go in, never its 疏, 音義, 考證 or layout, each in its own layer, so that the 注 of the leaf
+stands after its own 經; and in the edited text's forms: every variant form, a taboo form among them
+(𤣥), folded to its standard character (`variants`). A stretch that holds text the base has
+elsewhere (the witness orders the passages otherwise) or more than a leaf can hold is not supplied:
+the place stays a lacuna, reported with the reason, for the editor.
 
 Collation then reads the base with its leaves supplied: the base is not extant there (`Witness.supplied`).
 """
@@ -74,7 +75,7 @@ def supply(
     layers = tuple(layer for layer in TEXT if base.segments_of(layer))
     base_stream = base.stream.only(layers)
     candidates = sorted(
-        (w for w in witnesses if w is not base and w.classic.text),
+        (w for w in witnesses if w is not base and w.classic.text and not w.compilation),
         key=lambda w: (not all(w.segments_of(layer) for layer in layers), w.meta.script != base.meta.script),
     )
     streams = {w.meta.siglum: w.stream.only(layers) for w in candidates}

@@ -17,13 +17,17 @@ A stretch (below) at the margin that the base's 經 of the work's other chapters
 (`Reference.elsewhere`: runs of four characters hold four fifths of it, see `held`) is attested:
 classic text moved here from there (楊復 sets the 記 of 既夕禮 beside 士喪禮: ○記小斂 / 辟奠不出室).
 A run of at least twice `min_run` unattested characters takes the rule's `layer` (read over line
-ends, labels and notes, not over the classic text where the rule does not read it). The rest is
+ends and notes, not over a label, which ends a section, nor over the classic text where the rule
+does not read it). The rest is
 judged by stretches, the characters one rule application claimed (a line of text with the pieces
 of it between its notes, a note or its part after a ○, a scholar's words after a U+3000):
 - a stretch that opens with a name of the rule's `named` (鄭氏康成曰, 疏曰, 案) takes the layer it
   names, and so do the stretches that go on with it: the next line of text or of a note that
   opens with no other name and no classic text between (the same speaker, into the next line);
-- one shorter than `min_run` takes the layer of the first of `attested_as` whose text holds it;
+- one shorter than `min_run` that is a line of its own right after a stretch that took the rule's
+  `layer` is the end of that stretch's words, wrapped (○小記世子不降…與大夫之適子 / 同), and takes it;
+- another one shorter than `min_run` takes the layer of the first of `attested_as` whose text
+  holds it;
 - one of at least `min_stretch` characters (by default `min_run`) half or more of which are
   unattested takes the rule's `layer` (a table's row, 斬衰正義服圖, that uses a word of the classic
   text here and there);
@@ -50,6 +54,7 @@ if TYPE_CHECKING:
     from .layering import Layering
     from .rule import Rule
 
+HAN = regex.compile(r"\p{Han}")
 KEEP = ""  # an attested character that keeps its layer (a rule with no `attested_as`)
 
 
@@ -93,17 +98,21 @@ def judged(labels: list[str | None], layer: str, min_stretch: int) -> list[str |
 
 def stretches(layering: Layering, stream: Stream) -> list[list[int]]:
     """The characters of the stream by the rule application that claimed them (a line and the
-    pieces of it between its notes are one), in order."""
-    out: dict[int, list[int]] = {}
+    pieces of it between its notes are one), cut after a ○ (the end of a passage of the classic
+    text before his quotation: 以名 / 服也○檀弓…), in order."""
+    out: dict[tuple[int, int], list[int]] = {}
+    raw, cuts = layering.raw.text, 0
     for i, start in enumerate(stream.starts):
-        out.setdefault(layering.claim[start], []).append(i)
+        cuts += i > 0 and "○" in raw[stream.ends[i - 1] : start]
+        out.setdefault((layering.claim[start], cuts), []).append(i)
     return list(out.values())
 
 
 def places(layering: Layering, stream: Stream, rule: Rule) -> list[int]:
     """For each character of the stream, the place it stands in: a new one after text of the 經
-    or the 傳 where the rule does not read them (two notes with the classic text between)."""
-    apart = {CODES[layer] for layer in TRANSMITTED if layer not in rule.within}
+    or the 傳 where the rule does not read them (two notes with the classic text between), and
+    after a label (the end of a section: 以慈已加也, then 右小功五月 and the title of his table)."""
+    apart = {CODES[layer] for layer in TRANSMITTED if layer not in rule.within} | {CODES["label"]}
     place, out = 0, []
     for i, start in enumerate(stream.starts):
         place += i > 0 and any(code in apart for code in layering.codes[stream.ends[i - 1] : start])
@@ -181,6 +190,7 @@ def decided(
     layers: list[str | None] = [None] * len(labels)
     speakers: dict[bool, tuple[str, int]] = {}  # in notes and out of them: the last name, and where it ended
     raw = layering.raw.text
+    own_before = None  # the last character of the stretch before, where that took the rule's layer
     for stretch in stretches(layering, stream):
         first = stream.starts[stretch[0]]
         indent = raw[raw.rfind("\n", 0, first) + 1 : first]
@@ -194,11 +204,24 @@ def decided(
             speakers[in_note] = (name, stretch[-1])
         text = "".join(stream.text[i] for i in stretch)
         whole = len(text) < k and next((label for label, texts in attesting if any(text in t for t in texts)), None)
-        judgment = (
-            [name or whole] * len(stretch)
-            if name or whole
-            else judged([labels[i] for i in stretch], rule.layer, min_stretch)
-        )
+        if not name and len(text) < k and own_before is not None and wrapped(raw, stream, own_before, stretch):
+            judgment = [rule.layer] * len(stretch)  # the end of his words, wrapped into a line of its own
+        elif name or whole:
+            judgment = [name or whole] * len(stretch)
+        else:
+            judgment = judged([labels[i] for i in stretch], rule.layer, min_stretch)
         for i, layer in zip(stretch, judgment):
             layers[i] = layer
+        own_before = stretch[-1] if all(layer == rule.layer for layer in judgment) else None
     return layers
+
+
+def wrapped(raw: str, stream: Stream, before: int, stretch: list[int]) -> bool:
+    """The stretch is the text of a line of its own (its notes aside) right after the line that
+    ends with the stream's character `before`: the end of that line's words, wrapped (楊復's
+    ○小記世子不降妻之父母其為妻也與大夫之適子 / 同, ○檀弓…其叔父 / 也(伯文殷時滕君也…))."""
+    line_end = raw.find("\n", stream.ends[stretch[-1]]) % (len(raw) + 1)
+    after = stretch[-1] + 1
+    alone = after == len(stream.starts) or stream.starts[after] > line_end
+    between = raw[stream.ends[before] : stream.starts[stretch[0]]]
+    return stretch[0] == before + 1 and alone and "\n" in between and not HAN.search(between)
