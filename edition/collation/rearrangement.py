@@ -82,11 +82,12 @@ def without_rearrangements(
 
 
 def scattered(ops: list[Op]) -> tuple[list[Op], list[Op]]:
-    """The ops with each stretch of more than twice RUN characters where his text and the base's
-    share only scattered characters (no run of RUN, and fewer than half of either side) made one
-    substitution: his own arrangement, set against the base's by position (楊復's table of the
-    cloths of mourning against the base's 記 of them: 升, 有, 其, 六升 aligned a line apart), and
-    an addition beside an omission one substitution; and the substitutions of his arrangement."""
+    """The ops with each stretch between runs of RUN characters in common made one substitution
+    where it is longer than twice RUN and the characters the two texts share there are scattered
+    (fewer than half of either side): his own arrangement, set against the base's by position
+    (楊復's table of the cloths of mourning against the base's 記 of them: 升, 有, 其, 六升 aligned
+    a line apart); and an addition beside an omission made one substitution. Also the
+    substitutions of his arrangement."""
     out: list[Op] = []
     arranged: list[Op] = []
     stretch: list[Op] = []
@@ -147,17 +148,18 @@ def has(text: str, whole: str) -> bool:
 def unlike(read: str, lacked: str) -> bool:
     """Two texts that stand against each other by their place alone: one of three characters or
     more, and fewer than half of the longer's characters in the other (楊復's 喪服, regrouped by the
-    grades of mourning, against the base's 記: 姒婦報 for 巳加也)."""
+    grades of mourning, against the base's 記: 庶孫之中殤夫之姑姊妹之長殤… for 從下記)."""
     longer = max(len(read), len(lacked))
     return longer >= 3 and 2 * sum((Counter(read) & Counter(lacked)).values()) < longer
 
 
 def beside(ops: list, rearranged: list[tuple[int, int]], alignment: Alignment) -> tuple[list, list[tuple[int, int]]]:
-    """The ops without the additions and substitutions too short to judge (of RUN characters or
-    fewer on either side) that stand next to a passage moved or repeated (its witness range in
-    `rearranged`, its base range a moved clause's) or at an edge of the base's text extant for
-    him: a heading of the compiler's or a piece of that passage (冠義曰 between two pieces of the
-    記 he moved, 小斂 before one); and the base ranges of the substitutions dropped."""
+    """The ops without the differences too short to judge (of RUN characters or fewer on either
+    side) that stand next to a passage moved or repeated (its witness range in `rearranged`, its
+    base range a moved clause's) or at an edge of the base's text extant for him: a heading of the
+    compiler's or a piece of that passage (冠義曰 between two pieces of the 記 he moved, 小斂 before
+    one, 賓酢主人 where his text ends to give the rest as 同); and the base ranges of those dropped,
+    where he is not extant."""
     witness_edges = {edge for w0, w1 in rearranged for edge in (w0, w1)}
     base_edges = edges_of(alignment)
     kept, apart = [], []
