@@ -30,7 +30,6 @@ from .. import __version__
 from ..budget import Budget
 from ..collation import relations, reported_editions
 from ..collation.apparatus import AUTO_RESP, EMENDING_SUPPORT, GRAPHIC_RESP, SUPPLIED_RESP
-from ..collation.commentary import COMPILATION
 from ..collation.lost_leaf import READS_ON
 from ..errors import EditionError
 from ..intake.gaiji import GaijiEntry, GaijiTable, describe_form
@@ -1333,8 +1332,13 @@ def editorial_principles(
         values["abridged"] = conventions.list_of(
             [shown(metas[s]) for s in zhu_collated if zhu.apparatus.witnesses[s].abridged]
         )
+        # the compilations collated in their 經 whose 注 is not (an editor may include it)
         values["compilations"] = conventions.list_of(
-            [shown(metas[s]) for s, status in zhu.apparatus.statuses.items() if status.reason == COMPILATION]
+            [
+                shown(metas[s])
+                for s, witness in writer.apparatus.witnesses.items()
+                if witness.compilation and s in zhu.apparatus.statuses and not zhu.apparatus.statuses[s].included
+            ]
         )
     values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
     values |= division_values(conventions, writer.sections, metas, sources.evidence)
