@@ -37,7 +37,10 @@ DOCS_SITE := .cache/docs-site
 
 # The test tiers in the order `make test` runs them (tests/conftest.py puts each test in exactly
 # one): it stops at the first tier that fails. `make test-build` and the like run one tier alone.
+# Each tier runs over the machine's cores (pytest-xdist), a test file to a worker, so that the
+# module fixtures are built once (the session's once per worker).
 TIERS := fast build typeset browser
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 
 .PHONY: edition test $(addprefix test-,$(TIERS)) lint docs setup clean digest
 
@@ -53,14 +56,14 @@ endif
 test: setup $(AXE) docs
 	@for tier in $(TIERS); do \
 		echo "--- tier $$tier"; \
-		$(BIN)/python -m pytest -q -m $$tier || exit $$?; \
+		$(PYTEST) -m $$tier || exit $$?; \
 	done
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -m fast
+	$(PYTEST) -m fast
 
 $(addprefix test-,$(filter-out fast,$(TIERS))): test-%: setup $(AXE)
-	$(BIN)/python -m pytest -q -m $*
+	$(PYTEST) -m $*
 
 # The code's style and structure: ruff's checks and formatting ([tool.ruff] in pyproject.toml) and
 # the layers of the stages, import-linter's contract ([tool.importlinter]).
