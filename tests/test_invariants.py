@@ -439,4 +439,4 @@ def test_the_qinding_yishu_juan_8_added_to_xiangshe_keeps_the_edition_valid(tmp_
     assert edited.apparatus.statuses["YS"].included and not only_the_base(document)
     # the 凡例 names it among the compilations whose 注 is not collated, by what it is
     conventions = "".join(document.xpath("//t:front//text()", namespaces=NS))
-    assert "YS（KR1d0037_010）為後人纂集之書" in conventions
+    assert "YS（KR1d0037_010）為後人纂集之書" in conventions and "底本缺葉，亦不據以補" in conventions
