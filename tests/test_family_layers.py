@@ -503,6 +503,8 @@ def test_what_a_compilation_regroups_is_no_substitution_but_its_own_readings_sta
     # his table of the cloths (冠繩纓條屬右縫…) against the 記 of them (衰三升三升有半其冠六升…): a
     # few characters in common a line apart, his arrangement, the base not extant for him there
     assert len([r for r in plain if "升" in r[1]]) >= 3 and not [r for r in compiled if "升" in r[1]]
+    # nor, where only a few characters in common tie them, the 記's 巳朋友麻… and his 冠傳斬衰
+    assert not [r for r in compiled if r[1].startswith("巳朋友麻") or "传斩" in r[2]]
 
 
 def test_what_a_compilation_lacks_between_clauses_it_moved_and_has_elsewhere_is_no_omission():
