@@ -58,11 +58,11 @@ def without_rearrangements(
         share = REPEATED_ADDITION if op.tag == "insert" else REPEATED
         read = classic[op.w0 : op.w1]
         repeated = op.tag in ("insert", "replace") and held(read, base, elsewhere, *others, share=share)
-        # or the rest of a passage he repeats, split off by a word the aligner read in the base's
-        # text (巾奠…由主人之北東 of the 記, repeated in 士喪禮, at its 主人: 之北東主人)
-        before = next((w0 for w0, w1 in reversed(rearranged) if 0 < op.w0 - w1 < RUN), None)
-        if op.tag == "insert" and not repeated and before is not None:
-            repeated = held(classic[before : op.w1], base, elsewhere, *others, share=share)
+        if op.tag == "insert" and not repeated:
+            # or the rest of a passage he repeats, split off by a word the aligner read in the base's
+            # text (巾奠…由主人之北東 of the 記, repeated in 士喪禮, at its 主人: 之北東主人)
+            before = next((w0 for w0, w1 in reversed(rearranged) if 0 < op.w0 - w1 < RUN), None)
+            repeated = before is not None and held(classic[before : op.w1], base, elsewhere, *others, share=share)
         own = op in arranged or op.tag == "replace" and unlike(read, base[op.b0 : op.b1])
         if repeated or own:
             rearranged.append((op.w0, op.w1))
@@ -155,17 +155,19 @@ def unlike(read: str, lacked: str) -> bool:
 
 def beside(ops: list, rearranged: list[tuple[int, int]], alignment: Alignment) -> tuple[list, list[tuple[int, int]]]:
     """The ops without the differences too short to judge (of RUN characters or fewer on either
-    side) that stand next to a passage moved or repeated (its witness range in `rearranged`, its
-    base range a moved clause's) or at an edge of the base's text extant for him: a heading of the
-    compiler's or a piece of that passage (冠義曰 between two pieces of the 記 he moved, 小斂 before
-    one, 賓酢主人 where his text ends to give the rest as 同); and the base ranges of those dropped,
-    where he is not extant."""
+    side) that stand next to a passage moved or repeated in his text (its witness range in
+    `rearranged`), and the additions and substitutions so short next to a clause he moved in the
+    base's, or at an edge of the base's text extant for him (what he lacks there is `rewritten`'s):
+    a heading of the compiler's or a piece of that passage (冠義曰 between two pieces of the 記 he
+    moved, 小斂 before one, 賓酢主人 where his text ends to give the rest as 同); and the base ranges
+    of those dropped, where he is not extant."""
     witness_edges = {edge for w0, w1 in rearranged for edge in (w0, w1)}
     base_edges = edges_of(alignment)
     kept, apart = [], []
     for op in ops:
         short = op.tag != "equal" and op.b1 - op.b0 <= RUN and op.w1 - op.w0 <= RUN
-        if short and ({op.w0, op.w1} & witness_edges or {op.b0, op.b1} & base_edges):
+        placed = op.tag != "delete" and {op.b0, op.b1} & base_edges
+        if short and ({op.w0, op.w1} & witness_edges or placed):
             if op.b1 > op.b0:
                 apart.append((op.b0, op.b1))
             continue
@@ -179,8 +181,8 @@ def rewritten(lacked: list[tuple[int, int]], alignment: Alignment) -> list[tuple
     omissions (the base's heading 記士昬禮, 若有公有司私臣 that he words otherwise; 唯 of 記唯公 where
     he moves 惟公與賓有俎)."""
     starts, ends = {m.b0 for m in alignment.moves}, {m.b1 for m in alignment.moves}
-    base_edges = edges_of(alignment)
-    return [(b0, b1) for b0, b1 in lacked if b0 in ends and b1 in starts or b1 - b0 <= RUN and {b0, b1} & base_edges]
+    edges = edges_of(alignment)
+    return [(b0, b1) for b0, b1 in lacked if b0 in ends and b1 in starts or b1 - b0 <= RUN and {b0, b1} & edges]
 
 
 def edges_of(alignment: Alignment) -> set[int]:
@@ -189,7 +191,7 @@ def edges_of(alignment: Alignment) -> set[int]:
 
 
 def paired(
-    ops: list, base: str, classic: str, lacked: list[tuple[int, int]], repeats: tuple = ()
+    ops: list, base: str, classic: str, lacked: list[tuple[int, int]], repeats: tuple[Op, ...] = ()
 ) -> tuple[list, list[tuple[int, int]]]:
     """The ops without the additions that read what the compilation lacks (`lacked`: base ranges)
     at one place else, more than RUN characters away (a piece of a moved 記 too short to be placed

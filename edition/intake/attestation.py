@@ -18,9 +18,9 @@ A stretch (below) at the margin that the base's 經 of the work's other chapters
 classic text moved here from there (楊復 sets the 記 of 既夕禮 beside 士喪禮: ○記小斂 / 辟奠不出室).
 A run of at least twice `min_run` unattested characters takes the rule's `layer` (read over line
 ends and notes, not over a label, which ends a section, nor over the classic text where the rule
-does not read it). The rest is
-judged by stretches, the characters one rule application claimed (a line of text with the pieces
-of it between its notes, a note or its part after a ○, a scholar's words after a U+3000):
+does not read it). The rest is judged by stretches, the characters one rule application claimed
+(a line of text with the pieces of it between its notes, a note or its part after a ○, a scholar's
+words after a U+3000), cut after a ○:
 - a stretch that opens with a name of the rule's `named` (鄭氏康成曰, 疏曰, 案) takes the layer it
   names, and so do the stretches that go on with it: the next line of text or of a note that
   opens with no other name and no classic text between (the same speaker, into the next line);
