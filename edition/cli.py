@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import EditionError, warn
+from .errors import EditionError, one_line, os_error_parts, warn
 from .work.additions import add_edition, add_to_chapter
 from .work.chapter_build import build, check, collate_only
 from .work.sources import add_witness, guess_layout
@@ -32,7 +32,7 @@ def paths_and_verbosity(command):
 
 
 def fail(message: str, status: int = 1):
-    click.echo(f"edition: error: {message}", err=True)
+    click.echo(f"edition: error: {one_line(message)}", err=True)
     sys.exit(status)
 
 
@@ -49,8 +49,8 @@ def one_line_errors(step: list[str]):
         if click.get_current_context().find_root().params.get("debug"):
             raise
         if isinstance(error, OSError):
-            where = f"{error.filename}: " if error.filename else ""
-            fail(f"{where}{error.strerror or error} (during {step[-1]})")
+            path, what = os_error_parts(error)
+            fail(f"{path + ': ' if path else ''}{what} (during {step[-1]})")
         fail(
             f"unexpected {type(error).__name__} during {step[-1]}: {error} (run `edition --debug …` for the traceback)"
         )
@@ -133,7 +133,9 @@ def add_witness_command(
     with one_line_errors(["add-witness"]):
         if is_work(sources_dir):
             if file.is_dir():
-                target, lines = add_edition(sources_dir, file, siglum, options)
+                target, lines = add_edition(
+                    sources_dir, file, siglum, options, lambda m: click.echo(f"  {m}", err=True)
+                )
             else:
                 target, lines = add_to_chapter(sources_dir, file, siglum, chapter, options)
         elif file.is_dir() or chapter:

@@ -1,5 +1,7 @@
 """The one error type the pipeline raises for bad input: always a single line naming the file."""
 
+import errno
+import shutil
 import signal
 import sys
 from collections.abc import Iterator
@@ -18,7 +20,28 @@ class EditionError(Exception):
         where = self.path or "edition"
         if self.line is not None:
             where = f"{where}:{self.line}"
-        return f"{where}: {self.message}"
+        return one_line(f"{where}: {self.message}")
+
+
+LONGEST = 1000  # characters of a message, at most
+
+
+def one_line(text: str) -> str:
+    """Text as one short line: line ends and other control characters (in a file's name, say)
+    written as escapes, and what is longer than LONGEST cut."""
+    text = "".join(ascii(c)[1:-1] if c < " " or c == "\x7f" or c in "\u2028\u2029\x85" else c for c in text)
+    return text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
+
+
+def os_error_parts(error: OSError) -> tuple[str | None, str]:
+    """An operating system's error in a few words: its file, and what went wrong (a full disk said
+    so); of a failed copy of many files (shutil.Error, whose text lists them all), the first."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
+        _, target, why = error.args[0][0]
+        more = f" (and {len(error.args[0]) - 1} more file(s))" if len(error.args[0]) > 1 else ""
+        return str(target), f"{why}{more}"
+    what = "no space left on the device" if error.errno == errno.ENOSPC else error.strerror or str(error)
+    return (str(error.filename) if error.filename else None), what
 
 
 class SourceErrors(EditionError):

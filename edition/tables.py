@@ -29,6 +29,17 @@ NAME = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}")
 FILE_NAME = regex.compile(r"(?![.])[^/\\\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]+")
 
 
+# What text stands for when printed: a line or paragraph separator (copied from a web page) is
+# whitespace, a format character (a zero-width space, a direction mark, a soft hyphen) nothing.
+SEPARATOR = regex.compile(r"[\p{Zl}\p{Zp}]")
+FORMAT = regex.compile(r"\p{Cf}")
+
+
+def printable(text: str) -> str:
+    """The text as XML, HTML and LaTeX are to hold it: separators as spaces, format characters left out."""
+    return FORMAT.sub("", SEPARATOR.sub(" ", text))
+
+
 def describe_not_text(char: str) -> str:
     kind = "control character" if unicodedata.category(char) == "Cc" else "noncharacter"
     return f"U+{ord(char):04X}, a {kind}"
@@ -213,10 +224,16 @@ def describe(error: jsonschema.ValidationError, document) -> tuple[list, str]:
         return path, f"{field_name(path)} lacks field {missing!r}"
     if error.validator == "additionalProperties":
         known = set(error.schema.get("properties", {}))
-        unknown = [k for k in error.instance if k not in known]
-        return path + unknown[
-            :1
-        ], f"{field_name(path)}: unknown field(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})"
+        patterns = [regex.compile(p) for p in error.schema.get("patternProperties", {})]
+        unknown = [k for k in error.instance if k not in known and not any(p.search(k) for p in patterns)]
+        hint = (
+            f"known: {', '.join(sorted(known))}"
+            if known
+            else "expected a chapter number from 1"
+            if "^[1-9][0-9]*$" in error.schema.get("patternProperties", {})
+            else f"expected names matching {', '.join(error.schema.get('patternProperties', {}))}"
+        )
+        return path + unknown[:1], f"{field_name(path)}: unknown field(s) {', '.join(map(repr, unknown))} ({hint})"
     if error.validator == "minItems" and path == ["witness"]:
         return path, "no [[witness]] in the file"
     if error.validator == "not" and "$comment" in error.schema:  # a field the schema forbids here, saying why
@@ -253,7 +270,24 @@ def read_toml(path: Path, kind: str | None = None) -> tuple[dict, TomlLines]:
         found = violations(path, source, document, kind)
         if found:
             raise SourceErrors(found)
+    if path.name in PRINTED_FILES:
+        document = printed_values(document)
     return document, TomlLines(source)
+
+
+# The TOML sources whose text is printed (titles, headings, names, notes, reasons): read as
+# `printable`, but for the patterns of a witness's repair rules (`rule`).
+PRINTED_FILES = ("work.toml", "edition.toml", "chapter.toml", "witnesses.toml", "decisions.toml")
+
+
+def printed_values(value):
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [printed_values(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k == "rule" else printed_values(v) for k, v in value.items()}
+    return value
 
 
 def read_tsv(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

@@ -14,6 +14,7 @@ collation, the analyses, the TEI. Each mutation shows in the apparatus."""
 from __future__ import annotations
 
 import itertools
+import random
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 import regex
 from click.testing import CliRunner
-from conftest import KANRIPO, SOURCES, WORK
+from conftest import KANRIPO, ROOT, SOURCES, WORK
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -43,10 +44,10 @@ STANZA = (
 EDITION = '[edition]\ntitle = "t"\nbase = "B"\ncomparison_script = "simplified"\nscript = "traditional"\n'
 
 
-def passages() -> list[tuple[str, str]]:
-    """SBCK's first passages of 士相見禮: each its 經 and the 注 after it, in its own characters."""
+def passages(chapter: str = "士相見禮") -> list[tuple[str, str]]:
+    """SBCK's passages of a chapter: each its 經 and the 注 after it, in its own characters."""
     work = Work.load(WORK)
-    sources = work.sources(work.chapter("士相見禮"))
+    sources = work.sources(work.chapter(chapter))
     base = next(w for w in sources.intake_all() if w.meta.siglum == "SBCK")
     out: list[list[str]] = []
     for segment in base.segments:
@@ -56,10 +57,10 @@ def passages() -> list[tuple[str, str]]:
             out[-1][0] += segment.text(base.raw)
         elif segment.layer == "commentary" and out:
             out[-1][1] += segment.text(base.raw)
-    return [(classic, note) for classic, note in out[:PASSAGES]]
+    return [(classic, note) for classic, note in out]
 
 
-BASE = passages()
+BASE = passages()[:PASSAGES]
 BASE_TEXT = "".join(c + n for c, n in BASE)
 ADDED = [c for c in "甲乙丙丁戊庚辛壬癸寅卯辰酉戌亥" if c not in BASE_TEXT]  # characters the stretch has not
 HAN = regex.compile(r"\p{Han}")
@@ -280,20 +281,24 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("invariants")
 
 
-def edition_of(folder: Path, witnesses: dict[str, list[Line]]):
-    """The witnesses (B the base) as a one-chapter edition: its TEI as the build makes it, and the
-    problems the build's validation finds in it."""
+def edition_of(folder: Path, witnesses: dict[str, list[Line] | str], settings: str = "", decided: str = ""):
+    """The witnesses (B the base; each its lines, or its raw text) as a one-chapter edition (with
+    `settings` and `decided`, its decisions, of its own): its TEI as the build makes it, and the
+    problems the build's validation finds in it, with the decisions found stale."""
     root = folder / str(next(COUNTER))
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copy(WORK / name, root / name)
-    (root / "edition.toml").write_text(EDITION, encoding="utf-8")
+    (root / "edition.toml").write_text(EDITION + settings, encoding="utf-8")
     (root / "witnesses.toml").write_text("".join(STANZA.format(siglum=s) for s in witnesses), encoding="utf-8")
     for siglum, lines in witnesses.items():
-        (root / f"{siglum}.txt").write_text(text_of(lines), encoding="utf-8")
-    _, document, problems = built_in_memory(root)
+        (root / f"{siglum}.txt").write_text(lines if isinstance(lines, str) else text_of(lines), encoding="utf-8")
+    if decided:
+        (root / "decisions.toml").write_text(decided, encoding="utf-8")
+    edited, document, problems = built_in_memory(root)
     shutil.rmtree(root)
-    return document, problems
+    stale = [why for _, why in edited.found["decisions"].stale()]
+    return document, problems + [f"stale: {why}" for why in stale]
 
 
 def built_in_memory(root: Path):
@@ -375,6 +380,111 @@ def test_witnesses_mutated_together_and_a_base_that_has_lost_a_leaf_keep_the_edi
         assert document.xpath("//t:lem[@resp = '#edition-supplied']", namespaces=NS), "the leaf is supplied"
 
 
+# --- scattered substitutions beside the 記, as the bench of the 十三經 perturbs (issue 42) ---------
+
+
+def around_the_ji(before: int = 4, after: int = 3) -> list[tuple[str, str]]:
+    """SBCK's passages of 燕禮 around its 記, a division of its own (`divisions`): the 記's passage
+    opens with the heading word, after the formulas of the guest's words (寡君…, 敢拜賜命)."""
+    every = passages("燕禮")
+    ji = next(i for i, (classic, _) in enumerate(every) if classic.startswith("記"))
+    return every[ji - before : ji + after]
+
+
+JI = around_the_ji()
+JI_AT = next(i for i, (classic, _) in enumerate(JI) if classic.startswith("記"))
+
+
+@dataclass(frozen=True)
+class Scattered:
+    """Single characters of the 經 and the 注 replaced, each with probability `rate`, by others of
+    the stretch (as `bench/whole_work --scale` perturbs a copy: 0.5 %)."""
+
+    seed: int
+    rate: float
+
+    def apply(self, lines: list[Line]) -> list[Line]:
+        rng = random.Random(self.seed)
+        alphabet = sorted(set(HAN.findall("".join(c + n for c, n in JI))))
+
+        def perturbed(text: str) -> str:
+            return HAN.sub(lambda m: rng.choice(alphabet) if rng.random() < self.rate else m.group(), text)
+
+        return [line if isinstance(line, str) else (perturbed(line[0]), perturbed(line[1])) for line in lines]
+
+
+near_the_ji = st.integers(JI_AT - 2, JI_AT + 1)
+ji_changes = st.lists(
+    st.one_of(
+        st.builds(LostLeaf, near_the_ji, st.integers(1, 2)),
+        st.builds(DropNote, near_the_ji),
+        st.builds(Move, near_the_ji, near_the_ji),
+        st.builds(Substitute, near_the_ji, st.integers(0, 20)),
+    ),
+    max_size=2,
+)
+
+
+@pytest.mark.tier("build")  # each example collates some 700 characters of 經 and 注
+@settings(max_examples=12, deadline=None)
+@given(
+    st.builds(Scattered, st.integers(0, 10**6), st.sampled_from([0.005, 0.02, 0.05])),
+    st.builds(Scattered, st.integers(0, 10**6), st.sampled_from([0.005, 0.02, 0.05])),
+    ji_changes,
+    ji_changes,
+)
+@example(Scattered(1, 0.005), Scattered(2, 0.005), [LostLeaf(JI_AT - 1, 1)], [])  # 燕禮·7: WYG resumes at 記
+def test_scattered_substitutions_in_two_witnesses_beside_the_ji_keep_the_edition_valid(folder, first, second, w, v):
+    """Two witnesses with single characters replaced throughout their 經 and 注, and a leaf lost,
+    a note dropped, a clause moved or a character changed beside the heading 記: where a witness
+    starts again or stops at the heading, which no entry holds, its marker stands beside it."""
+    witnesses = {"W": first.apply(list(JI)), "V": second.apply(list(JI))}
+    for siglum, changes in (("W", w), ("V", v)):
+        for mutation in changes:
+            witnesses[siglum] = mutation.apply(witnesses[siglum])
+    document, problems = edition_of(folder, {"B": list(JI), **witnesses}, 'divisions = ["記"]\n')
+    assert problems == []
+
+
+# --- a scrambled witness the editor forces in (issue 43) --------------------------------------------
+
+
+def scrambled(how: str, seed: int) -> str:
+    """The base's stretch scrambled as a careless or hostile hand might: its text or its lines
+    reversed, its lines or their characters shuffled, its halves swapped."""
+    rng = random.Random(seed)
+    lines = text_of(list(BASE))[len(HEADER) :].splitlines(keepends=True)
+    if how == "characters reversed":
+        return HEADER + "".join(lines)[::-1]
+    if how == "lines reversed":
+        return HEADER + "".join(lines[::-1])
+    if how == "lines shuffled":
+        rng.shuffle(lines)
+        return HEADER + "".join(lines)
+    if how == "characters shuffled":
+        return HEADER + "".join("".join(rng.sample(line, len(line))) for line in lines)
+    return HEADER + "".join(lines[len(lines) // 2 :] + lines[: len(lines) // 2])
+
+
+FORCED_IN = (
+    '[editors]\ned = "editor"\n\n[[decision]]\nkind = "witness"\nwitness = "X"\ninclude = true\n'
+    'reason = "r"\nresp = "ed"\n'
+)
+SCRAMBLES = ("characters reversed", "lines reversed", "lines shuffled", "characters shuffled", "halves swapped")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(SCRAMBLES), st.integers(0, 1000))
+@example("characters reversed", 0)
+def test_a_scrambled_witness_forced_in_keeps_the_edition_valid_or_its_decision_is_stale(folder, how, seed):
+    """Forced in by the editor's decision, a scrambled witness gives a valid edition however
+    poor, or the decision is stale, said why (a witness that aligns with the base nowhere)."""
+    document, problems = edition_of(folder, {"B": list(BASE), "X": scrambled(how, seed)}, decided=FORCED_IN)
+    assert all(p.startswith("stale: witness X: none of its text aligns") for p in problems), problems
+    if not problems:
+        assert document.xpath("//t:witness[@xml:id = 'wX']", namespaces=NS), "forced in"
+
+
 def reads_in_place(lines: list[Line], leaf: LostLeaf) -> bool:
     """The witness reads the base's lost passages where they stand, beside a passage the base keeps
     (the base's text on either side of its remark is how a lost leaf is found in a witness)."""
@@ -440,3 +550,20 @@ def test_the_qinding_yishu_juan_8_added_to_xiangshe_keeps_the_edition_valid(tmp_
     # the 凡例 names it among the compilations whose 注 is not collated, by what it is
     conventions = "".join(document.xpath("//t:front//text()", namespaces=NS))
     assert "YS（KR1d0037_010）為後人纂集之書" in conventions and "底本缺葉，亦不據以補" in conventions
+
+
+@pytest.mark.tier("build")
+def test_the_perturbed_yanli_of_the_scale_bench_keeps_its_marker_beside_the_ji(tmp_path):
+    """燕禮 as the scale bench perturbs it (tests/fixtures/scale-yanli): WYG starts again at the
+    heading 記, which no entry holds; its lacunaEnd stands in the first entry after the heading."""
+    root = tmp_path / "sources"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "scale-yanli", root, ignore=shutil.ignore_patterns("README.md"))
+    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
+        shutil.copy(WORK / name, root / name)
+    edited, document, problems = built_in_memory(root)
+    assert problems == []
+    division = document.xpath("//t:div[@type = 'division']", namespaces=NS)[0]
+    assert division.findtext("t:head", namespaces=NS) == "記"
+    resumed = document.xpath("//t:lacunaEnd[@wit = '#wWYG']", namespaces=NS)
+    assert len(resumed) == 1
+    assert resumed[0].xpath("ancestor::t:app[1]", namespaces=NS) == division.xpath("(.//t:app)[1]", namespaces=NS)

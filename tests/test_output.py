@@ -338,7 +338,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_previous_build(old_build, editio
                 filler.write(b"\0" * 4096)
     before = snapshot(out)
     result = edition("build", "--quiet", "--sources", old_build.parent / "sources", "--out", out)
-    assert_one_line_error(result, "No space left on device", "left as it was")
+    assert_one_line_error(result, "no space left on the device", "left as it was")
     assert snapshot(out) == before
 
 

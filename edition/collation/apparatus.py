@@ -70,6 +70,7 @@ GRAPHIC_RESP = "edition-graphic"  # the other witnesses' member of a graphic fam
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
+NOWHERE = "none of its text aligns with the base's"  # a witness forced in that is extant nowhere
 LINES_NAMED = 12
 
 
@@ -242,6 +243,8 @@ def align_witnesses(
         quality = alignment.quality
         if siglum in exclude:
             included, reason = False, "excluded by an editorial decision"
+        elif siglum in include and not any(b > a for a, b in alignment.extant):
+            included, reason = False, f"{NOWHERE}: forcing it in would collate nothing"
         elif siglum in include:
             included, reason = True, "included by an editorial decision"
         elif siglum in (not_collated or {}):
@@ -430,6 +433,7 @@ def apparatus_of(
         family=family,
         agreements=lineage.agreements,
         relations=orthography.relations,
+        markers=markers,
     )
     apparatus.number()
     return apparatus
@@ -758,7 +762,7 @@ def make_unit(
         lemma.sigla += partial_agreement
         read = {lemma.norm, *(r.norm for r in others)}  # the base's nothing may be no reading here
         evidence = {norm: quotations for norm, quotations in evidence.items() if norm in read}
-        return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence)
+        return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence, gaps=gaps)
     lemma, others, emended, candidate, graphic = choose_lemma(
         readings, base_siglum, base_text, source, orthography, evidence, family, bool(partial_agreement)
     )
@@ -775,6 +779,7 @@ def make_unit(
         evidence=evidence,
         basis=COLLATION if emended else "",
         graphic=graphic,
+        gaps=gaps,
     )
 
 

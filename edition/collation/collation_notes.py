@@ -34,7 +34,7 @@ from ..intake.model import Witness
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
 from .kanripo_text import Layout, RunningText, numeral
-from .quotation_order import Approximation, BaseLayers, BaseSpan, Candidate, chain, gap, occurrences
+from .quotation_order import Approximation, BaseLayers, BaseSpan, Candidate, chain, occurrences, raw_bounds
 from .subcommentary_quotations import ChapterLike
 
 DATA = Path(str(resources.files("edition.collation") / "data" / "collation_notes.toml"))
@@ -158,7 +158,7 @@ class ShiwuEdition:
 class VolumeReader:
     """One 卷 file of the 識誤: its chapters' entries."""
 
-    def __init__(self, path: Path, data: NoteFormulas, normalizer: Normalizer):
+    def __init__(self, path: Path, data: NoteFormulas, normalizer: Normalizer, encoding: str = "utf-8"):
         self.path, self.data, self.normalizer = path, data, normalizer
         self.juan: int | None = None
 
@@ -168,7 +168,7 @@ class VolumeReader:
                 self.juan = numeral(title.group("number"))
             return bool(title or data.skip.match(line) or not line.strip())
 
-        self.running = RunningText.read(path, data.layout, skip)
+        self.running = RunningText.read(path, data.layout, skip, encoding)
         self.text = self.running.text
 
     def sections(self) -> list[tuple[str, int, int]]:
@@ -186,9 +186,7 @@ class VolumeReader:
 
     def entries(self, chapter: int | None, first: int, a: int, b: int) -> list[ShiwuEntry]:
         """The entries between running characters a:b, each from a line that is not indented."""
-        opens = sorted(
-            k for k in self.running.line_starts if a <= k < b and self.text[k : k + 1] not in ("", self.data.indent)
-        )
+        opens = [k for k in self.running.lines_between(a, b) if self.text[k : k + 1] not in ("", self.data.indent)]
         out = []
         for i, k in enumerate(opens):
             stop = opens[i + 1] if i + 1 < len(opens) else b
@@ -278,7 +276,11 @@ class VolumeReader:
 
 
 def read_edition(
-    folder: Path, normalizer: Normalizer, chapters: list[ChapterLike], data_path: Path = DATA
+    folder: Path,
+    normalizer: Normalizer,
+    chapters: list[ChapterLike],
+    data_path: Path = DATA,
+    encoding: str = "utf-8",
 ) -> ShiwuEdition:
     """The 識誤's 卷 files in `folder`, each chapter's entries matched with the work's chapters by
     title (compared as the normalizer compares: 士昬禮 is 士昏禮; 大射儀 is 大射, 有司徹 有司)."""
@@ -294,7 +296,7 @@ def read_edition(
     out: dict[int, ShiwuChapter] = {}
     elsewhere: dict[str, list[ShiwuEntry]] = {}
     for path in sorted(folder.glob("*.txt")):
-        reader = VolumeReader(path, data, normalizer)
+        reader = VolumeReader(path, data, normalizer, encoding)
         if reader.juan is None:
             continue
         for title, a, b in reader.sections():
@@ -429,9 +431,8 @@ class ShiwuPlacer:
         items = [(e, q) for e in chapter.entries for q in e.quotations]
         chosen = chain([self.candidates(q) for _, q in items])
         size = len(self.base.raw.text)
-        for i, (_, quote) in enumerate(items):
-            if chosen[i] is None:
-                chosen[i] = self.nearby(items[i][0], quote, *gap(chosen, i, size))
+        raw_bounds(chosen, size, lambda i, lo, hi: self.nearby(items[i][0], items[i][1], lo, hi))
+        bounds = raw_bounds(chosen, size)
         by_entry: dict[int, list[tuple[ShiwuQuote, Candidate | None, int]]] = {}
         for i, (entry, quote) in enumerate(items):
             by_entry.setdefault(entry.index, []).append((quote, chosen[i], i))
@@ -445,14 +446,14 @@ class ShiwuPlacer:
             on_place = [(q, c) for q, c, _ in placed if c is not None]
             if not on_place:
                 result.unplaced.append(
-                    UnplacedShiwuEntry(entry, self.why_not(entry, [i for _, _, i in placed], chosen, size))
+                    UnplacedShiwuEntry(entry, self.why_not(entry, [i for _, _, i in placed], bounds))
                 )
                 continue
             result.placed.append(self.target(entry, on_place))
         return result
 
-    def why_not(self, entry: ShiwuEntry, indexes: list[int], chosen: list[Candidate | None], size: int) -> str:
-        if indexes and self.base.lost_between(*gap(chosen, indexes[0], size)):
+    def why_not(self, entry: ShiwuEntry, indexes: list[int], bounds: list[tuple[int, int]]) -> str:
+        if indexes and self.base.lost_between(*bounds[indexes[0]]):
             return (
                 "the base has lost a leaf between the places of the entries around it: the words it quotes are "
                 "lost there"

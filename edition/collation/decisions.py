@@ -46,6 +46,7 @@ from .model import (
     Ruling,
     Unit,
 )
+from .reading import UNMAPPED
 
 NAME = "decisions"
 # The apparatus a decision is on: the 經 (the default) or the 注 (`layer = "注"`), by the base's layer there.
@@ -77,14 +78,26 @@ def load(path: Path) -> Decisions:
 class ContextPlacer:
     """Finds the base tokens a decision's context designates."""
 
-    def __init__(self, apparatus: Apparatus, fold, sections):
+    def __init__(self, apparatus: Apparatus, normalizer, sections):
         self.apparatus = apparatus
-        self.fold = fold
-        self.text = apparatus.base.classic.text
+        self.normalizer = normalizer
+        self.text = "".join(map(self.settled, apparatus.base.classic.text))
         self.sections = {self.norm(s.title): s for s in sections}  # a title in either script
 
+    def settled(self, char: str) -> str:
+        """The character folded until it folds no further: a fold of a fold (勑 to 𠡠, 𠡠 to 敕)
+        compares as one, whether the editor writes the one or the other."""
+        for _ in range(4):
+            folded = char if char == UNMAPPED else self.normalizer.fold(char)[0]
+            if folded == char:
+                break
+            char = folded
+        return char
+
     def norm(self, text: str) -> str:
-        return "".join(self.fold(c)[0] for c in text if not regex.match(r"[\p{P}\p{S}\s]", c))
+        """As compared, without punctuation, spaces and symbols (but a character the base's
+        transcription could not encode, which stands for one), each character settled."""
+        return "".join(map(self.settled, self.normalizer.compared(text)))
 
     def place(self, decision: Decision) -> tuple[int, int] | str:
         before, rest = decision.context.split("[", 1)
@@ -96,16 +109,21 @@ class ContextPlacer:
             if section is None:
                 return f"section {decision.section!r} no longer exists"
             start, end = section.t0, section.t1
-        hits = [
-            m.start()
-            for m in regex.finditer(regex.escape(before + inside + after), self.text[start:end], overlapped=True)
-        ]
+        hits = [m.start() for m in pattern(before + inside + after).finditer(self.text[start:end], overlapped=True)]
         if not hits:
             return f"context {decision.context!r} is no longer in the base text"
         if len(hits) > 1:
             return f"context {decision.context!r} occurs {len(hits)} times; give more context or a section"
         t0 = start + hits[0] + len(before)
         return t0, t0 + len(inside)
+
+
+def pattern(context: str) -> regex.Pattern:
+    """The context as found in the base's text: a character the base's transcription could not
+    encode matches whatever the editor writes there, and the other way round."""
+    return regex.compile(
+        "".join("." if c == UNMAPPED else f"(?:{regex.escape(c)}|{UNMAPPED})" for c in context), regex.S
+    )
 
 
 def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
@@ -146,23 +164,27 @@ def find(apparatus: Apparatus, context: Context) -> DecisionFindings:
     """Where each decision's context is in the base text now; a decision whose context is gone
     is stale already."""
     decisions = context.decisions
-    placer = ContextPlacer(apparatus, context.normalizer.fold, context.found["sections"])
+    placer = ContextPlacer(apparatus, context.normalizer, context.found["sections"])
     found = DecisionFindings(decisions, placer.norm, [])
     placed: list[tuple[Decision, int, int]] = []
     for decision in decisions.items:
         if layer_of(decision) != apparatus.base.layer:
             continue
         if decision.kind == "witness":
-            known = decision.witness in apparatus.statuses
-            found.outcomes[decision.number] = (
-                Outcome(decision.witness) if known else Outcome(stale=f"no witness {decision.witness}")
-            )
+            status = apparatus.statuses.get(decision.witness)
+            if status is None:
+                found.outcomes[decision.number] = Outcome(stale=f"no witness {decision.witness}")
+            elif status.included != decision.include:  # forced in, it aligns nowhere
+                found.outcomes[decision.number] = Outcome(stale=f"witness {decision.witness}: {status.reason}")
+            else:
+                found.outcomes[decision.number] = Outcome(decision.witness)
             continue
         place = placer.place(decision)
         if isinstance(place, str):
             found.outcomes[decision.number] = Outcome(stale=place)
             continue
         refuse_overlap(decisions.path, decision, *place, placed)
+        refuse_disagreement(decisions.path, decision, *place, placed, placer.norm)
         placed.append((decision, *place))
         found.places.append((decision, place))
     return found
@@ -179,6 +201,10 @@ def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
                 found.outcomes[decision.number] = Outcome(stale=stale)
             else:
                 found.outcomes[decision.number] = Outcome((yield MovedTraditionReading(*held, t0, t1)))
+            continue
+        if decision.kind == "note" and t0 == t1 and not apparatus.overlapping(t0, t1):
+            stale = "no entry stands at the empty brackets: bracket the characters the note is on"
+            found.outcomes[decision.number] = Outcome(stale=stale)
             continue
         # a note, or an emendation not on the witnesses, may stand where they agree: it makes an entry of its own
         if decision.kind == "note" or conjectural(decision):
@@ -217,6 +243,27 @@ def refuse_overlap(path: Path, decision: Decision, t0: int, t1: int, placed: lis
             )
 
 
+def refuse_disagreement(
+    path: Path, decision: Decision, t0: int, t1: int, placed: list[tuple[Decision, int, int]], norm
+) -> None:
+    """Two decisions on the same place that make different lemmata (two readings, or a reading and
+    the base's kept against its emendation) cannot both apply: the later would override the other."""
+
+    def lemma_of(d: Decision) -> str | None:
+        return norm(d.reading) if d.kind == "lemma" else "" if d.kind == "reject-emendation" else None
+
+    mine = lemma_of(decision)
+    for other, o0, o1 in placed:
+        theirs = lemma_of(other)
+        if (o0, o1) == (t0, t1) and None not in (mine, theirs) and (mine != theirs or decision.kind != other.kind):
+            raise EditionError(
+                path,
+                f"decision {decision.number} ({decision.kind}, {decision.context!r}) and decision {other.number} "
+                f"({other.kind}, {path}:{other.line}) rule the same place differently: keep one",
+                decision.line,
+            )
+
+
 def basis(decision: Decision) -> str:
     return decision.fields.get("basis", COLLATION)
 
@@ -228,9 +275,9 @@ def conjectural(decision: Decision) -> bool:
 
 def choose_lemma(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[str], str]) -> Placement | str:
     wanted = norm(decision.reading)
-    if wanted == unit.lemma.norm:  # the lemma stays: the editor has decided the place
+    if wanted == norm(unit.lemma.norm):  # the lemma stays: the editor has decided the place
         return Ruling(unit, None, decision, basis(decision) if base_siglum not in unit.lemma.sigla else "")
-    chosen = next((r for r in unit.readings if r.norm == wanted and not r.moves), None)
+    chosen = next((r for r in unit.readings if norm(r.norm) == wanted and not r.moves), None)
     if chosen is None and not conjectural(decision):
         return (
             f"no witness reads {decision.reading!r} here any more "
@@ -276,7 +323,7 @@ def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
     `least` characters on either side) to be found once."""
     for width in range(least, len(text) + 1):
         before, after = text[max(0, t0 - width) : t0], text[t1 : t1 + width]
-        if len(regex.findall(regex.escape(before + text[t0:t1] + after), text, overlapped=True)) == 1:
+        if len(pattern(before + text[t0:t1] + after).findall(text, overlapped=True)) == 1:
             break
     return f"{before}[{text[t0:t1]}]{after}"
 

@@ -77,6 +77,13 @@ class ExternalEvidence:
         return out
 
 
+def chapters_found(source: EvidenceMeta, normalizer: Normalizer, chapters: list) -> set[int]:
+    """The numbers of the work's `chapters` that the book's reader, by its kind, finds in its folder:
+    none where the folder holds a book of another kind."""
+    reader = subcommentary_quotations if source.kind == SUBCOMMENTARY else collation_notes
+    return set(reader.read_edition(source.folder, normalizer, chapters, encoding=source.encoding).chapters)
+
+
 def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: Witness, normalizer: Normalizer):
     """Every source's quotations of chapter `number` (of the work's `chapters`), placed on `base`."""
     layers = BaseLayers.of(base)
@@ -85,7 +92,9 @@ def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: W
     passages: list[Commented] = []
     for source in sources:
         if source.kind == SUBCOMMENTARY:
-            edition = subcommentary_quotations.read_edition(source.folder, normalizer, chapters)
+            edition = subcommentary_quotations.read_edition(
+                source.folder, normalizer, chapters, encoding=source.encoding
+            )
             chapter = edition.chapters.get(number)
             if chapter is None:
                 reports[source.siglum] = {"chapter": number, "placed": [], "unplaced": [], "lost": True}
@@ -95,7 +104,7 @@ def read(sources: tuple[EvidenceMeta, ...], chapters: list, number: int, base: W
             passages += commented(source, chapter, placement)
             reports[source.siglum] = subcommentary_quotations.report(placement)
         else:
-            edition = collation_notes.read_edition(source.folder, normalizer, chapters)
+            edition = collation_notes.read_edition(source.folder, normalizer, chapters, encoding=source.encoding)
             chapter = edition.chapters.get(number)
             if chapter is None:
                 reports[source.siglum] = {"chapter": number, "placed": [], "unplaced": []}

@@ -22,6 +22,7 @@ from .witness_map import WitnessMap
 
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
 INTERNAL_BASIS = "本校"  # on the book itself: the same words emended alike elsewhere
+OPENING_MARKERS = ("witStart", "lacunaEnd")  # where a witness's text begins again; the others, where it stops
 
 
 # --- readings, variation units and the apparatus
@@ -81,6 +82,11 @@ class Reading:
         )
 
 
+def gaps_of(t0: int, t1: int) -> range:
+    """The base gaps a unit over tokens t0:t1 reads additions at: those inside it; at t0 == t1, that gap."""
+    return range(t0, t0 + 1) if t0 == t1 else range(t0 + 1, t1)
+
+
 def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
     display = "".join(t.source(witness.raw) for t in tokens)
     norm = "".join(t.char if len(t.char) == 1 else UNMAPPED for t in tokens)
@@ -111,6 +117,7 @@ class Unit:
     # The lemma is the member of a graphic family (己已巳) that every other witness extant here reads
     # for the base's: the edited text takes it without a printed entry (never an emendation).
     graphic: bool = False
+    gaps: range = range(0)  # the base gaps whose additions it reads: inside it, and at an edge it was merged over
 
     @property
     def all_readings(self) -> list[Reading]:
@@ -222,6 +229,9 @@ class Apparatus:
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
     punctuation_source: str = ""  # the witness it is carried over from
     relations: Relations | None = None  # the tables readings are typed by (see `reading.classify`)
+    # Base token -> siglum -> where the witness starts or stops there (witStart, lacunaEnd, lacunaStart,
+    # witEnd): what each unit made over the token holds.
+    markers: dict[int, dict[str, list[str]]] = field(default_factory=dict)
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
@@ -257,25 +267,35 @@ class Apparatus:
             unit.index = index
 
     def overlapping(self, t0: int, t1: int) -> list[Unit]:
-        """The units (not those of moved clauses) that share base tokens t0:t1, or stand at a gap inside them."""
-        return [u for u in self.units if u.t0 < t1 and t0 < u.t1 or (u.t0 == u.t1 and t0 < u.t0 < t1)]
+        """The units (not those of moved clauses) that share base tokens t0:t1 or a gap inside them
+        (at t0 == t1, the gap t0 itself)."""
+        gaps = gaps_of(t0, t1)
+        return [
+            u for u in self.units if u.t0 < t1 and t0 < u.t1 or any(g in gaps for g in u.gaps or gaps_of(u.t0, u.t1))
+        ]
 
     def unit_over(self, t0: int, t1: int) -> Unit:
-        """The unit covering base tokens t0:t1: an existing one (a moved clause's place among them),
-        or one made by merging those it overlaps, or a new one, never across either end of a moved
-        clause's place (it is cut to the part where it begins). Units stay in order and keep their
-        readings."""
+        """The unit covering base tokens t0:t1 (at t0 == t1, the gap t0): an existing one (a moved
+        clause's place among them), or one made by merging those it overlaps, or a new one, never
+        across either end of a moved clause's place (it is cut to the part where it begins). Units
+        stay in order and keep their readings, and no witness's addition is read by two units."""
         ends = sorted({g for u in self.holders for g in (u.t0, u.t1)})
         t1 = min([t1, *(g for g in ends if t0 < g < t1)])
         place = next((u for u in self.holders if (u.t0, u.t1) == (t0, t1) and t0 < t1), None)
         if place is not None:  # a moved clause's place, a lost leaf, is its own unit
             return place
         overlapping = self.overlapping(t0, t1)
-        if len(overlapping) == 1 and overlapping[0].t0 <= t0 and t1 <= overlapping[0].t1:
+        wanted = set(gaps_of(t0, t1))
+        within = [u for u in overlapping if u.t0 <= t0 and t1 <= u.t1 and wanted <= set(u.gaps or gaps_of(u.t0, u.t1))]
+        if len(overlapping) == 1 and within:
             return overlapping[0]
+        gaps = [g for u in overlapping for g in (u.gaps or gaps_of(u.t0, u.t1))]
         if overlapping:
             t0, t1 = min(t0, *(u.t0 for u in overlapping)), max(t1, *(u.t1 for u in overlapping))
-        unit = self.make_unit(t0, t1, range(t0 + 1, t1))
+        inside = gaps_of(t0, t1)
+        unit = self.make_unit(
+            t0, t1, range(min([*inside, *gaps]), max([*inside, *gaps]) + 1) if inside or gaps else inside
+        )
         for old in overlapping:
             unit.reported += old.reported
             unit.textual_notes += old.textual_notes
@@ -285,6 +305,27 @@ class Apparatus:
         self.units.sort(key=lambda u: (u.t0, u.t1))
         self.number()
         return unit
+
+    def markers_beside(self, t0: int, t1: int) -> None:
+        """Where a witness starts or stops at base tokens t0:t1, which no entry holds (a heading),
+        it starts at the token after them and stops at the token before, in the entry there."""
+        moved: dict[int, dict[str, list[str]]] = {}
+        for token in range(t0, t1):
+            for siglum, names in self.markers.pop(token, {}).items():
+                for name in names:
+                    side = t1 if name in OPENING_MARKERS else t0 - 1
+                    if 0 <= side < len(self.base.classic.tokens):
+                        moved.setdefault(side, {}).setdefault(siglum, []).append(name)
+        for side, by_witness in moved.items():
+            opening = side == t1
+            here = self.markers.setdefault(side, {})
+            for siglum, names in by_witness.items():
+                here[siglum] = [*names, *here.get(siglum, [])] if opening else [*here.get(siglum, []), *names]
+            unit = self.unit_over(side, side + 1)  # a unit made now holds them already
+            for siglum, names in by_witness.items():
+                held = unit.markers.get(siglum, [])
+                if not set(names) <= set(held):
+                    unit.markers[siglum] = [*names, *held] if opening else [*held, *names]
 
     def with_reading(self, unit: Unit, t0: int, t1: int, reading: str) -> str:
         """The unit's base text with base tokens t0:t1 read as `reading`."""
@@ -304,6 +345,7 @@ class Apparatus:
                 self.units = [
                     u for u in self.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
                 ]
+                self.markers_beside(division.t0, division.t1)
                 for gap in range(division.t0 + 1, division.t1 + 1):
                     mark = self.punctuation.pop(gap, "")
                     if mark and division.t0 not in self.punctuation:

@@ -22,7 +22,7 @@ readings of a variation unit.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -312,17 +312,38 @@ def chain(items: Sequence[Sequence[Candidate]], passages: bool = False) -> list[
     return out
 
 
-def between(chosen: Sequence[Candidate | None], i: int, size: int) -> tuple[int, int]:
-    """The tokens of its layer between which item i of a chain of passages may stand: from the end
-    of the last item before it that has a place, up to the start of the first after it."""
-    lo = next((c.spans[-1].t1 for c in reversed(chosen[:i]) if c is not None), 0)
-    hi = next((c.spans[0].t0 for c in chosen[i + 1 :] if c is not None), size)
-    return lo, hi
+def neighbours(
+    chosen: list[Candidate | None],
+    end_of: Callable[[Candidate], int],
+    start_of: Callable[[Candidate], int],
+    size: int,
+    place: Callable[[int, int, int], Candidate | None] | None = None,
+) -> list[tuple[int, int]]:
+    """For each item of a chain, in order, where it may stand: from `end_of` the last item before it
+    that has a place (0 if none), up to `start_of` the first after it (`size` if none); with
+    `place`, an item without a place is given one there as it is reached (place(i, lo, hi)), so
+    the items after it stand after it. In one pass each way, however many items have no place."""
+    following = [size] * len(chosen)
+    for i in range(len(chosen) - 2, -1, -1):
+        after = chosen[i + 1]
+        following[i] = start_of(after) if after is not None else following[i + 1]
+    out, lo = [], 0
+    for i, hi in enumerate(following):
+        out.append((lo, hi))
+        if chosen[i] is None and place is not None:
+            chosen[i] = place(i, lo, hi)
+        if chosen[i] is not None:
+            lo = end_of(chosen[i])
+    return out
 
 
-def gap(chosen: Sequence[Candidate | None], i: int, size: int) -> tuple[int, int]:
-    """The raw offsets between which item i may stand: after the place of the last item before it
-    that has one, before that of the first after it."""
-    lo = next((c.start + 1 for c in reversed(chosen[:i]) if c is not None), 0)
-    hi = next((c.start for c in chosen[i + 1 :] if c is not None), size)
-    return lo, hi
+def token_bounds(chosen: list[Candidate | None], size: int, place=None) -> list[tuple[int, int]]:
+    """The tokens of its layer between which each item of a chain of passages may stand: from the
+    end of the last item before it that has a place, up to the start of the first after it."""
+    return neighbours(chosen, lambda c: c.spans[-1].t1, lambda c: c.spans[0].t0, size, place)
+
+
+def raw_bounds(chosen: list[Candidate | None], size: int, place=None) -> list[tuple[int, int]]:
+    """The raw offsets between which each item may stand: after the place of the last item before
+    it that has one, before that of the first after it."""
+    return neighbours(chosen, lambda c: c.start + 1, lambda c: c.start, size, place)

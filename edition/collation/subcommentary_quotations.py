@@ -20,6 +20,7 @@ reported with the reason.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -39,9 +40,9 @@ from .quotation_order import (
     BaseLayers,
     BaseSpan,
     Candidate,
-    between,
     chain,
     occurrences,
+    token_bounds,
 )
 
 DATA = Path(str(resources.files("edition.collation") / "data" / "subcommentary_quotations.toml"))
@@ -181,7 +182,7 @@ class LemmaPart:
 class JuanReader:
     """One 卷 file's comments: heads, lemmata and phrases, in the running text."""
 
-    def __init__(self, path: Path, data: Formulas, normalizer: Normalizer):
+    def __init__(self, path: Path, data: Formulas, normalizer: Normalizer, encoding: str = "utf-8"):
         self.path, self.data, self.normalizer = path, data, normalizer
         self.juan: int | None = None
 
@@ -191,7 +192,7 @@ class JuanReader:
                 self.juan = numeral(title.group("number"))
             return bool(title or data.author.match(line) or data.preface.match(line))
 
-        self.running = RunningText.read(path, data.layout, skip)
+        self.running = RunningText.read(path, data.layout, skip, encoding)
         self.text = self.running.text
 
     def headings(self) -> list[tuple[int, int, str, int]]:
@@ -200,7 +201,7 @@ class JuanReader:
         for m in self.data.heading.finditer(self.text):
             begin, end = m.start("title"), m.end("title")
             cuts = [k + 1 for k in range(begin, end) if self.text[k] == "　"]
-            cuts += [k for k in self.running.line_starts if begin < k < end]
+            cuts += self.running.lines_between(begin + 1, end)
             cut = max([begin, *(k for k in cuts if end - k >= 2)])  # a title has two characters at least (覲¶禮)
             out.append((cut, m.end(), self.text[cut:end].replace("　", ""), numeral(m.group("number"))))
         return out
@@ -234,7 +235,7 @@ class JuanReader:
         a range whose first words are taken as `first` characters; else, `followed`, words whose
         start the placement finds."""
         longest = self.data.longest
-        for start in sorted(s for s in self.running.line_starts if max(a, b - longest) <= s < b):
+        for start in self.running.lines_between(max(a, b - longest), b):
             if self.is_range(start, b) or (followed and start > a):
                 return LemmaPart(start, b, CLASSIC)
         tail = self.text[max(a, b - 4) : b]
@@ -310,9 +311,9 @@ class JuanReader:
     def shown(self, a: int, b: int) -> str:
         """The Han characters of running characters a:b as printed: a stand-in as the character it
         stands for where the tables map it."""
-        out = []
-        for k in range(a, b):
-            own = self.running.own(k, k + 1)
+        out, text = [], self.running.raw.text
+        for start, end in zip(self.running.starts[a:b], self.running.ends[a:b]):
+            own = text[start:end]
             if len(own) > 1:
                 own = self.normalizer.gaiji.entry(own).mapping or UNMAPPED
             if HAN.fullmatch(own):
@@ -328,7 +329,11 @@ class JuanReader:
 
 
 def read_edition(
-    folder: Path, normalizer: Normalizer, chapters: list[ChapterLike], data_path: Path = DATA
+    folder: Path,
+    normalizer: Normalizer,
+    chapters: list[ChapterLike],
+    data_path: Path = DATA,
+    encoding: str = "utf-8",
 ) -> ShuEdition:
     """The 單疏本's 卷 files in `folder` (KR1d0027_NNN.txt, in order), each comment in the chapter
     whose heading stands before it. `chapters`: the work's chapters (their number, title, heading)."""
@@ -339,15 +344,17 @@ def read_edition(
     unmatched: list[str] = []
     current: ShuChapter | None = None
     for path in sorted(folder.glob("*.txt")):
-        reader = JuanReader(path, data, normalizer)
+        reader = JuanReader(path, data, normalizer, encoding)
         if reader.juan is not None:
             juan[reader.juan] = path.name
-        headings = reader.headings()
+        headings = sorted(reader.headings())
+        heading_starts = [h[0] for h in headings]
         openings = list(data.opening.finditer(reader.text))
         body_from = 0  # where the running body of the comment before begins
         heads: list[tuple] = []  # (head start, 釋曰 end, parts, title, heading)
         for m in openings:
-            heading = next((h for h in headings if body_from <= h[0] < m.start()), None)
+            first = bisect_left(heading_starts, body_from)
+            heading = headings[first] if first < len(headings) and headings[first][0] < m.start() else None
             parts, title = [], ""
             if heading is not None:
                 title = reader.running.own(heading[0], m.start()).strip("　")
@@ -514,11 +521,11 @@ class ShuPlacer:
         for layer in (CLASSIC, COMMENTARY):  # each layer's lemmata are a chain of passages
             indexes = [i for i, quotes in enumerate(items) if quotes[0].layer == layer]
             found = chain([self.candidates(items[i]) for i in indexes], passages=True)
+            size = self.base.size(layer)
+            token_bounds(found, size, lambda k, lo, hi: self.nearby(items[indexes[k]], lo, hi))
             for k, i in enumerate(indexes):
-                if found[k] is None:
-                    found[k] = self.nearby(items[i], *between(found, k, self.base.size(layer)))
                 chosen[i] = found[k]
-            gaps |= {i: between(found, k, self.base.size(layer)) for k, i in enumerate(indexes)}
+            gaps |= dict(zip(indexes, token_bounds(found, size)))
         for i, quotes in enumerate(items):
             found = chosen[i]
             where = "經" if quotes[0].layer == CLASSIC else "注"

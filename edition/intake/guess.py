@@ -27,11 +27,13 @@ from .alignment_rule import Reference
 from .model import RawText, Witness
 from .normalize import Normalizer
 from .profile import Profile, built_in, compose, load_profile, split_layers
-from .raw import guess_encoding, read_raw
+from .raw import guess_encoding, marked_encoding, read_raw
 from .rule import TRANSMITTED
 
 SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
 BETTER = 0.02  # how much better (a share of the score) another profile must read the file to be chosen
+HAN = regex.compile(r"\p{Han}")
+FIT_SAMPLE = 1_000_000  # characters of a file its layout is judged on, at most
 ENOUGH = 0.5  # of an edition's files that show a feature, for the edition's profile to compose it
 DETECT_TIME_LIMIT = 5  # seconds a detector's pattern may take on one file
 
@@ -191,6 +193,8 @@ def layout(
 
 
 def decode(data: bytes) -> tuple[str, str, bool]:
+    if marked := marked_encoding(data):  # UTF-16 or UTF-32, by its byte order mark
+        return data.decode(marked, errors="replace"), marked, False
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8"), "utf-8", True
     try:
@@ -201,7 +205,7 @@ def decode(data: bytes) -> tuple[str, str, bool]:
 
 
 def script_of(text: str) -> str:
-    han = set(regex.findall(r"\p{Han}", text))
+    han = {c for c in set(text) if HAN.match(c)}
     to_simplified, to_traditional = opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
     traditional = sum(1 for c in han if to_simplified.convert(c) != c)
     simplified = sum(1 for c in han if to_traditional.convert(c) != c)
@@ -218,7 +222,9 @@ def fit(
     """How well the profile reads the file, and that in words: the characters of the classic text
     it finds that align in order with the base's, times their share of that text (so that neither
     commentary read as classic text nor classic text read as commentary scores well); nothing
-    below a likely reading."""
+    below a likely reading. A file larger than FIT_SAMPLE characters is judged on its first
+    FIT_SAMPLE (to a line's end): a layout shows in its first pages as well as in all of them."""
+    raw = sampled(raw)
     try:
         segments = split_layers(raw, profile, (), Reference.of([base], normalizer) if base else None)
     except EditionError as error:
@@ -242,6 +248,15 @@ def fit(
     return (
         alignment.in_order * quality if quality >= LIKELY else 0.0
     ), f"{quality:.0%} of the classic text it finds aligns in order with the base {base.meta.siglum}'s: {verdict}"
+
+
+def sampled(raw: RawText) -> RawText:
+    """The file's first FIT_SAMPLE characters, to the end of a line; the file itself if it is shorter."""
+    if len(raw.text) <= FIT_SAMPLE:
+        return raw
+    end = raw.text.find("\n", FIT_SAMPLE)
+    text = raw.text[: end + 1 if end >= 0 else len(raw.text)]
+    return RawText(raw.path, text.encode(raw.encoding), text, raw.encoding)
 
 
 def guess(

@@ -286,6 +286,8 @@ class EvidenceMeta:
     author: str = ""
     edition: str = ""
     remarks: str = ""
+    encoding: str = "utf-8"  # of its files
+    stanza: tuple[Path, int] | None = None  # the witnesses.toml and the line of its stanza
 
     @property
     def xml_id(self) -> str:

@@ -27,7 +27,7 @@ from .variants import VariantForms
 
 OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
 GAP = regex.compile(r"▯+|\uFFFD+")
-DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]")
+DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}]")
 TEXT_LAYERS = (
     "classic",
     "tradition",
@@ -79,6 +79,27 @@ class Normalizer:
         if standard != char:
             return converted, "variant"
         return converted, ("opencc" if converted != char else "")
+
+    def compared(self, text: str) -> str:
+        """Any text as a stream of it compares (an editor's words, a reading of the report):
+        gaps as one ▯, gaiji as their mapped character, the rest folded, punctuation dropped; a
+        character the transcription could not encode (U+FFFC) is kept."""
+        out, position = [], 0
+        special = sorted(
+            [(m.start(), m.end(), "▯") for m in GAP.finditer(text)]
+            + [
+                (s, e, self.fold(g.mapping)[0] if g.mapping else UNMAPPED)
+                for s, e, g in self.gaiji.finditer(text, 0, len(text))
+            ]
+        )
+        for start, end, char in [*special, (len(text), len(text), "")]:
+            if start >= position:
+                out += [
+                    UNMAPPED.join(part.translate(self.comparison) for part in text[position:start].split(UNMAPPED)),
+                    char,
+                ]
+                position = end
+        return "".join(out)
 
     def difference(self, a: str, b: str) -> str:
         """How two characters of one comparison form differ: '' not at all, 'script' in script

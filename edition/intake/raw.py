@@ -17,6 +17,8 @@ HEADER = re.compile(r"^#\+(?:TITLE:\s*(?P<title>\S.*?)|PROPERTY:\s*(?P<key>ID|BA
 
 
 def guess_encoding(data: bytes) -> str | None:
+    if marked := marked_encoding(data):
+        return marked
     match = from_bytes(data).best()
     if match is None:
         return None
@@ -28,12 +30,36 @@ def guess_encoding(data: bytes) -> str | None:
     return name
 
 
-def check_text_data(path: Path, data: bytes) -> None:
-    """A witness file is neither empty nor binary."""
-    if not data.strip():
+# Byte order marks, UTF-32 before UTF-16 (whose little-endian mark begins UTF-32's).
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def marked_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32, where the data opens with its byte order mark."""
+    return next((name for bom, name in BOMS if data.startswith(bom)), None)
+
+
+def wide(encoding: str) -> bool:
+    """An encoding whose text holds NUL bytes (UTF-16, UTF-32)."""
+    try:
+        return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+    except LookupError:
+        return False
+
+
+def check_text_data(path: Path, data: bytes, encoding: str = "utf-8") -> None:
+    """A witness file is neither empty nor binary (NUL bytes, but in UTF-16 or UTF-32)."""
+    if not data.strip(b"\x00\t\n\r \xff\xfe"):
         raise EditionError(path, "empty witness file")
-    if b"\x00" in data:
-        raise EditionError(path, "binary file, not a text witness (contains NUL bytes)")
+    if b"\x00" in data and not (marked_encoding(data) or wide(encoding)):
+        raise EditionError(
+            path, "binary file, not a text witness (contains NUL bytes; if it is UTF-16, give its encoding)"
+        )
 
 
 def book_of(text: str) -> tuple[str, str]:
@@ -47,12 +73,14 @@ def book_of(text: str) -> tuple[str, str]:
 
 
 def read_raw(path: Path, encoding: str = "utf-8") -> RawText:
-    """Decode a witness file strictly; bad input raises a one-line EditionError."""
+    """Decode a witness file strictly (in UTF-16 or UTF-32 where it opens with their byte order
+    mark); bad input raises a one-line EditionError."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise EditionError(path, f"cannot read witness file ({exc.strerror})") from None
-    check_text_data(path, data)
+    check_text_data(path, data, encoding)
+    encoding = marked_encoding(data) or encoding
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
+from .align import align
 from .alignment_rule import Reference, References
 from .model import JoinedText, Segment, Witness, WitnessMeta
 from .normalize import TEXT_LAYERS, Normalizer
@@ -118,6 +119,8 @@ def intake_witnesses(
     progress: Callable[[str], None] = lambda message: None,
     errors: list[str] | None = None,
     elsewhere: Callable[[], str] = str,
+    base: str = "",
+    min_quality: float = 0.0,
 ) -> list[Witness]:
     """Every witness, read in turns (`ToRead.turn`), in each in the order given: first those whose
     layout alone decides their layers; then those with a rule that reads the others (of kind
@@ -132,7 +135,9 @@ def intake_witnesses(
     (`Reference.of`), so that it never decides another witness's stretch with a guess. With
     `errors`, a witness that cannot be read adds its error there instead of stopping. A
     compilation's references hold the base's text of the work's other chapters too (`elsewhere`,
-    see Reference). The witnesses read, in the order given."""
+    see Reference). A witness whose classic text aligns with the `base`'s less than `min_quality`
+    is no reference: one the collation leaves out decides nothing of another. The witnesses read,
+    in the order given."""
     read: dict[str, Witness] = {}
     tried: set[str] = set()
     alone: dict[str, Witness | None] = {}  # a witness still to be read, by its layout alone
@@ -149,6 +154,22 @@ def intake_witnesses(
                 alone[siglum] = None  # its error is reported when it is read
         return alone[siglum]
 
+    qualities: dict[int, float] = {}
+
+    def trusted(witness: Witness) -> bool:
+        """The base, or a witness that aligns with the base's classic text as the collation keeps
+        one (the base as read, else by its layout alone)."""
+        item = next((w for w in witnesses if w.meta.siglum == base), None)
+        anchor = read.get(base) or (by_layout(item) if item is not None else None)
+        if anchor is None or witness.meta.siglum == base:
+            return True
+        if id(witness) not in qualities:
+            base_text, text = anchor.classic.text, witness.classic.text
+            # a share of its characters aligned once each with the base's is at most their ratio
+            within = min_quality * len(text) <= len(base_text)
+            qualities[id(witness)] = align(base_text, text).quality if within else 0.0
+        return qualities[id(witness)] >= min_quality
+
     def references(item: ToRead) -> Callable[[], Reference]:
         @cache
         def made() -> Reference:
@@ -158,6 +179,7 @@ def intake_witnesses(
                     others.append(read[other.meta.siglum])
                 elif other.meta.siglum not in tried and (witness := by_layout(other)) is not None:
                     others.append(witness)
+            others = [other for other in others if trusted(other)]
             return Reference.of(others, normalizer, elsewhere() if item.compilation else "")
 
         return made

@@ -30,6 +30,7 @@ from fontTools.ttLib import TTCollection, TTFont
 from markupsafe import Markup
 
 from ..errors import EditionError
+from ..tables import printable
 from .conventions import SERIES, SERIES_A, Conventions
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
@@ -524,10 +525,13 @@ ENTITY = regex.compile(r"&(?:amp;)?(KR\d+);")
 
 
 def printed_stand_ins(stand_ins: dict[str, str | None], value):
-    """A value with its entities (escaped, in markup) as their printed forms, else 〓."""
-    if not isinstance(value, str) or "KR" not in value:
+    """A value with its entities (escaped, in markup) as their printed forms, else 〓; its
+    separators as spaces and its format characters left out (`printable`)."""
+    if not isinstance(value, str):
         return value
-    printed = ENTITY.sub(lambda m: stand_ins.get(f"g-{m[1]}") or UNDESCRIBED, value)
+    printed = printable(value)
+    if "KR" in printed:
+        printed = ENTITY.sub(lambda m: stand_ins.get(f"g-{m[1]}") or UNDESCRIBED, printed)
     return Markup(printed) if isinstance(value, Markup) else printed
 
 

@@ -63,7 +63,6 @@ def work_document(build_root: Path, manifest: dict) -> etree._ElementTree:
         text.set(XML_ID, chapter_prefix(chapter["number"]))
         text.set("n", str(chapter["number"]))
         text.set("type", "chapter")
-        text.insert(0, etree.Comment(f" {chapter['heading']} "))
         group.append(text)
     return etree.ElementTree(root)
 

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
-from ..errors import EditionError, interrupts_as_errors, warn
+from ..errors import EditionError, interrupts_as_errors, os_error_parts, warn
 
 MANIFEST = ".edition-manifest.json"
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -170,7 +170,8 @@ def staged(out: Path, sources_dir: Path, force: bool, carry: bool, complete: boo
                 raise
             remove_previous(root)
     except OSError as error:
-        raise EditionError(error.filename or out, f"{error.strerror or error}; {out} is left as it was") from None
+        path, what = os_error_parts(error)
+        raise EditionError(path or out, f"{what}; {out} is left as it was") from None
 
 
 @contextmanager

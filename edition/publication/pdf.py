@@ -31,6 +31,7 @@ import regex
 
 from ..errors import EditionError
 from ..processes import die_with
+from ..tables import printable
 from .conventions import SERIES, TRADITION_NAMES, Conventions
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
 
@@ -50,6 +51,7 @@ LATEX_SPECIAL = {
 }
 MISSING = regex.compile(r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^!\n]+)")
 MAX_RUNS = 5
+LOW_SPACE = 4 * 1024**2  # bytes free on the typesetting's disk under which its failure is the full disk
 FILE_LINE_ERROR = regex.compile(r"^\S+\.\w+:\d+: ")  # an error in the source or in a package's file
 # reledmac's record of a label (\edlabel): page|line|subline|…|{label}; and the template's \recordpages
 LABEL = regex.compile(r"^\\l@dmake@labels (\w+)\|(\d+)\|.*\|\{(.+)\}$", regex.M)
@@ -57,7 +59,7 @@ PAGES_BEFORE = regex.compile(r"^\\pagesbefore\{(\w+)\}\{(\d+)\}$", regex.M)
 
 
 def escape(text: str) -> str:
-    return "".join(LATEX_SPECIAL.get(c, c) for c in text).replace("\n", " ")
+    return "".join(LATEX_SPECIAL.get(c, c) for c in printable(text)).replace("\n", " ")
 
 
 def environment() -> jinja2.Environment:
@@ -262,11 +264,21 @@ def auxiliary_state(workdir: Path) -> dict[str, bytes]:
 
 def failed(workdir: Path, message: str) -> NoReturn:
     """Keep the LaTeX source and log in a folder of their own, outside the build that is about to
-    be discarded, and name the log in the error."""
-    kept = Path(tempfile.mkdtemp(prefix="edition-xelatex-"))
-    for name in ("edition.tex", "edition.log"):
-        if (workdir / name).exists():
-            shutil.copy(workdir / name, kept / name)
+    be discarded, and name the log in the error; where the disk is full, say so instead (and keep
+    nothing)."""
+    free = shutil.disk_usage(workdir).free
+    if free < LOW_SPACE:
+        raise EditionError(workdir, f"{message}: no space left on the device ({free // 1024} KB free)")
+    kept = None
+    try:
+        kept = Path(tempfile.mkdtemp(prefix="edition-xelatex-"))
+        for name in ("edition.tex", "edition.log"):
+            if (workdir / name).exists():
+                shutil.copy(workdir / name, kept / name)
+    except OSError as error:
+        if kept is not None:
+            shutil.rmtree(kept, ignore_errors=True)
+        raise EditionError(workdir, f"{message} (its log could not be kept: {error.strerror})") from None
     raise EditionError(kept / "edition.log" if (kept / "edition.log").exists() else kept / "edition.tex", message)
 
 

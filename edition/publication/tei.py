@@ -1056,14 +1056,28 @@ class CommentaryWriter(EditionWriter):
 
 
 class WitnessPlaces:
-    """Where a witness has an entry of the edition in its raw file, by the entry's xml:id: what a
-    failure of validation names, since the TEI carries no offsets into the raw files."""
+    """Where a witness has an entry of the edition in its raw file, by the entry's xml:id, and the
+    editor's decision applied to it (`decided`, the decisions' findings): what a failure of
+    validation names, since the TEI carries no offsets into the raw files."""
 
     CONTEXT = 2  # tokens on each side of a place where the witness reads nothing
 
-    def __init__(self, apparatus, commentary=None):
+    def __init__(self, apparatus, commentary=None, decided=None):
         layers = [(APP_PREFIX, apparatus)] + ([(COMMENTARY_APP_PREFIX, commentary.apparatus)] if commentary else [])
         self.units = {app_id(prefix, u): (collated, u) for prefix, collated in layers for u in collated.all_units()}
+        self.decisions = {}
+        for decision in decided.decisions.items if decided else ():
+            unit = decided.outcome(decision).applied_to
+            if not isinstance(unit, str) and unit is not None:
+                self.decisions.setdefault(id(unit), (decided.decisions.path, decision))
+
+    def decision_at(self, app: str) -> Place | None:
+        """The first decision applied to the entry, where it is written."""
+        _, unit = self.units.get(app, (None, None))
+        if id(unit) not in self.decisions:
+            return None
+        path, decision = self.decisions[id(unit)]
+        return Place(str(path), decision.line, "", f"decision {decision.number} ({decision.kind})")
 
     def __call__(self, app: str, siglum: str) -> Place | None:
         """The witness's file, the line, and what it reads there ('reads 「…」'), or where it reads

@@ -11,11 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import regex
 from lxml import etree, isoschematron
@@ -28,14 +27,22 @@ SVRL = {"svrl": "http://purl.oclc.org/dsdl/svrl"}
 
 
 class Place(NamedTuple):
-    """Where a witness's raw file has an entry of the edition: its file, the line, what it reads there."""
+    """Where a witness's raw file has an entry of the edition: its file, the line, what it reads
+    there; or the editor's decision applied to the entry (`decision`: its number and kind), its
+    file and line."""
 
     path: str
     line: int
     read: str  # 'reads 「…」', or 'reads nothing there, next to 「…」'
+    decision: str = ""
 
 
-WitnessAt = Callable[[str, str], Place | None]  # an app's xml:id and a siglum -> where the witness has that place
+class WitnessAt(Protocol):
+    def __call__(self, app: str, siglum: str) -> Place | None:
+        """Where the witness has the entry with this xml:id in its raw file."""
+
+    def decision_at(self, app: str) -> Place | None:
+        """The editor's decision applied to the entry with this xml:id, if one was."""
 
 
 def tei_all_path() -> Path:
@@ -167,6 +174,7 @@ def in_readers_words(
         where = "" if element is None else f" (at a {etree.QName(element).localname} of the edition)"
         return words + where, "", None
     app = app[0]
+    decided = witness_at.decision_at(app.get(XML_ID)) if witness_at else None
     sentence = app.xpath("preceding::t:anchor[@type='sentence'][1]/@n", namespaces=TEI)
     readings = []
     for reading in app.iterfind("t:lem", TEI), app.iterfind(".//t:rdg", TEI):
@@ -179,7 +187,7 @@ def in_readers_words(
     if place is not None:
         readings.append(f"{siglum} {place.read}")
     where = f"at {sentence[0]}" if sentence else "in the apparatus"
-    return f"{words} ({where}: {'; '.join(readings)})", siglum, place
+    return f"{words} ({where}: {'; '.join(readings)})", siglum, decided or place
 
 
 def layer_of(pattern: str) -> str | None:
@@ -255,6 +263,13 @@ def check(document: etree._ElementTree, path: Path, project: bool = True, witnes
     if first.place is None:
         line = f" (line {first.line})" if first.line else ""
         raise EditionError(path, f"not valid against {first.schema}: {first.message}{line}{more}")
+    if first.place.decision:  # the editor's decision made the entry: it is the cause
+        raise EditionError(
+            first.place.path,
+            f"{first.place.decision} cannot be applied: the entry it makes breaks a rule of the edition: "
+            f"{first.message}; {path.name} is not valid against {first.schema} and is not written{more}",
+            first.place.line,
+        )
     raise EditionError(
         first.place.path,
         f"witness {first.witness} breaks a rule of the edition: {first.message}; "

@@ -7,6 +7,7 @@ import os
 import shutil
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,6 +24,7 @@ from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
 from .work_sources import NO_CHAPTER, Chapter, Work
 
+LONG_ADD = 10_000_000  # bytes of witness files from which a folder add shows its progress as it goes
 OWN_BETTER = 0.05  # how much more of the classic text (a share) a file's own profile must read to be its
 NUMBER = regex.compile(r"\d+$")  # a file's number, which names its own profile (X-011)
 
@@ -33,8 +35,8 @@ class Added(NamedTuple):
 
 
 def taken(work: Work, key: str = "siglum") -> frozenset[str]:
-    """The sigla (or names) of the work's witnesses, editions and chapters' own."""
-    found = {getattr(e.meta, key) for e in work.editions}
+    """The sigla (or names) of the work's witnesses, editions, chapters' own and books of evidence."""
+    found = {getattr(e.meta, key) for e in work.editions} | {getattr(book, key) for book in work.evidence}
     for chapter in work.chapters:
         meta = work.chapter_dir(chapter) / "witnesses.toml"
         if meta.is_file():
@@ -51,10 +53,11 @@ def named(work: Work, file: Path, default_title: str, options: dict) -> tuple[st
     return title, name
 
 
-def chapter_of(work: Work, file: Path, chapter: str | None) -> tuple[Chapter, str]:
+def chapter_of(work: Work, file: Path, chapter: str | None, encoding: str | None = None) -> tuple[Chapter, str]:
     if chapter:
         return work.chapter(chapter), "as asked"
-    check_text_data(file, file.read_bytes())  # an empty or binary file is said to be so, not of no chapter
+    # an empty or binary file is said to be so, not of no chapter
+    check_text_data(file, file.read_bytes(), encoding or "utf-8")
     placement = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer()).place(file)
     if placement.chapter is None:
         raise EditionError(
@@ -69,7 +72,7 @@ def add_to_chapter(root: Path, file: Path, siglum: str, chapter: str | None, opt
     if not file.is_file():
         raise EditionError(file, "no such witness file")
     work = Work.load(root)
-    found, how = chapter_of(work, file, chapter)
+    found, how = chapter_of(work, file, chapter, options.get("encoding"))
     sigla = taken(work)
     if siglum in sigla:
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
@@ -93,14 +96,16 @@ def add_to_chapter(root: Path, file: Path, siglum: str, chapter: str | None, opt
     return Added(target, [*lines, f"in chapter {found.heading} ({how})"])
 
 
-def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
+def add_edition(
+    root: Path, folder: Path, siglum: str, options: dict, progress: Callable[[str], None] = lambda message: None
+) -> Added:
     """A folder of 卷 files as an edition of the whole work: each file placed in its chapter by its
     text (consecutive 卷 of one chapter its one witness there, in order; those of no chapter told
     apart by what they are), read by one profile composed of the features found across its files
     (a file it reads clearly worse by a profile of its own), copied into `sources/<siglum>/` and
     described by one stanza in the work's witnesses.toml."""
-    work = Work.load(root)
-    files = sorted(p for p in folder.iterdir() if p.suffix in WITNESS_SUFFIXES and p.is_file())
+    work = Work.load(root, taking_up=siglum)
+    files, skipped = witness_files(folder)
     if not files:
         raise EditionError(folder, "no witness files (.txt) in the folder")
     if siglum in taken(work):
@@ -108,8 +113,11 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
     placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
     by_chapter: dict[int, list[Path]] = {}
     placements: dict[Path, Placement] = {}
-    for path in files:
-        check_text_data(path, path.read_bytes())
+    long_add = sum(path.stat().st_size for path in files) >= LONG_ADD  # a short one says all at the end
+    for number, path in enumerate(files, 1):
+        if long_add:
+            progress(f"place {path.name} ({number}/{len(files)}, {path.stat().st_size / 1e6:.1f} MB)")
+        check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
         placements[path] = placement = placer.place(path)
         if placement.chapter is None:
             continue
@@ -123,6 +131,8 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         by_chapter.setdefault(number, []).append(path)
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
+    if long_add:
+        progress(f"read the layout of {sum(map(len, by_chapter.values()))} file(s) of {len(by_chapter)} chapter(s)")
     read = EditionLayout(root, work, siglum, by_chapter, options.get("profile"))
     title, name = named(work, files[0], folder.name, options)
     stanza = {
@@ -171,7 +181,27 @@ def add_edition(root: Path, folder: Path, siglum: str, options: dict) -> Added:
         part = by_chapter[placement.chapter.number]
         of = f", 卷 {part.index(path) + 1} of {len(part)} read as one" if len(part) > 1 else ""
         report.append(f"{path.name}: {placement.chapter.heading}{of} ({placement.words()}); {read.said[path]}")
-    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report])
+    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report, *skipped])
+
+
+def witness_files(folder: Path) -> tuple[list[Path], list[str]]:
+    """The folder's witness files, in name order, and a line for each entry left out: a symbolic
+    link (never followed out of the folder), a folder, what is no regular file or no .txt file."""
+    files, skipped = [], []
+    for path in sorted(folder.iterdir()):
+        if path.is_symlink():
+            why = f"a symbolic link (to {os.readlink(path)}), not followed: copy the file itself into the folder"
+        elif path.is_dir():
+            why = "a folder: its files are not read"
+        elif not path.is_file():
+            why = "not a regular file"
+        elif path.suffix not in WITNESS_SUFFIXES:
+            why = "not a witness file (.txt)"
+        else:
+            files.append(path)
+            continue
+        skipped.append(f"{path.name}: skipped, {why}")
+    return files, skipped
 
 
 class EditionLayout:

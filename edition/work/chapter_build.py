@@ -148,7 +148,11 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     paragraphs = steps.paragraph_starts(found["steps"].steps)
     document = tei.edition_document(sources, apparatus, found["sections"], choices.editors, paragraphs, commentary)
     progress("validate edition.xml")
-    validate.check(document, staging.out / "edition.xml", witness_at=tei.WitnessPlaces(apparatus, commentary))
+    validate.check(
+        document,
+        staging.out / "edition.xml",
+        witness_at=tei.WitnessPlaces(apparatus, commentary, found[decisions.NAME]),
+    )
     staging.write("edition.xml", tei.serialize(document))
     summary = report.collation_report(
         apparatus,

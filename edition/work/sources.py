@@ -131,7 +131,15 @@ class Sources:
         alignment are read last, against the others (see intake_witnesses). With `errors`, a
         witness that cannot be read adds its error there instead of stopping."""
         to_read = [self.to_read(m) for m in self.witnesses]
-        return intake_witnesses(to_read, self.normalizer(), progress, errors, lambda: self.elsewhere)
+        return intake_witnesses(
+            to_read,
+            self.normalizer(),
+            progress,
+            errors,
+            lambda: self.elsewhere,
+            self.config.base,
+            self.config.min_quality,
+        )
 
     def person_by_name(self, name: str) -> Person | None:
         """The person a witness names, in either script, by their name or an alias."""
@@ -188,17 +196,46 @@ class Sources:
 
 def load_evidence(root: Path, meta_path: Path, inside: Confinement) -> tuple[EvidenceMeta, ...]:
     """The [[evidence]] stanzas of a witnesses.toml: books that quote or judge the text, each with
-    the folder of its files (inside the sources)."""
+    the folder of its files (inside the sources, apart from every witness's files), and a siglum no
+    witness or other book of the file has."""
     document, lines = read_toml(meta_path, "witnesses.toml")
+    taken = {stanza["siglum"]: "witness" for stanza in document.get("witness", ())}
+    witness_places = [
+        ((root / (stanza.get("folder") or stanza["file"])).resolve(), stanza["siglum"])
+        for stanza in document.get("witness", ())
+        if stanza.get("folder") or stanza.get("file")
+    ]
     out = []
     for number, stanza in enumerate(document.get("evidence", ())):
         folder, line = (root / stanza["folder"]).resolve(), lines.line(("evidence", number, "folder"))
-        what = f"evidence {stanza['siglum']}: folder {stanza['folder']!r}"
+        siglum = stanza["siglum"]
+        what = f"evidence {siglum}: folder {stanza['folder']!r}"
+        if siglum in taken:
+            raise EditionError(
+                meta_path,
+                f"evidence {siglum}: the siglum is taken by a {taken[siglum]} (a siglum names one source)",
+                lines.line(("evidence", number, "siglum")),
+            )
+        taken[siglum] = "book of evidence"
         if not folder.is_relative_to(inside.root):
             raise EditionError(meta_path, f"{what} is outside the sources folder (it resolves to {folder})", line)
+        shared = next(
+            (s for place, s in witness_places if place == folder or folder in place.parents or place in folder.parents),
+            None,
+        )
+        if shared is not None or folder == inside.root or (inside.root / "chapters") in (folder, *folder.parents):
+            whose = f"witness {shared}'s" if shared else "the witnesses'"
+            raise EditionError(meta_path, f"{what} holds {whose} files: a book of evidence is no witness", line)
         if not folder.is_dir() or not any(folder.glob("*.txt")):
             raise EditionError(meta_path, f"{what} holds no .txt files", line)
-        out.append(EvidenceMeta(**{**stanza, "folder": folder}))
+        for path in sorted(folder.iterdir()):
+            if path.is_dir():
+                raise EditionError(
+                    path, "a folder inside a book of evidence's folder is not read: put its files in the folder itself"
+                )
+            if path.suffix in WITNESS_SUFFIXES:
+                inside.file(path, f"evidence {siglum}: file {path.name!r}", meta_path, line)
+        out.append(EvidenceMeta(**{**stanza, "folder": folder}, stanza=(meta_path, lines.line(("evidence", number)))))
     return tuple(out)
 
 
@@ -337,12 +374,14 @@ def add_witness(
     else:
         check_options(profiles_root, file, stanza)
     meta_path = root / "witnesses.toml"
-    source, existing = "", []
+    source, existing, books = "", [], set()
     if meta_path.is_file():
         source = read_text(meta_path)
-        if "witness" in read_toml(meta_path)[0]:
+        document = read_toml(meta_path)[0]
+        books = {book["siglum"] for book in document.get("evidence", ())}
+        if "witness" in document:
             existing = load_witness_metadata(meta_path)[0]
-    if siglum in taken or any(w.siglum == siglum for w in existing):
+    if siglum in taken or siglum in books or any(w.siglum == siglum for w in existing):
         raise EditionError(meta_path, f"siglum {siglum!r} is taken")
     target = root / file.name
     resumed = (

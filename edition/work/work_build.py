@@ -117,6 +117,7 @@ def build_chapters(
     if not due:
         progress("every chapter is up to date")
         return {}
+    work.check_evidence()
     size = {c.number: sum(p.stat().st_size for p in work.inputs(c)) for c, _ in due}
     order = sorted((c for c, _ in due), key=lambda c: -size[c.number])
     workers = max(1, min(jobs or os.cpu_count() or 1, len(order)))
@@ -217,6 +218,7 @@ def check_work(sources_dir: Path, only: str | None = None) -> list[str]:
     try:
         work = Work.load(sources_dir)
         chapters = [work.chapter(only)] if only else work.chapters
+        work.check_evidence()
     except EditionError as error:
         return [str(error)]
     problems = (problem for chapter in chapters for problem in check_sources(lambda: work.sources(chapter)))

@@ -21,6 +21,7 @@ from pathlib import Path
 import regex
 import tomlkit
 
+from ..collation import external_evidence
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.model import EvidenceMeta, WitnessMeta
@@ -172,9 +173,15 @@ class Work:
         own_meta = own / "witnesses.toml"
         if own_meta.is_file():
             chapter_witnesses, own_lines = load_witness_metadata(inside.file(own_meta, "witness metadata file"))
-            for meta in chapter_witnesses:
-                if meta.siglum in paths:
-                    raise EditionError(own_meta, f"siglum {meta.siglum!r} is taken by an edition of the whole work")
+            books = {book.siglum for book in self.evidence}
+            for number, meta in enumerate(chapter_witnesses):
+                if meta.siglum in paths or meta.siglum in books:
+                    taken = "an edition of the whole work" if meta.siglum in paths else "a book of evidence"
+                    raise EditionError(
+                        own_meta,
+                        f"siglum {meta.siglum!r} is taken by {taken}",
+                        own_lines.line(("witness", number, "siglum")),
+                    )
             more_profiles, more_rules = profiles_and_rules(self.root, chapter_witnesses, own_meta, own_lines)
             profiles |= more_profiles
             rules |= more_rules
@@ -218,7 +225,9 @@ class Work:
         )
 
     @classmethod
-    def load(cls, root: Path) -> Work:
+    def load(cls, root: Path, taking_up: str = "") -> Work:
+        """The work at `root`; `taking_up`, a folder no stanza describes yet (see
+        check_undescribed_folders)."""
         inside = Confinement(root)
         document, lines = read_toml(inside.file(root / WORK_FILE, "work settings"), "work.toml")
         chapters = [Chapter(c["number"], c["title"], c.get("heading", c["title"])) for c in document["chapter"]]
@@ -256,6 +265,7 @@ class Work:
             )
         work = cls(root, dict(document["work"]), chapters, editions, load_evidence(root, meta_path, inside))
         work.check_chapter_folders()
+        work.check_undescribed_folders(taking_up)
         for edition in editions:
             listed = {
                 inside.file(
@@ -271,6 +281,38 @@ class Work:
                         f"nor its files of no chapter ({', '.join(NO_CHAPTER)}) in {meta_path}",
                     )
         return work
+
+    def check_undescribed_folders(self, taking_up: str = "") -> None:
+        """A folder of witness files beside the editions that no stanza describes (an add-witness
+        killed before it wrote the stanza) is said, never left out in silence; but the folder
+        `taking_up`, which an add-witness retried is to take up."""
+        described = {
+            (self.root / name).resolve() for name in ("chapters", "profiles", *(e.folder for e in self.editions))
+        }
+        described |= {book.folder.resolve() for book in self.evidence}
+        for path in sorted(self.root.iterdir()):
+            undescribed = (
+                path.is_dir() and path.name[:1] != "." and path.name != taking_up and path.resolve() not in described
+            )
+            if undescribed and any(path.glob("*.txt")):
+                raise EditionError(
+                    path,
+                    "a folder of witness files that no stanza of witnesses.toml describes: "
+                    "run add-witness on its files again to take it up, or remove it",
+                )
+
+    def check_evidence(self) -> None:
+        """Each book of evidence is of its kind: its reader finds some chapter of the work in it."""
+        normalizer = self.sources(self.chapters[0]).normalizer() if self.evidence else None
+        for book in self.evidence:
+            if not external_evidence.chapters_found(book, normalizer, self.chapters):
+                path, line = book.stanza or (self.root / "witnesses.toml", None)
+                raise EditionError(
+                    path,
+                    f"evidence {book.siglum}: its folder {book.folder.name!r} holds no chapter of the work as a book "
+                    f"of kind {book.kind!r} reads it: is it a book of another kind?",
+                    line,
+                )
 
     def check_chapter_folders(self) -> None:
         """Every entry of `chapters/` is the folder of a chapter, and holds no folder of its own:
@@ -337,7 +379,7 @@ def evidence_stanzas(work: Work, folder: Path):
     for meta in work.evidence:
         name = meta.folder.relative_to(work.root.resolve()).as_posix()
         shutil.copytree(meta.folder, folder / name, dirs_exist_ok=True)
-        fields = {k: v for k, v in vars(meta).items() if v not in ("", ())}
+        fields = {k: v for k, v in vars(meta).items() if v not in ("", (), None) and k != "stanza"}
         stanzas.append(tomlkit.item({**fields, "folder": name}))
     return stanzas
 
