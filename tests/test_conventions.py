@@ -13,8 +13,8 @@ from conftest import SOURCES, printed_entries
 from lxml import etree
 
 from edition.errors import EditionError
-from edition.publication.conventions import chinese_number
 from edition.publication.tei import TEI_NS, in_edition_script
+from edition.text import chinese_number
 from edition.work.chapter_build import build
 from edition.work.sources import Sources
 

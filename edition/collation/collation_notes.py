@@ -33,13 +33,13 @@ from rapidfuzz.distance import Levenshtein
 from ..intake.model import Witness
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
-from .kanripo_text import Layout, RunningText, numeral
+from ..text import ORDINAL, numeral
+from .kanripo_text import Layout, RunningText
 from .quotation_order import Approximation, BaseLayers, BaseSpan, Candidate, chain, occurrences, raw_bounds
 from .subcommentary_quotations import ChapterLike
 
 DATA = Path(str(resources.files("edition.collation") / "data" / "collation_notes.toml"))
 UNIHAN_SOURCES = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")  # kRSUnicode, from Debian's unicode-data
-HAN = regex.compile(r"\p{Han}")
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,7 @@ def read_edition(
 
     names: dict[str, int] = {}
     for c in chapters:
-        for name in (c.title, regex.sub(r"第[一二三四五六七八九十]+$", "", c.heading)):
+        for name in (c.title, ORDINAL.sub("", c.heading)):
             names[fold(name)] = c.number
     out: dict[int, ShiwuChapter] = {}
     elsewhere: dict[str, list[ShiwuEntry]] = {}

@@ -23,24 +23,6 @@ from ..intake.normalize import UNMAPPED, Normalizer
 from ..intake.raw import read_raw
 
 PLACEHOLDER = "〇"  # a gaiji in the running text: one character (Script=Han) for the patterns
-NUMERALS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def numeral(text: str) -> int:
-    """A Chinese numeral up to 999: 三十八, 十七, 二十, 五十."""
-    total, digit = 0, 0
-    for char in text:
-        if char in NUMERALS:
-            digit = NUMERALS[char]
-        elif char == "十":
-            total += (digit or 1) * 10
-            digit = 0
-        elif char == "百":
-            total += (digit or 1) * 100
-            digit = 0
-        else:
-            raise ValueError(f"not a numeral: {text}")
-    return total + digit
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from rapidfuzz.distance.Levenshtein import distance as edits
 from ..intake.align import align
 from ..intake.model import CODES, TRANSMITTED, Segment, SplicedText, Stream, Supplied, Witness
 from ..intake.normalize import TEXT_LAYERS, Normalizer
+from ..text import HAN
 
 TEXT = (*TRANSMITTED, "commentary")  # the layers a leaf is supplied in
 CONTEXT = 16  # characters of the base on either side of a remark matched in a witness, at most
@@ -46,7 +47,6 @@ SMALLEST = 8  # characters between the two sides that are a leaf: fewer are a re
 LARGEST = 2400  # characters a supplied stretch may hold: two leaves of a 注疏's 經 and 注
 RUN = 30  # characters of a stretch's 經 read by the base elsewhere that make it a reordering, not a leaf
 CLASSIC_CODES = frozenset(CODES[layer] for layer in TRANSMITTED)
-HAN = regex.compile(r"\p{Han}")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..intake.normalize import Normalizer
+from ..vocabulary import ReadingType as T
 from .relations import Relations
 
 if TYPE_CHECKING:
@@ -80,27 +81,27 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
     filter; without `relations`, it is substantive. A transposition is a clause moved elsewhere,
     with its counterpart there; characters inverted in place (二字互乙) are a substitution."""
     if reading.intrusion:
-        return "intrusion", None
+        return T.INTRUSION, None
     if reading.moves or reading.moved_away:
-        return "transposition", None
+        return T.TRANSPOSITION, None
     r, m = reading.norm, lemma.norm
     if r == m:
         special = any(t.kind == "gaiji" for t in reading.tokens + lemma.tokens)
-        return ("gaiji" if special else "orthographic"), None
+        return (T.GAIJI if special else T.ORTHOGRAPHIC), None
     if "▯" in r and (wildcard_equal(r, m) or set(r) == {"▯"}):
-        return "lacuna", None
+        return T.LACUNA, None
     if UNMAPPED in r and wildcard_equal(r, m):
-        return "gaiji", None
+        return T.GAIJI, None
     if "▯" in r:
-        return "lacuna", None
+        return T.LACUNA, None
     if not r:
-        return "substantive", "omission"
+        return T.SUBSTANTIVE, "omission"
     if not m:
-        return "substantive", "addition"
+        return T.SUBSTANTIVE, "addition"
     related = relations.between(r, m) if relations is not None else None
     if related is not None:
         return related.type, related.subtype
-    return "substantive", "substitution"
+    return T.SUBSTANTIVE, "substitution"
 
 
 def merge_same(readings: list[Reading], orthography: Orthography) -> list[Reading]:

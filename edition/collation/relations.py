@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from ..tables import read_tsv
+from ..vocabulary import ReadingType
 
 DATA = Path(str(resources.files("edition.collation") / "data"))
 GRAPHIC_FAMILIES = DATA / "graphic_families.tsv"
@@ -28,7 +29,7 @@ USAGES = DATA / "usages.tsv"
 TABOO = DATA / "taboo.tsv"
 WORD_FILTERS = DATA / "word_filters.tsv"
 
-GRAPHIC, USAGE, TABOO_TYPE, INTRUSION = "graphic", "usage", "taboo", "intrusion"
+GRAPHIC, USAGE, TABOO_TYPE, INTRUSION = ReadingType.GRAPHIC, ReadingType.USAGE, ReadingType.TABOO, ReadingType.INTRUSION
 WORD_FILTER = "word-filter"  # the subtype of an intrusion that a site's word filter made
 # The relations of a usage, as the tables write them, and as the TEI types them (rdg/@subtype).
 USAGE_SUBTYPES = {"古今字": "gujinzi", "通假": "tongjia"}

@@ -35,6 +35,8 @@ import regex
 from ..errors import EditionError
 from ..intake.normalize import Normalizer
 from ..tables import read_tsv
+from ..text import HAN
+from ..vocabulary import ReadingType as T
 from . import textual_note
 from .analysis import Context, Placements, Report
 from .model import Apparatus, EditionReading, FormulaMatch, Reading, ReportedReading, TextualNote, Unit
@@ -42,13 +44,12 @@ from .reading import classify
 
 NAME = "reported_editions"
 DATA = Path(str(resources.files("edition.collation") / "data" / "reported_editions.tsv"))
-HAN = regex.compile(r"\p{Han}")
 # The verbs of a reading beside a place (the group `verb`): it has the characters there, or lacks them.
 HAS, LACKS = ("有", "衍", "疊"), ("脫",)
 BEFORE = "上"  # the side of a place before it (下 after it)
 # Readings an edition's reading is never taken to be one with: what a witness's state, its
 # moving text or a site made of its text, not its words.
-NOT_WORDS = ("lacuna", "fragment", "transposition", "intrusion")
+NOT_WORDS = (T.LACUNA, T.FRAGMENT, T.TRANSPOSITION, T.INTRUSION)
 
 
 @dataclass(frozen=True)

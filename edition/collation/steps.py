@@ -32,6 +32,7 @@ import regex
 
 from ..intake.normalize import Normalizer
 from ..tables import read_toml
+from ..text import HAN
 from .analysis import Context, Placements, Report
 from .external_evidence import Commented
 from .model import Apparatus, Step, Unplaced
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
 NAME = "steps"
 DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
-HAN = regex.compile(r"\p{Han}")
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
 GAP = "▯"
 ENDING = 3  # the last characters of a step's last words that may end it where the next step begins

@@ -32,7 +32,8 @@ import regex
 from ..intake.model import Witness
 from ..intake.normalize import UNMAPPED, Normalizer
 from ..tables import read_toml
-from .kanripo_text import Layout, RunningText, numeral
+from ..text import HAN, numeral
+from .kanripo_text import Layout, RunningText
 from .quotation_order import (
     CLASSIC,
     COMMENTARY,
@@ -48,7 +49,6 @@ from .quotation_order import (
 DATA = Path(str(resources.files("edition.collation") / "data" / "subcommentary_quotations.toml"))
 FIRST, LAST, WHOLE, PHRASE = "first", "last", "whole", "phrase"
 OPENING = 80  # characters of a comment kept for the formulas that open it (自此至X論Y之事)
-HAN = regex.compile(r"\p{Han}")
 ROLES = (FIRST, LAST, WHOLE, PHRASE)
 
 

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..text import HAN
 from .align import WILDCARDS
 from .alignment_rule import MIN_RUN, References, reference_for
 from .model import CODES, Stream
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from .layering import Layering
     from .rule import Rule
 
-HAN = regex.compile(r"\p{Han}")
 KEEP = ""  # an attested character that keeps its layer (a rule with no `attested_as`)
 
 

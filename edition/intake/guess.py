@@ -22,6 +22,7 @@ import regex
 from ..budget import Budget
 from ..errors import EditionError
 from ..tables import TomlLines, read_toml
+from ..text import HAN
 from .align import align, layout_problem
 from .alignment_rule import Reference
 from .model import RawText, Witness
@@ -32,7 +33,6 @@ from .rule import TRANSMITTED
 
 SURE, LIKELY = 0.9, 0.5  # shares of the classic text aligned in order with the base
 BETTER = 0.02  # how much better (a share of the score) another profile must read the file to be chosen
-HAN = regex.compile(r"\p{Han}")
 FIT_SAMPLE = 1_000_000  # characters of a file its layout is judged on, at most
 ENOUGH = 0.5  # of an edition's files that show a feature, for the edition's profile to compose it
 DETECT_TIME_LIMIT = 5  # seconds a detector's pattern may take on one file

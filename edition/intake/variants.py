@@ -42,12 +42,12 @@ from rapidfuzz.distance import Levenshtein
 
 from ..errors import EditionError
 from ..tables import read_tsv
+from ..text import HAN
 
 UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 DATA = Path(str(resources.files("edition.intake") / "data"))
 KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
 KANRIPO_GAIJI = DATA / "kanripo-gaiji.tsv"
-HAN = regex.compile(r"\p{Han}")
 SCRIPT_FIELDS = ("kSimplifiedVariant", "kTraditionalVariant")
 UNIHAN_FIELDS = ("kZVariant", "kSemanticVariant", "kSpecializedSemanticVariant")
 JAPANESE = "OpenCC Japanese variants (jp2t)"

@@ -31,6 +31,9 @@ from markupsafe import Markup
 
 from ..errors import EditionError
 from ..tables import printable
+from ..text import HAN_OR_GAP
+from ..vocabulary import FORM_ONLY
+from ..vocabulary import ReadingType as T
 from .conventions import SERIES, SERIES_A, Conventions
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
@@ -42,26 +45,25 @@ HANAMIN = (
     Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"),
     Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
 )
-HAN = regex.compile(r"[\p{Han}▯]")
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
 TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
 CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
-# Reading types, most telling first: a marker is coloured by the first its entry has.
+# Reading types, most telling first, and the 校语 (textual): a marker is coloured by the first its entry has.
 KINDS = (
-    "substantive",
-    "jinguwen",
-    "transposition",
-    "lacuna",
-    "intrusion",
+    T.SUBSTANTIVE,
+    T.JINGUWEN,
+    T.TRANSPOSITION,
+    T.LACUNA,
+    T.INTRUSION,
     "textual",
-    "usage",
-    "taboo",
-    "graphic",
-    "gaiji",
-    "orthographic",
+    T.USAGE,
+    T.TABOO,
+    T.GRAPHIC,
+    T.GAIJI,
+    T.ORTHOGRAPHIC,
 )
 # The types of readings that differ in form only (series C): the filter "major" leaves them out.
-MINOR = {"orthographic", "gaiji", "graphic", "usage", "taboo"}
+MINOR = set(FORM_ONLY)
 
 
 @dataclass
@@ -324,7 +326,7 @@ def base_length(app: App, edition: EditionView) -> int:
     base = "#" + edition.base.id
     own = next((r for r in app.readings if base in r.wit), None)
     reading = app.lemma if base in app.lemma.wit or own is None else own
-    return 0 if reading.type == "intrusion" else len(HAN.findall(reading.text))
+    return 0 if reading.type == "intrusion" else len(HAN_OR_GAP.findall(reading.text))
 
 
 def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
@@ -344,7 +346,7 @@ def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
                     continue
                 if isinstance(item, str):
                     text += item
-                    position += len(HAN.findall(item))
+                    position += len(HAN_OR_GAP.findall(item))
                     continue
                 runs.append(SynopsisRow(text, start, item, position))
                 if not item.nested:
@@ -389,7 +391,7 @@ def text_pieces(
     pieces: list[Piece] = []
     position = start
     for char in text:
-        han = HAN.match(char)
+        han = HAN_OR_GAP.match(char)
         if han:
             position += 1
         if any(first <= max(position, 1) < last for first, last in away):
@@ -426,7 +428,7 @@ class Folds:
             c for section in edition.sections for item in section.text_items if isinstance(item, str) for c in item
         )
         for converter in (opencc.OpenCC("t2s"), opencc.OpenCC("s2t")):
-            for char in sorted(c for c in characters if HAN.match(c)):
+            for char in sorted(c for c in characters if HAN_OR_GAP.match(c)):
                 converted = converter.convert(char)
                 if len(converted) == 1:
                     self.join(char, converted)
@@ -450,7 +452,7 @@ class Folds:
         self.parent[self.find(a)] = self.find(b)
 
     def normalize(self, text: str) -> str:
-        return "".join(self.table.get(c, c) for c in text if HAN.match(c))
+        return "".join(self.table.get(c, c) for c in text if HAN_OR_GAP.match(c))
 
 
 def search_entries(site: Site) -> list[dict]:
@@ -511,7 +513,7 @@ def environment(stand_ins: dict[str, str | None] | None = None) -> jinja2.Enviro
         undefined=jinja2.StrictUndefined,
         finalize=partial(printed_stand_ins, stand_ins or {}),
     )
-    env.filters["han_count"] = lambda text: len(HAN.findall(text))
+    env.filters["han_count"] = lambda text: len(HAN_OR_GAP.findall(text))
     env.filters["json_script"] = json_script
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)

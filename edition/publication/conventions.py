@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..text import HAN_OR_GAP, chinese_number
+from ..vocabulary import FORM_ONLY, TELLING
+from ..vocabulary import ReadingType as T
+
 if TYPE_CHECKING:
     from .model import App, EditionView, ReadingView
 
@@ -21,17 +25,15 @@ if TYPE_CHECKING:
 # C what differs in form only: stand-ins, variant forms, graphic variants (己已巳), classical usages
 # (古今字, 通假) and taboo substitutions (避諱), all of the 經; D every entry on the 注; E the 校语
 # that report no reading at their place (on the 疏, a gloss, a reading of no edition).
-SERIES_A = ("substantive", "lacuna", "intrusion", "transposition", "fragment")
-SERIES_C = ("orthographic", "gaiji", "graphic", "usage", "taboo")
+SERIES_A = TELLING
+SERIES_C = FORM_ONLY
 SERIES = "ABCDE"
 COMMENTARY_SERIES = "D"
 REMARKS_SERIES = "E"
 # Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
 QUOTING = ("lacunaStart", "lacunaEnd")
 TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
-CHINESE_DIGITS = "〇一二三四五六七八九"
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-HAN = regex.compile(r"[\p{Han}▯]")
 
 
 LONG = 24  # characters beyond which a lemma or a reading is cited by its first and last words
@@ -59,24 +61,6 @@ def part_mark(app: App, part: str, at: int) -> str:
 @cache
 def table() -> dict:
     return tomllib.loads((resources.files("edition.publication") / "conventions.toml").read_text(encoding="utf-8"))
-
-
-def chinese_number(number: int) -> str:
-    """A count in words, whatever its size: 〇, 十二, 一百五十五, 一千零三, 二萬零六百."""
-    if number == 0:
-        return CHINESE_DIGITS[0]
-    if number >= 10**4:
-        high, low = divmod(number, 10**4)
-        rest = chinese_number(low) if low else ""
-        return chinese_number(high) + "萬" + ("零" if low and low < 1000 else "") + rest
-    words, gap = "", False
-    for digit, unit in zip(f"{number:04d}", ("千", "百", "十", "")):
-        if digit == "0":
-            gap = bool(words)
-            continue
-        words += ("零" if gap else "") + CHINESE_DIGITS[int(digit)] + unit
-        gap = False
-    return words[1:] if words.startswith("一十") else words
 
 
 @dataclass(frozen=True)
@@ -289,7 +273,7 @@ class Conventions:
         # words at the lemma's edge is said as the omission or addition of those words.
         if kind == "substitution" and not self.templates["lemma_head"] and (part := partial(app.lemma.text, text)):
             kind, said, at = part
-            own = "".join(HAN.findall(app.lemma.text))
+            own = "".join(HAN_OR_GAP.findall(app.lemma.text))
             values |= {"lemma": part_mark(app, said, at), "reading": said, "before": own[-1], "after": own[0]}
         if kind in ("addition", "addition_at_start"):
             said = values["before"] if kind == "addition" else values["after"]
@@ -419,7 +403,7 @@ def partial(lemma: str, reading: str) -> tuple[str, str, int] | None:
     punctuation aside): the kind (omission, addition, addition_at_start), the words lacked or
     added, and where in the lemma the words lacked start. Not where those words repeat the words
     beside them (升升 read 升): which of the two is lacked or added is no fact."""
-    places = [m.start() for m in HAN.finditer(lemma)]
+    places = [m.start() for m in HAN_OR_GAP.finditer(lemma)]
     own = "".join(lemma[i] for i in places)
     if not reading or not own or reading == own:
         return None
@@ -455,7 +439,7 @@ def reading_kind(app: App, r) -> str:
         return "moved_in" if r.text else "moved_away"
     if r.type == "intrusion" and r.subtype == "word-filter":
         return "word_filter"
-    if r.type in ("lacuna", "gaiji", "orthographic", "intrusion", "graphic", "usage", "taboo"):
+    if r.type in (T.LACUNA, T.INTRUSION, *FORM_ONLY):
         return r.type
     if r.subtype == "omission" or not r.text:
         return "omission"

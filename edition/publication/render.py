@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import regex
 from lxml import etree
 
 from ..collation.apparatus import GRAPHIC_RESP
+from ..text import HAN_OR_GAP
 from .model import (
     App,
     Cite,
@@ -38,7 +38,6 @@ NS = {"t": TEI}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 MARKERS = ("witStart", "witEnd", "lacunaStart", "lacunaEnd")
 TRADITIONS = ("jinwen", "guwen")  # Zheng Xuan's 今文 and 古文: reported, not extant witnesses
-HAN = regex.compile(r"[\p{Han}▯]")
 
 
 UNDESCRIBED = "〓"  # a stand-in that no table maps or describes
@@ -381,8 +380,8 @@ def place_among(items: list) -> None:
     for index, item in enumerate(items):
         if isinstance(item, App):
             earlier, later = plain(items[:index]), plain(items[index + 1 :])
-            item.before = (HAN.findall(earlier) or [""])[-1]
-            item.after = (HAN.findall(later) or [""])[0]
+            item.before = (HAN_OR_GAP.findall(earlier) or [""])[-1]
+            item.after = (HAN_OR_GAP.findall(later) or [""])[0]
             item.sentence, item.start = text, len(earlier)
             lemma = item.lemma.text
             if lemma and text.count(lemma) > 1:

@@ -39,6 +39,7 @@ from ..intake.variants import in_script
 from ..intake.witness import elements
 from ..settings import EditionConfig, Person, layer_persons
 from ..tables import NOT_TEXT, describe_not_text
+from ..vocabulary import APP_ORDER
 from .conventions import Conventions, table
 from .render import reports_a_reading
 from .validate import Place
@@ -493,18 +494,6 @@ class Sentences:
 
 
 APP_PREFIX, COMMENTARY_APP_PREFIX = "app", "zhu-app"  # of the ids of the apps of the 經 and of the 注
-# An app is typed by the first of its readings' types in this order.
-APP_TYPES = (
-    "transposition",
-    "intrusion",
-    "substantive",
-    "lacuna",
-    "usage",
-    "taboo",
-    "graphic",
-    "gaiji",
-    "orthographic",
-)
 
 
 def app_id(prefix: str, unit) -> str:
@@ -716,7 +705,7 @@ class EditionWriter:
         if types:
             app.set(
                 "type",
-                next(t for t in APP_TYPES if t in types),
+                next(t for t in APP_ORDER if t in types),
             )
         groups: dict[str, list] = {}
         for reading in unit.readings:

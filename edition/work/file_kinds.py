@@ -12,8 +12,7 @@ import regex
 
 from ..intake.profile import built_in
 from ..tables import read_toml
-
-HAN = regex.compile(r"\p{Han}")
+from ..text import HAN
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import regex
-
 from ..errors import EditionError
 from ..intake.guess import decode
 from ..intake.normalize import Normalizer
+from ..text import NOT_HAN
 from .work_sources import Chapter, Work
 
 RUN = 4  # characters: long enough that the runs of one chapter are rarely another's
@@ -31,7 +30,6 @@ CLEARLY = 3.0  # times the share of the next chapter
 LEADS = 1.2  # times the next chapter's share, at every run length, for a file too corrupt to be clear
 HOLDS = 0.1  # of a chapter's own runs, in a 卷 that holds part of it
 LENGTHS = range(2, RUN + 1)
-NOT_HAN = regex.compile(r"\P{Han}+")
 SAMPLE, PIECES = 2_000_000, 200  # characters of a large file placed by its runs, in pieces spread over it
 
 

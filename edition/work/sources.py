@@ -15,10 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
-import regex
 import tomlkit
 
-from ..collation.kanripo_text import numeral
 from ..collation.reading import Orthography
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.alignment_rule import Reference
@@ -40,9 +38,9 @@ from ..tables import (
     validator,
     violations,
 )
+from ..text import ORDINAL, numeral
 
 WITNESS_SUFFIXES = (".txt",)
-ORDINAL = regex.compile(r"第[一二三四五六七八九十百]+$")
 
 
 class EditionChapter(NamedTuple):
