@@ -273,24 +273,82 @@ def apparatus_of(
     """The apparatus of the aligned witnesses: units, moved clauses, lost leaves, typed readings
     and the lemma chosen at each place."""
     base, statuses, maps, lost = aligned.base, aligned.statuses, aligned.maps, aligned.lost
-    base_siglum, base_text, n = base.meta.siglum, base.classic.text, len(base.classic.tokens)
-    leaves = [(t0, t1, s) for t0, t1, s, entry in lost if entry]
-    included = aligned.included
-    cuts, titles = section_cuts(included, maps, statuses, n)
-    family = lineage.family
-
-    transpositions: list[Transposition] = []
+    n = len(base.classic.tokens)
+    cuts, titles = section_cuts(aligned.included, maps, statuses, n)
     leaf_ends = {g for t0, t1, *_ in lost for g in (t0, t1)}
-    ends = (
-        set(cuts)
-        | set(seams)
-        | leaf_ends
-        | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
+    transpositions = moved_clauses_of(
+        maps, base.classic.text, set(cuts) | set(seams) | leaf_ends, set(seams) | leaf_ends
     )
+    cut_gaps = {g for t in transpositions for g in (t.b0, t.b1, t.at)} | set(seams) | leaf_ends
+    pairs: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    forms = FormComparison(base, orthography, pairs)
+    marks, markers, own_forms = witness_marks(base, maps, forms, cut_gaps | clause_boundaries(base))
+    leaf_markers = base_leaf_markers(markers, base.meta.siglum, lost, n)
+    base_intrusions = dict(intrusion_gaps(base))
+    marks += [(2 * gap, 2 * gap) for gap in base_intrusions]
+    moved_markers = markers_moved(markers, maps)
+    marks += [(2 * token + 1, 2 * token + 1) for token in markers if markers[token]]
+    # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
+    searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
+    attestation = Attestation(find_quotations(searched), base.classic.text, quoting().inside, external, base.layer)
+    made = dict(
+        base=base,
+        maps=maps,
+        base_intrusions=base_intrusions,
+        markers=markers,
+        orthography=orthography,
+        family=lineage.family,
+        attestation=attestation,
+        lost=lost,
+    )
+    units = [
+        make_unit(a // 2, (b + 1) // 2, range((a + 1) // 2, b // 2 + 1), **made)
+        for a, b in merge_marks(marks, holder_cuts(cut_gaps, transpositions, lost))
+    ]
+
+    def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
+        return make_unit(t0, t1, gaps, **made)
+
+    moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms, lost)
+    variant_forms = [
+        VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()
+    ]
+    variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
+    leaves = [(t0, t1, s) for t0, t1, s, entry in lost if entry]
+    apparatus = Apparatus(
+        base,
+        aligned.included,
+        statuses,
+        units,
+        transpositions,
+        maps,
+        cuts,
+        titles,
+        unit_maker,
+        variant_forms,
+        own_forms,
+        moved,
+        [leaf_unit(base, maps, t0, t1, supplied, leaf_markers.get((t0, t1), {})) for t0, t1, supplied in leaves],
+        family=lineage.family,
+        agreements=lineage.agreements,
+        relations=orthography.relations,
+        markers=markers,
+    )
+    apparatus.number()
+    return apparatus
+
+
+def moved_clauses_of(
+    maps: dict[str, WitnessMap], base_text: str, ends: set[int], seams: set[int]
+) -> list[Transposition]:
+    """The clauses each witness reads elsewhere (cut at `ends`: sections, seams, lost leaves), as
+    transpositions; each map divided at every gap where a clause begins, ends or is read, and at
+    `seams`, so that what a witness reads for text on both sides of one is read on each side once."""
+    transpositions: list[Transposition] = []
+    ends = ends | {g for m in maps.values() for move in m.alignment.moves for g in (move.b0, move.b1)}
     moved_clauses = {siglum: clauses(wmap.alignment.moves, ends) for siglum, wmap in maps.items()}
-    cut_gaps = {g for moves in moved_clauses.values() for m in moves for g in (m.b0, m.b1, m.at)}
-    cut_gaps |= set(seams) | leaf_ends
-    for wmap in maps.values():  # what a witness reads for text on both sides of a cut, read on each side once
+    cut_gaps = {g for moves in moved_clauses.values() for m in moves for g in (m.b0, m.b1, m.at)} | seams
+    for wmap in maps.values():
         wmap.divide(cut_gaps, base_text)
     for siglum, wmap in maps.items():
         pieces = moved_clauses[siglum]
@@ -317,21 +375,47 @@ def apparatus_of(
                     move.ops,
                 )
             )
-    # The places that hold other units (moved clauses' places, lost leaves): no unit straddles their
-    # ends, and what stands at the gap where one ends stands after it.
+    return transpositions
+
+
+def holder_cuts(
+    cut_gaps: set[int], transpositions: list[Transposition], lost: list[tuple[int, int, Supplied, bool]]
+) -> dict[int, str]:
+    """The cuts on the doubled axis, each with the side a mark at it stands on. The places that hold
+    other units (moved clauses' places, lost leaves): no unit straddles their ends, and what stands
+    at the gap where one ends stands after it."""
     holders = [(t.b0, t.b1) for t in transpositions] + [(t0, t1) for t0, t1, _, entry in lost if entry]
     opening, closing = {t0 for t0, _ in holders}, {t1 for _, t1 in holders}
-    cut_gaps = {g for t in transpositions for g in (t.b0, t.b1, t.at)} | set(seams) | leaf_ends
-    cut_marks = {
+    return {
         2 * g: "alone" if g in opening and g in closing else "after" if g in closing else "before" for g in cut_gaps
     }
 
-    boundaries = cut_gaps | clause_boundaries(base)  # a repetition's entry holds no two sides of one
-    marks: list[tuple[int, int]] = []
-    markers: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))  # base token -> siglum -> markers
-    pairs: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+
+def markers_moved(markers: Markers, maps: dict[str, WitnessMap]) -> dict[tuple[int, str], list[str]]:
+    """A witness's markers inside a clause it reads elsewhere, taken out: they go with that clause's
+    unit there."""
+    return {
+        (token, siglum): markers[token].pop(siglum)
+        for token in list(markers)
+        for siglum in list(markers[token])
+        if siglum in maps and token in maps[siglum].moved_away
+    }
+
+
+Marks = list[tuple[int, int]]
+Markers = dict[int, dict[str, list[str]]]  # base token -> siglum -> witStart, witEnd, lacunaStart, lacunaEnd
+
+
+def witness_marks(
+    base: Witness, maps: dict[str, WitnessMap], forms: FormComparison, boundaries: set[int]
+) -> tuple[Marks, Markers, dict[str, dict[int, tuple[str, str]]]]:
+    """Each witness's marks on the doubled axis (a repetition's entry holds no two sides of one of
+    the `boundaries`), where it starts and stops, and the characters it writes otherwise than the
+    base where it reads the same."""
+    base_text, n = base.classic.text, len(base.classic.tokens)
+    marks: Marks = []
+    markers: Markers = defaultdict(lambda: defaultdict(list))
     own_forms: dict[str, dict[int, tuple[str, str]]] = {}
-    forms = FormComparison(base, orthography, pairs)
     for siglum, wmap in maps.items():
         w = wmap.witness
         own = own_forms[siglum] = {}
@@ -362,8 +446,15 @@ def apparatus_of(
             gap = wmap.gap_of(position)
             wmap.intrusions.setdefault(gap, []).append((position, text))
             marks.append((2 * gap,) * 2)
-    # Where the 經's entry holds the 注 of a leaf, the base's lacunaStart and lacunaEnd in the 注
-    # stand in the base's readings of the entries of the 注 at the leaf's edges, else beside them.
+    return marks, markers, own_forms
+
+
+def base_leaf_markers(
+    markers: Markers, base_siglum: str, lost: list[tuple[int, int, Supplied, bool]], n: int
+) -> dict[tuple[int, int], dict[str, list[str]]]:
+    """The base's markers at its lost leaves. Where the 經's entry holds the 注 of a leaf, the base's
+    lacunaStart and lacunaEnd in the 注 stand in the base's readings of the entries of the 注 at the
+    leaf's edges (returned by edge), else beside them (in `markers`)."""
     held = [(t0, t1) for t0, t1, _, entry in lost if not entry]
     edges = {(t0, t1) for t0, t1, _, entry in lost if entry}
     leaf_markers: dict[tuple[int, int], dict[str, list[str]]] = {}
@@ -377,66 +468,7 @@ def apparatus_of(
                 if not markers[token][base_siglum]:
                     del markers[token][base_siglum]
                 leaf_markers[edge] = {base_siglum: [name]}
-    base_intrusions = dict(intrusion_gaps(base))
-    for gap in base_intrusions:
-        marks.append((2 * gap, 2 * gap))
-    # a witness's markers inside a clause it reads elsewhere go with that clause's unit there
-    moved_markers = {
-        (token, siglum): markers[token].pop(siglum)
-        for token in list(markers)
-        for siglum in list(markers[token])
-        if siglum in maps and token in maps[siglum].moved_away
-    }
-    for token in markers:
-        if markers[token]:
-            marks.append((2 * token + 1, 2 * token + 1))
-    # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
-    searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
-    attestation = Attestation(find_quotations(searched), base_text, quoting().inside, external, base.layer)
-    made = dict(
-        base=base,
-        maps=maps,
-        base_intrusions=base_intrusions,
-        markers=markers,
-        orthography=orthography,
-        family=family,
-        attestation=attestation,
-        lost=lost,
-    )
-    units = [
-        make_unit(a // 2, (b + 1) // 2, range((a + 1) // 2, b // 2 + 1), **made)
-        for a, b in merge_marks(marks, cut_marks)
-    ]
-
-    def unit_maker(t0: int, t1: int, gaps: range) -> Unit:
-        return make_unit(t0, t1, gaps, **made)
-
-    moved = moved_units(transpositions, base, maps, units, moved_markers, orthography, forms, lost)
-    variant_forms = [
-        VariantForm(text, form, dict(counts), orthography.sources(text, form)) for (text, form), counts in pairs.items()
-    ]
-    variant_forms.sort(key=lambda v: (-sum(v.counts.values()), v.text, v.form))
-    apparatus = Apparatus(
-        base,
-        included,
-        statuses,
-        units,
-        transpositions,
-        maps,
-        cuts,
-        titles,
-        unit_maker,
-        variant_forms,
-        own_forms,
-        moved,
-        [leaf_unit(base, maps, t0, t1, supplied, leaf_markers.get((t0, t1), {})) for t0, t1, supplied in leaves],
-        family=family,
-        agreements=lineage.agreements,
-        relations=orthography.relations,
-        markers=markers,
-    )
-    apparatus.number()
-    return apparatus
+    return leaf_markers
 
 
 def lost_spans(base: Witness) -> list[tuple[int, int, Supplied, bool]]:

@@ -328,6 +328,34 @@ class JuanReader:
         return sorted(out, key=lambda q: q.start)
 
 
+def comment_heads(reader: JuanReader, data) -> list[tuple]:
+    """Each comment of a 卷 by its opening: (head start, 釋曰 end, the parts of its lemma, the
+    title it comments on, the chapter heading before it)."""
+    headings = sorted(reader.headings())
+    heading_starts = [h[0] for h in headings]
+    body_from = 0  # where the running body of the comment before begins
+    heads: list[tuple] = []
+    for m in data.opening.finditer(reader.text):
+        first = bisect_left(heading_starts, body_from)
+        heading = headings[first] if first < len(headings) and headings[first][0] < m.start() else None
+        parts, title = [], ""
+        if heading is not None:
+            title = reader.running.own(heading[0], m.start()).strip("　")
+        else:
+            parts = reader.head(body_from, m.start())
+            words = reader.text[parts[0].a : parts[-1].b] if parts else ""
+            ends = reader.text[body_from : m.start()].rstrip("　")
+            named = next((t for t in data.titles if words == t or (not parts and ends.endswith(t))), "")
+            if named:
+                title, parts = named, []
+            elif not parts and heads and heads[-1][3]:
+                title = heads[-1][3]  # the comment on the title goes on
+        head_start = parts[0].a if parts else m.start()
+        heads.append((head_start, m.end(), parts, title, heading))
+        body_from = m.end()
+    return heads
+
+
 def read_edition(
     folder: Path,
     normalizer: Normalizer,
@@ -347,29 +375,7 @@ def read_edition(
         reader = JuanReader(path, data, normalizer, encoding)
         if reader.juan is not None:
             juan[reader.juan] = path.name
-        headings = sorted(reader.headings())
-        heading_starts = [h[0] for h in headings]
-        openings = list(data.opening.finditer(reader.text))
-        body_from = 0  # where the running body of the comment before begins
-        heads: list[tuple] = []  # (head start, 釋曰 end, parts, title, heading)
-        for m in openings:
-            first = bisect_left(heading_starts, body_from)
-            heading = headings[first] if first < len(headings) and headings[first][0] < m.start() else None
-            parts, title = [], ""
-            if heading is not None:
-                title = reader.running.own(heading[0], m.start()).strip("　")
-            else:
-                parts = reader.head(body_from, m.start())
-                words = reader.text[parts[0].a : parts[-1].b] if parts else ""
-                ends = reader.text[body_from : m.start()].rstrip("　")
-                named = next((t for t in data.titles if words == t or (not parts and ends.endswith(t))), "")
-                if named:
-                    title, parts = named, []
-                elif not parts and heads and heads[-1][3]:
-                    title = heads[-1][3]  # the comment on the title goes on
-            head_start = parts[0].a if parts else m.start()
-            heads.append((head_start, m.end(), parts, title, heading))
-            body_from = m.end()
+        heads = comment_heads(reader, data)
         for k, (_, body_start, parts, title, heading) in enumerate(heads):
             if heading is not None:
                 _, _, name, number = heading

@@ -299,23 +299,29 @@ def reference_for(layering: Layering, stretches: list[tuple[int, int]], referenc
     return reference
 
 
-def apply(layering: Layering, rule: Rule, references: References) -> None:
-    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
-    reference = reference_for(layering, matched, references)
-    if reference is None:
-        return
-    limit = TimeLimit(rule, layering.raw, sum(map(len, reference.texts)))
-    min_run = int(rule.params.get("min_run", MIN_RUN))
-    layers = [reference.codes(number, rule.layer) for number in range(len(reference.texts))]
-    # A reference tells the layers apart that its text holds: one without a 傳 cannot tell it from the classic text.
-    needed = {CODES[layer] for layer in (rule.layer, *rule.within) if layer in TRANSMITTED}
-    sure_codes = ({code for codes in layers for code in set(codes)} - {UNDECIDED}) | {CODES[rule.layer]}
-    sure_layers = tuple(layer for layer, code in CODES.items() if code in sure_codes)
-    layered_as = (*sure_layers, *(layer for layer in rule.within if layer not in sure_layers))
-    stream = reference.normalizer.stream(layering.raw, layering.segments(), layered_as)
-    # The stretches: each span matched (without a pattern: each run of candidate characters that one
-    # rule application claimed), numbered; -1 for sure text. A character of the `within` layers
-    # that no match holds is neither (commentary the pattern leaves alone): it is not read.
+@dataclass
+class Stretches:
+    """The text an alignment rule reads: the witness's sure text and the characters of its
+    stretches, with their raw offsets and layer codes; `stretch` numbers each character's stretch
+    (-1 for sure text)."""
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    codes: list[int]
+    stretch: list[int]
+
+    @property
+    def sure(self) -> list[bool]:
+        return [s < 0 for s in self.stretch]
+
+
+def read_stretches(
+    layering: Layering, rule: Rule, matched: list[tuple[int, int]], stream: Stream, sure_codes: set[int]
+) -> Stretches:
+    """The stretches: each span matched (without a pattern: each run of candidate characters that one
+    rule application claimed), numbered; -1 for sure text. A character of the `within` layers
+    that no match holds is neither (commentary the pattern leaves alone): it is not read."""
     at = array("i", [-1]) * len(layering.raw.text)
     for number, (a, b) in enumerate(matched):
         at[a:b] = array("i", [number]) * (b - a)
@@ -330,20 +336,33 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
             if stretch[k] >= 0:
                 number += 0 if k and stretch[k - 1] >= 0 and owner[k] == owner[k - 1] else 1
                 stretch[k] = number
-    sure = [s < 0 for s in stretch]
+    return Stretches(text, starts, ends, codes, stretch)
+
+
+def firm_references(reference: Reference, layers: list, needed: set[int], read: Stretches, min_run: int, limit):
+    """The references that can judge, each with its firm runs against the sure text, those that
+    align most of it in order first."""
     firms = []
+    sure = read.sure
     for reference_text, reference_codes in zip(reference.texts, layers):
         if not needed <= set(reference_codes):
             continue
         limit.left_from(0)
         in_order, firm, unread = limit.timed(
-            lambda reference_text=reference_text: firm_runs(reference_text, text, sure, min_run)
+            lambda reference_text=reference_text: firm_runs(reference_text, read.text, sure, min_run)
         )
         if in_order >= min(len(reference_text), sum(sure)) / 2:
             firms.append((in_order, reference_text, reference_codes, firm, unread))
     firms.sort(key=lambda found: -found[0])
-    decided: dict[int, tuple[int, int]] = {}  # stretch -> its classic span, by position in `text`
-    code_at: dict[int, int] = {}  # a decided character -> the layer of the reference's character it aligns with
+    return firms
+
+
+def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tuple[dict, dict]:
+    """Each stretch's classic span (by position in the text read) as the first reference that places
+    it decides, and the layer of the reference's character each decided character aligns with."""
+    text, stretch, sure, starts = read.text, read.stretch, read.sure, read.starts
+    decided: dict[int, tuple[int, int]] = {}
+    code_at: dict[int, int] = {}
     placed: set[int] = set()
     for _, reference_text, reference_codes, firm, unread in firms:
         anchors = sorted(firm)
@@ -373,24 +392,50 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
             for _, i, j in pairs:
                 if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
                     code_at.setdefault(w0 + j, reference_codes[r0 + i])
-    if rule.params.get("whole"):
-        decided = wholes(decided, stretch)
+    return decided, code_at
+
+
+def assign(layering: Layering, rule: Rule, read: Stretches, decided: dict, code_at: dict) -> None:
+    """Each decided character into the layer of the reference's character it aligns with (an
+    unpaired one with the character before); the rest of the stretches recorded as undecided."""
     for a, b in decided.values():
         decided_codes, code = [], CODES[rule.layer]
-        for k in range(a, b):  # an unpaired character goes with the one before
+        for k in range(a, b):
             code = code_at.get(k, code)
-            decided_codes.append(code if code != codes[k] else None)  # None: it is in that layer already
+            decided_codes.append(code if code != read.codes[k] else None)  # None: it is in that layer already
         for code, run in groupby(range(a, b), key=lambda k: decided_codes[k - a]):
             run = list(run)
             if code is None:
                 continue
-            pieces = layering.spans(rule.within, starts[run[0]], ends[run[-1]])
+            pieces = layering.spans(rule.within, read.starts[run[0]], read.ends[run[-1]])
             for piece, (c, d) in enumerate(pieces):
                 layering.assign(c, d, LAYER_OF_CODE[code], rule, join=piece > 0)
-    inside_span = bytearray(len(text))
+    inside_span = bytearray(len(read.text))
     for a, b in decided.values():
         inside_span[a:b] = b"\x01" * (b - a)
-    left = [k for k in range(len(text)) if stretch[k] >= 0 and not inside_span[k]]
+    left = [k for k in range(len(read.text)) if read.stretch[k] >= 0 and not inside_span[k]]
     for _, run in groupby(enumerate(left), key=lambda item: item[1] - item[0]):
         run = [k for _, k in run]
-        layering.undecided.append((starts[run[0]], ends[run[-1]]))
+        layering.undecided.append((read.starts[run[0]], read.ends[run[-1]]))
+
+
+def apply(layering: Layering, rule: Rule, references: References) -> None:
+    matched = candidates(layering, rule, TimeLimit(rule, layering.raw))
+    reference = reference_for(layering, matched, references)
+    if reference is None:
+        return
+    limit = TimeLimit(rule, layering.raw, sum(map(len, reference.texts)))
+    min_run = int(rule.params.get("min_run", MIN_RUN))
+    layers = [reference.codes(number, rule.layer) for number in range(len(reference.texts))]
+    # A reference tells the layers apart that its text holds: one without a 傳 cannot tell it from the classic text.
+    needed = {CODES[layer] for layer in (rule.layer, *rule.within) if layer in TRANSMITTED}
+    sure_codes = ({code for codes in layers for code in set(codes)} - {UNDECIDED}) | {CODES[rule.layer]}
+    sure_layers = tuple(layer for layer, code in CODES.items() if code in sure_codes)
+    layered_as = (*sure_layers, *(layer for layer in rule.within if layer not in sure_layers))
+    stream = reference.normalizer.stream(layering.raw, layering.segments(), layered_as)
+    read = read_stretches(layering, rule, matched, stream, sure_codes)
+    firms = firm_references(reference, layers, needed, read, min_run, limit)
+    decided, code_at = decide(firms, read, rule, min_run, limit)
+    if rule.params.get("whole"):
+        decided = wholes(decided, read.stretch)
+    assign(layering, rule, read, decided, code_at)

@@ -138,67 +138,87 @@ def intake_witnesses(
     see Reference). A witness whose classic text aligns with the `base`'s less than `min_quality`
     is no reference: one the collation leaves out decides nothing of another. The witnesses read,
     in the order given."""
-    read: dict[str, Witness] = {}
-    tried: set[str] = set()
-    alone: dict[str, Witness | None] = {}  # a witness still to be read, by its layout alone
-
-    def by_layout(item: ToRead) -> Witness | None:
-        siglum = item.meta.siglum
-        if siglum not in alone:
-            progress(f"intake {siglum} {item.meta.file} (by its layout alone, as a reference)")
-            try:
-                alone[siglum] = intake_witness(
-                    item.meta, item.path, item.profile, item.repairs, normalizer, more=item.more
-                )
-            except EditionError:
-                alone[siglum] = None  # its error is reported when it is read
-        return alone[siglum]
-
-    qualities: dict[int, float] = {}
-
-    def trusted(witness: Witness) -> bool:
-        """The base, or a witness that aligns with the base's classic text as the collation keeps
-        one (the base as read, else by its layout alone)."""
-        item = next((w for w in witnesses if w.meta.siglum == base), None)
-        anchor = read.get(base) or (by_layout(item) if item is not None else None)
-        if anchor is None or witness.meta.siglum == base:
-            return True
-        if id(witness) not in qualities:
-            base_text, text = anchor.classic.text, witness.classic.text
-            # a share of its characters aligned once each with the base's is at most their ratio
-            within = min_quality * len(text) <= len(base_text)
-            qualities[id(witness)] = align(base_text, text).quality if within else 0.0
-        return qualities[id(witness)] >= min_quality
-
-    def references(item: ToRead) -> Callable[[], Reference]:
-        @cache
-        def made() -> Reference:
-            others = []
-            for other in (o for o in witnesses if o is not item and not o.compilation):
-                if other.meta.siglum in read:
-                    others.append(read[other.meta.siglum])
-                elif other.meta.siglum not in tried and (witness := by_layout(other)) is not None:
-                    others.append(witness)
-            others = [other for other in others if trusted(other)]
-            return Reference.of(others, normalizer, elsewhere() if item.compilation else "")
-
-        return made
-
+    turns = Turns(witnesses, normalizer, progress, elsewhere, base, min_quality)
     for turn in (0, 1, 2):
         for item in (w for w in witnesses if w.turn == turn):
-            progress(f"intake {item.meta.siglum} {item.meta.file}")
-            tried.add(item.meta.siglum)
-            if (early := alone.get(item.meta.siglum)) is not None and not early.undecided:
-                read[item.meta.siglum] = early  # its rules found nothing to decide: read as it would be
-                continue
             try:
-                reference = references(item) if turn else None
-                read[item.meta.siglum] = replace(
-                    intake_witness(item.meta, item.path, item.profile, item.repairs, normalizer, reference, item.more),
-                    compilation=item.compilation,
-                )
+                turns.take(item, turn)
             except EditionError as error:
                 if errors is None:
                     raise
                 errors.append(str(error))
-    return [read[w.meta.siglum] for w in witnesses if w.meta.siglum in read]
+    return [turns.read[w.meta.siglum] for w in witnesses if w.meta.siglum in turns.read]
+
+
+class Turns:
+    """The witnesses of an edition as `intake_witnesses` reads them: those read, those tried, and
+    those still to be read as their layout alone reads them, for the others' references."""
+
+    def __init__(
+        self,
+        witnesses: list[ToRead],
+        normalizer: Normalizer,
+        progress: Callable[[str], None],
+        elsewhere: Callable[[], str],
+        base: str,
+        min_quality: float,
+    ):
+        self.witnesses, self.normalizer, self.progress = witnesses, normalizer, progress
+        self.elsewhere, self.base, self.min_quality = elsewhere, base, min_quality
+        self.read: dict[str, Witness] = {}
+        self.tried: set[str] = set()
+        self.alone: dict[str, Witness | None] = {}  # a witness still to be read, by its layout alone
+        self.qualities: dict[int, float] = {}
+
+    def by_layout(self, item: ToRead) -> Witness | None:
+        siglum = item.meta.siglum
+        if siglum not in self.alone:
+            self.progress(f"intake {siglum} {item.meta.file} (by its layout alone, as a reference)")
+            try:
+                self.alone[siglum] = intake_witness(
+                    item.meta, item.path, item.profile, item.repairs, self.normalizer, more=item.more
+                )
+            except EditionError:
+                self.alone[siglum] = None  # its error is reported when it is read
+        return self.alone[siglum]
+
+    def trusted(self, witness: Witness) -> bool:
+        """The base, or a witness that aligns with the base's classic text as the collation keeps
+        one (the base as read, else by its layout alone)."""
+        item = next((w for w in self.witnesses if w.meta.siglum == self.base), None)
+        anchor = self.read.get(self.base) or (self.by_layout(item) if item is not None else None)
+        if anchor is None or witness.meta.siglum == self.base:
+            return True
+        if id(witness) not in self.qualities:
+            base_text, text = anchor.classic.text, witness.classic.text
+            # a share of its characters aligned once each with the base's is at most their ratio
+            within = self.min_quality * len(text) <= len(base_text)
+            self.qualities[id(witness)] = align(base_text, text).quality if within else 0.0
+        return self.qualities[id(witness)] >= self.min_quality
+
+    def references(self, item: ToRead) -> Callable[[], Reference]:
+        @cache
+        def made() -> Reference:
+            others = []
+            for other in (o for o in self.witnesses if o is not item and not o.compilation):
+                if other.meta.siglum in self.read:
+                    others.append(self.read[other.meta.siglum])
+                elif other.meta.siglum not in self.tried and (witness := self.by_layout(other)) is not None:
+                    others.append(witness)
+            others = [other for other in others if self.trusted(other)]
+            return Reference.of(others, self.normalizer, self.elsewhere() if item.compilation else "")
+
+        return made
+
+    def take(self, item: ToRead, turn: int) -> None:
+        """Read a witness in its turn (after the first, against the others)."""
+        self.progress(f"intake {item.meta.siglum} {item.meta.file}")
+        self.tried.add(item.meta.siglum)
+        if (early := self.alone.get(item.meta.siglum)) is not None and not early.undecided:
+            self.read[item.meta.siglum] = early  # its rules found nothing to decide: read as it would be
+            return
+        reference = self.references(item) if turn else None
+        self.read[item.meta.siglum] = replace(
+            intake_witness(item.meta, item.path, item.profile, item.repairs, self.normalizer, reference, item.more),
+            compilation=item.compilation,
+        )

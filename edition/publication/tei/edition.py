@@ -1,0 +1,55 @@
+"""The edition as one TEI document: header, front matter, text with apparatus, back matter."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ..conventions import Conventions
+from .apparatus import CommentaryWriter, EditionWriter, joined_inserts, layer_milestones
+from .front import editorial_principles, variant_forms_table
+from .header import SourcesForTei, header
+from .markup import TEI_NS, XML_ID, XML_LANG, codepoints_used, el, mark_stand_ins
+from .witnesses import list_wit
+
+
+def edition_document(
+    sources: SourcesForTei,
+    apparatus,
+    sections,
+    editors: dict[str, str],
+    paragraphs: dict | None = None,
+    commentary=None,
+) -> etree._ElementTree:
+    """The edition; `paragraphs`: base token -> the step of the rite a paragraph begins with there;
+    with the 注 collated (`commentary`), each note of it after its 經 passage."""
+    metas = tuple(sources.witnesses)
+    writer = EditionWriter(
+        apparatus, sections, sources.persons, paragraphs=paragraphs, evidence=sources.evidence, metas=metas
+    )
+    zhu = CommentaryWriter(commentary, sources.persons, sources.evidence, metas) if commentary else None
+    writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
+    body = writer.body()
+    tei = el("TEI", {XML_LANG: "lzh"})
+    gaiji = writer.gaiji | (zhu.gaiji if zhu else set()) | mark_stand_ins(body, sources.gaiji)
+    tei_header = header(
+        sources,
+        sources.config.title,
+        list_wit(writer, sources, zhu),
+        gaiji,
+        codepoints_used(body),
+        variant_encoding=True,
+    )
+    title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
+    if sources.config.chapter:  # the chapter's own title, as the base heads it: 鄉射禮第五
+        title_stmt.insert(1, el("title", {"type": "chapter"}, sources.config.chapter))
+    for ident, name in editors.items():
+        resp_stmt = el("respStmt", {XML_ID: f"ed-{ident}"}, parent=title_stmt)
+        el("resp", text="editorial decisions", parent=resp_stmt)
+        el("name", text=name, parent=resp_stmt)
+    front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji, body)
+    tei.append(tei_header)
+    text = el("text", parent=tei)
+    text.append(front)
+    text.append(body)
+    text.append(variant_forms_table(writer, Conventions(sources.config.apparatus_style)))
+    return etree.ElementTree(tei)

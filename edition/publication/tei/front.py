@@ -1,0 +1,207 @@
+"""The edition's front and back matter: the 凡例 (editorial principles) phrased from the
+conventions, and the table of variant forms."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ...collation import relations, reported_editions
+from ...collation.apparatus import EMENDING_SUPPORT
+from ...collation.lost_leaf import READS_ON
+from ...intake.gaiji import GaijiEntry
+from ...intake.model import WitnessMeta
+from ..conventions import Conventions, table
+from ..render import reports_a_reading
+from .apparatus import CommentaryWriter, EditionWriter
+from .header import SourcesForTei
+from .markup import XML_ID, XML_LANG, append_text, el, in_edition_script
+
+VARIANT_FORMS_ID = "variant-forms"
+
+
+VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")  # by their headings
+
+
+def editorial_principles(
+    sources: SourcesForTei,
+    writer: EditionWriter,
+    zhu: CommentaryWriter | None,
+    encoding: etree._Element,
+    gaiji: set[GaijiEntry],
+    body: etree._Element,
+) -> etree._Element:
+    """The 凡例, from the config and the data, in the style the edition chose: a `front` div
+    (type fanli, @subtype the style) that the renderers show, and the items that say how the text
+    was made as parts of the header's editorialDecl (normalization/@method markup where variant
+    forms are recorded at each place)."""
+    config = sources.config
+    conventions = Conventions(config.apparatus_style)
+    statuses = writer.apparatus.statuses
+    metas = {m.siglum: m for m in sources.witnesses}
+    shown = lambda meta: conventions.templates["witness_entry"].format(
+        name=meta.name or meta.siglum, title=in_edition_script(meta.title, meta, config.script)
+    )
+    collated = [metas[s] for s, status in statuses.items() if status.included and s != config.base]
+    values = {
+        "base": shown(metas[config.base]),
+        "count": conventions.words(len(collated)),
+        "collated": conventions.list_of([shown(m) for m in collated]),
+        "excluded": conventions.list_of([shown(metas[s]) for s, status in statuses.items() if not status.included]),
+        "emending": conventions.words(EMENDING_SUPPORT),
+        "chapter": config.chapter or config.title,
+        "abbreviations": conventions.list_of(
+            [
+                conventions.templates["abbreviation"].format(name=metas[s].name, siglum=s)
+                for s in statuses
+                if metas[s].name
+            ]
+        ),
+    }
+    # A leaf whose 注 runs on from a note before it, or into one after it, has entries in the 注 too.
+    units = [*writer.apparatus.leaves, *(zhu.apparatus.leaves if zhu is not None else ())]
+    leaves = len({unit.lost_leaf.line for unit in units})
+    values["lost_leaves"] = conventions.words(leaves) if leaves else ""
+    read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
+    values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
+    values["reported"] = conventions.list_of(
+        [reported_editions.editions()[e].names[0] for e in writer.editions if e in writer.reported_by]
+    )
+    values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
+    if zhu is not None:
+        zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
+        values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])
+        values["abridged"] = conventions.list_of(
+            [shown(metas[s]) for s in zhu_collated if zhu.apparatus.witnesses[s].abridged]
+        )
+        # the compilations collated in their 經 whose 注 is not (an editor may include it)
+        values["compilations"] = conventions.list_of(
+            [
+                shown(metas[s])
+                for s, witness in writer.apparatus.witnesses.items()
+                if witness.compilation and s in zhu.apparatus.statuses and not zhu.apparatus.statuses[s].included
+            ]
+        )
+    values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
+    values |= division_values(conventions, writer.sections, metas, sources.evidence)
+    described = sorted(f"〔{e.ids}〕" for e in gaiji if not e.mapping and e.ids)
+    undescribed = sum(1 for e in gaiji if not e.mapping and not e.ids)
+    values |= {
+        "gaiji": conventions.words(len(gaiji)) if gaiji else "",
+        "described": conventions.list_of(described),
+        "undescribed": conventions.words(undescribed) if undescribed else "",
+    }
+    choices = {"variant_forms": config.variant_forms, "usages": config.usages}
+    items = conventions.fanli(values, choices, config.comparison_script)
+    decl = el("editorialDecl", parent=encoding)
+    at_each_place = {"variant_forms": config.variant_forms == "apparatus", "usages": config.usages == "apparatus"}
+    for key, text in items:
+        part = table()["fanli_declarations"].get(key)
+        if part:
+            attrib = {XML_ID: f"decl-{key}"}
+            if part == "normalization":
+                attrib["method"] = "markup" if at_each_place.get(key) else "silent"
+            el("p", text=text, parent=el(part, attrib, parent=decl))
+    front = el("front")
+    div = el(
+        "div",
+        {
+            "type": "fanli",
+            "subtype": config.apparatus_style,
+            XML_ID: "fanli",
+            XML_LANG: "zh" if config.apparatus_style == "chinese" else "en",
+        },
+        parent=front,
+    )
+    el("head", text=conventions.templates["fanli_head"], parent=div)
+    for key, text in items:
+        el("p", {"n": key}, text, parent=div)
+    return front
+
+
+def division_values(conventions: Conventions, sections, metas: dict, evidence) -> dict[str, str]:
+    """What the 凡例 says of the sections and citation units: how many, the witnesses whose labels
+    and the sources whose 疏 name them, whether passages are grouped where nothing names them, and
+    whether some units are passages of an unpunctuated text."""
+    names = {m.siglum: m.name or m.siglum for m in metas.values()} | {b.siglum: b.name or b.siglum for b in evidence}
+    by_kind = lambda kind: list(dict.fromkeys(names[s.source] for s in sections if s.kind == kind))
+    words = conventions.templates["division_words"]
+    return {
+        "sections": conventions.words(len(sections)),
+        "labels": conventions.list_of(by_kind("label")),
+        "steps": conventions.list_of(by_kind("step")),
+        "grouped": words["grouped"] if any(s.kind == "incipit" for s in sections) else "",
+        "passages": words["passages"] if any(s.units for s in sections) else "",
+    }
+
+
+def remarks_carried(body: etree._Element, witnesses: list[WitnessMeta]) -> list[str]:
+    """The names of the witnesses (in their order) that carry a 校语 that reports no reading at its
+    place (series E)."""
+    carrying = {
+        ref.lstrip("#")
+        for note in body.iterfind(".//{*}app/{*}note[@type='textual']")
+        if not reports_a_reading(note)
+        for ref in note.get("source", "").split()
+    }
+    return [meta.name or meta.siglum for meta in witnesses if meta.xml_id in carrying]
+
+
+def related_forms(conventions: Conventions, *apparatus) -> dict[str, str]:
+    """What the 凡例 says of the tables of `collation/relations`: the graphic families, examples of
+    the taboo characters, and the words a site's filter replaced that the apparatus (of the 經 and
+    of the 注) has, each with what the site wrote for them."""
+    templates = conventions.templates
+    rows = relations.table_rows()
+    families = [conventions.list_of(list(row.characters)) for row in rows[relations.GRAPHIC]]
+    examples = [
+        templates["taboo_example"].format(character=row.characters[0], substitute=row.characters[1])
+        for row in rows[relations.TABOO_TYPE]
+    ]
+    filtered: dict[str, list[str]] = {}
+    for collated in (a for a in apparatus if a is not None and a.relations is not None):
+        for unit in collated.all_units():
+            for reading in unit.readings:
+                if reading.subtype != relations.WORD_FILTER:
+                    continue
+                for r, m in zip(reading.norm, unit.lemma.norm):
+                    row = collated.relations.row(m, r) if r != m else None
+                    if row is not None and row.characters[0] not in filtered.setdefault(row.characters[1], []):
+                        filtered[row.characters[1]].append(row.characters[0])
+    words = [
+        templates["word_filter_example"].format(words=conventions.list_of(found), substitute=substitute)
+        for substitute, found in sorted(filtered.items())
+    ]
+    return {
+        "graphic_families": templates["clause_joiner"].join(families),
+        "taboo": conventions.list_of(examples),
+        "word_filter": conventions.list_of(words),
+    }
+
+
+def variant_forms_table(writer: EditionWriter, conventions: Conventions) -> etree._Element:
+    """The 异体字表, in the style's words: one row per pair of the edited text's form and a
+    witness's form, with the count, each witness by a `ref` whose @n is its count, and the tables
+    of the fold (`Conventions.fold_source`)."""
+    headings = conventions.templates["headings"]
+    back = el("back")
+    div = el("div", {"type": VARIANT_FORMS_ID, XML_ID: VARIANT_FORMS_ID}, parent=back)
+    el("head", text=headings["variant_forms_mark"], parent=div)
+    pairs = writer.apparatus.variant_forms
+    el("p", text=headings["variant_forms_note"].format(count=conventions.words(len(pairs))), parent=div)
+    table = el("table", {"rows": str(len(pairs) + 1), "cols": str(len(VARIANT_FORMS_COLUMNS))}, parent=div)
+    label = el("row", {"role": "label"}, parent=table)
+    for column in VARIANT_FORMS_COLUMNS:
+        el("cell", text=headings[column], parent=label)
+    for pair in pairs:
+        row = el("row", parent=table)
+        el("cell", text=pair.text, parent=row)
+        el("cell", text=pair.form, parent=row)
+        el("cell", text=str(sum(pair.counts.values())), parent=row)
+        witnesses = el("cell", parent=row)
+        for number, siglum in enumerate(sorted(pair.counts, key=writer.order.index)):
+            if number:
+                append_text(witnesses, " ")
+            el("ref", {"target": writer.wit([siglum]), "n": str(pair.counts[siglum])}, siglum, parent=witnesses)
+        sources = dict.fromkeys(map(conventions.fold_source, pair.sources))
+        el("cell", text=conventions.templates["clause_joiner"].join(sources), parent=row)
+    return back

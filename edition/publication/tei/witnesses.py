@@ -1,0 +1,164 @@
+"""The witnesses in the edition's header: `listWit` with each witness's status and extent,
+the books of evidence, the traditions Zheng Xuan's notes report and the editions a 校语 reports."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ...collation import reported_editions
+from ..conventions import Conventions
+from .apparatus import CommentaryWriter, EditionWriter
+from .header import SourcesForTei
+from .markup import XML_ID, append_text, el, in_edition_script
+
+TRADITION_WITNESSES = (("jinwen", "今文"), ("guwen", "古文"))  # described in the style's words (headings.traditions)
+
+
+def witness_description(meta, parent: etree._Element, script: str) -> None:
+    """A witness's name and siglum as abbreviations, and the edition it reproduces as a bibl, its
+    title and author in the edition's `script`."""
+    if meta.name:
+        el("abbr", {"type": "name"}, meta.name, parent=parent)
+        append_text(parent, " ")
+    el("abbr", {"type": "siglum"}, meta.siglum, parent=parent)
+    append_text(parent, " ")
+    bibl = el("bibl", parent=parent)
+    el("title", text=in_edition_script(meta.title, meta, script), parent=bibl)
+    if meta.author:
+        el("author", text=in_edition_script(meta.author, meta, script), parent=bibl)
+    if meta.edition:
+        el("edition", text=meta.edition, parent=bibl)
+
+
+def append_extent(
+    note: etree._Element, writer: EditionWriter, extant: list[tuple[int, int]], counted: str = "base characters"
+) -> None:
+    """Where a witness is extant, each stretch a `seg type="extant"` (its first and last
+    characters, @n the characters of the base it spans) followed by the count in words."""
+    tokens, raw = writer.base.classic.tokens, writer.base.raw
+    stretches = [(a, b) for a, b in extant if b > a]
+    for number, (a, b) in enumerate(stretches):
+        append_text(note, "; " if number else "")
+        el(
+            "seg",
+            {"type": "extant", "n": f"{a + 1}–{b}"},
+            f"{tokens[a].source(raw)}…{tokens[b - 1].source(raw)}",
+            parent=note,
+        )
+        append_text(note, f" ({counted} {a + 1}–{b})")
+    append_text(note, "." if stretches else "nowhere.")
+
+
+def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element) -> None:
+    """Where a witness is extant in the 注 apparatus (`note type="extent" subtype="commentary"`),
+    or why it is not collated there; that it quotes the 注 in part (`note type="abridged"`)."""
+    status = zhu.apparatus.statuses.get(siglum)
+    if status is None:
+        return
+    if not status.included:
+        el("note", {"type": "status", "subtype": "commentary"}, "注 not collated: " + status.reason, parent=parent)
+        return
+    if zhu.apparatus.witnesses[siglum].abridged:
+        el(
+            "note",
+            {"type": "abridged", "subtype": "commentary"},
+            "It quotes the 注 in part: where it does not quote it, it is not extant (lacunaStart, lacunaEnd), "
+            "and no omission is recorded.",
+            parent=parent,
+        )
+    note = el(
+        "note", {"type": "extent", "subtype": "commentary"}, "Extant in the 注 against the base's 注: ", parent=parent
+    )
+    append_extent(note, zhu, status.extant, "characters of the base’s 注")
+
+
+def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
+    """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
+    only inside the readings a note reports (witStart/witEnd there), and the editions a 校语
+    reports, attested only where one reports them (witDetail type reported); witnesses kept out
+    of both apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses
+    extant throughout; one the 經's leaves out and the 注's includes is a witness whose status
+    says so. Those of the 注's apparatus say where they are extant in it."""
+    commentary = set(zhu.apparatus.witnesses) if zhu is not None else set()
+
+    def build(parent: etree._Element) -> None:
+        list_wit_element = el("listWit", parent=parent)
+        excluded = el("listBibl", {"type": "excluded"})
+        for siglum, status in writer.apparatus.statuses.items():
+            meta = next(m for m in sources.witnesses if m.siglum == siglum)
+            if status.included or siglum in commentary:
+                witness = el("witness", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=list_wit_element)
+            else:
+                witness = el("bibl", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=excluded)
+            witness_description(meta, witness, sources.config.script)
+            el("note", {"type": "quality"}, f"{status.quality:.3f}", parent=witness)
+            el(
+                "note",
+                {"type": "status"},
+                ("included: " if status.included else "excluded: ") + status.reason,
+                parent=witness,
+            )
+            if siglum == writer.base.meta.siglum:
+                el("note", {"type": "role"}, "base", parent=witness)
+            note = el(
+                "note",
+                {"type": "extent"},
+                (meta.extent + " " if meta.extent else "") + "Extant against the base: ",
+                parent=witness,
+            )
+            append_extent(note, writer, status.extant)
+            if zhu is not None and (status.included or siglum in commentary):
+                commentary_extent(zhu, siglum, witness)
+        for book in sources.evidence:
+            witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
+            witness_description(book, witness, sources.config.script)
+            el("note", {"type": "status"}, EVIDENCE_STATUS[book.kind], parent=witness)
+        traditions = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
+        for xml_id, name in TRADITION_WITNESSES:
+            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
+            el("abbr", {"type": "siglum"}, name, parent=witness)
+            append_text(witness, " " + traditions[xml_id])
+            el(
+                "note",
+                {"type": "status"},
+                "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
+                parent=witness,
+            )
+        for edition in (e for e in writer.editions if e in writer.reported_by):
+            reported_witness(edition, writer, sources, list_wit_element)
+        if len(excluded):
+            parent.append(excluded)
+
+    return build
+
+
+def reported_witness(edition: str, writer: EditionWriter, sources: SourcesForTei, parent: etree._Element) -> None:
+    """An edition a 校语 reports, in listWit: its name as the notes give it, its title, and who
+    reports it in which witness; its status says it is attested only where they report it."""
+    described = reported_editions.editions()[edition]
+    witness = el("witness", {XML_ID: edition, "n": described.names[0]}, parent=parent)
+    el("abbr", {"type": "siglum"}, described.names[0], parent=witness)
+    append_text(witness, " ")
+    el("title", text=described.title, parent=el("bibl", parent=witness))
+    names = {p.id: p.name for p in sources.persons.values()}
+    witnesses = writer.apparatus.witnesses
+    reporters = "; ".join(
+        f"{names.get(author, author)} in {witnesses[siglum].meta.name or siglum} ({siglum})"
+        for author, siglum in writer.reported_by[edition]
+    )
+    el(
+        "note",
+        {"type": "status"},
+        f"reported: its readings as the 校語 of {reporters} report them (named {'、'.join(described.names)}), "
+        "attested only in the apps where such a note reports its reading (witDetail type reported)",
+        parent=witness,
+    )
+
+
+# A book of evidence in listWit: attested only where it quotes or judges the text (witDetail).
+EVIDENCE_STATUS = {
+    "subcommentary-quotations": "evidence: the 疏 printed without the 經 and 注; its lemmata and 云X者 quote them, "
+    "attested only where a witDetail cites a quotation",
+    "collation-notes": "evidence: a 校勘記 whose entries say what a character should be, "
+    "attested only where a witDetail cites an entry",
+}
