@@ -38,6 +38,8 @@ class EditionConfig:
     # The language of the HTML edition's interface (its root; the other, English, one link away):
     # "zh-Hant", "zh-Hans" or "en"; empty, Chinese in the edition's `script` (interface_language).
     language: str = ""
+    # The tradition whose analyses and books of evidence the work has (edition.traditions); none if empty.
+    tradition: str = ""
 
 
 def interface_language(config: EditionConfig) -> str:

@@ -7,10 +7,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from edition.collation import collation_notes, decisions, steps, subcommentary_quotations
+from edition.collation import decision_file
 from edition.collation.apparatus import collate
 from edition.publication import render, tei
 from edition.publication.conventions import SERIES, Conventions
+from edition.traditions.yili import collation_notes, subcommentary_quotations
 from edition.work.chapter_build import build, edit
 from edition.work.sources import Sources, decisions_path
 from edition.work.work_sources import Work, export_chapter, export_work
@@ -39,6 +40,13 @@ TIERS = ("fast", "build", "typeset", "browser")
 FIXTURE_TIERS = {
     "built": "build",  # a full build of the chapter
     "work_sample": "build",  # a work of two chapters, built
+    "witnesses": "build",  # 鄉射禮's witnesses read by intake
+    "apparatus": "build",  # and collated
+    "sangfu": "build",  # 喪服 edited
+    "guanli_edition": "build",  # 士冠禮 edited
+    "guanli": "build",  # 士冠禮's witnesses read
+    "shu_guanli": "build",
+    "shiwu_guanli": "build",
     "browser": "browser",
     "page": "browser",
 }
@@ -52,6 +60,36 @@ def tier_of(item: pytest.Item) -> str:
     if unknown:
         raise pytest.UsageError(f"{item.nodeid}: no tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")
     return max(["fast", *named, *marked], key=TIERS.index)
+
+
+def corpus_files() -> set[tuple[str, int]]:
+    """The witness files of the real corpus, by name and size: the work's and Kanripo's."""
+    folders = [WORK, ROOT.parent / "shared" / "kanripo", ROOT.parent / "shared" / "witnesses"]
+    return {(p.name, p.stat().st_size) for folder in folders if folder.is_dir() for p in folder.rglob("*.txt")}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_reads_no_chapter(request):
+    """In the fast tier, no witness file of the real corpus is read (a chapter's 卷 read is a
+    chapter built): a test that reads one says so with its tier, or reads a fixture cut to the
+    passage it needs."""
+    if request.config.getoption("-m") != "fast":
+        yield
+        return
+    from edition.intake import raw
+
+    corpus, checked = corpus_files(), raw.check_text_data
+
+    def checking(path, data, encoding):
+        if (Path(path).name, len(data)) in corpus:
+            raise AssertionError(
+                f"the fast tier reads {Path(path).name}, a witness file of the corpus: give the test its tier"
+            )
+        return checked(path, data, encoding)
+
+    raw.check_text_data = checking
+    yield
+    raw.check_text_data = checked
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects by the markers
@@ -100,7 +138,7 @@ def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
 @pytest.fixture(scope="session")
 def apparatus(witnesses, sources):
     """The seed sources collated as the build collates them, the editors' witness decisions applied."""
-    return collated(witnesses, sources, decisions.load(decisions_path(SOURCES)))
+    return collated(witnesses, sources, decision_file.load(decisions_path(SOURCES)))
 
 
 def collated(witnesses, sources, choices, collating=collate):
@@ -142,8 +180,8 @@ def edited_chapter(title: str) -> SimpleNamespace:
     """A chapter of the work as its chapter build edits it, and its TEI edition in memory."""
     work = Work.load(WORK)
     sources = work.sources(work.chapter(title))
-    edited = edit(sources, sources.intake_all(), decisions.load(sources.decisions))
-    paragraphs = steps.paragraph_starts(edited.found["steps"].steps)
+    edited = edit(sources, sources.intake_all(), decision_file.load(sources.decisions))
+    paragraphs = edited.paragraphs
     document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, paragraphs, edited.commentary)
     return SimpleNamespace(sources=sources, edited=edited, document=document)
 

@@ -32,12 +32,14 @@ profile = "{profile}"
 """
 
 
-def sample_sources(root: Path) -> Path:
-    """A one-witness edition: the seed tables and config, and a small 礼书纲目 sample."""
+def sample_sources(root: Path, tradition: str = "yili") -> Path:
+    """A one-witness edition: the seed tables and config, and a small 礼书纲目 sample (of the
+    儀禮, whose tradition it has unless told otherwise)."""
     root.mkdir()
     for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
         shutil.copy(SOURCES / name, root / name)
-    (root / "edition.toml").write_text('[edition]\ntitle = "t"\nbase = "A"\ncomparison_script = "simplified"\n')
+    config = '[edition]\ntitle = "t"\nbase = "A"\ncomparison_script = "simplified"\n'
+    (root / "edition.toml").write_text(config + (f'tradition = "{tradition}"\n' if tradition else ""))
     write_witness(root, "A", "a.txt", SAMPLE.encode("utf-8"))
     return root
 

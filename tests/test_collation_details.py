@@ -139,11 +139,11 @@ def test_a_reading_shared_by_both_scripts_is_in_the_traditional_witness_characte
     """The edition writes traditional script: where WYG and a witness of simplified or mixed script
     read alike, the reading is WYG's characters and the other's are kept beside it (進, 003 虽 and
     WYG 雖, in the 注 on 大夫雖衆)."""
-    from edition.collation import decisions
+    from edition.collation import decision_file
     from edition.collation.commentary import collate_commentary
     from edition.work.sources import decisions_path
 
-    commentary = collated(witnesses, sources, decisions.load(decisions_path(SOURCES)), collate_commentary)
+    commentary = collated(witnesses, sources, decision_file.load(decisions_path(SOURCES)), collate_commentary)
     shared = [
         r
         for u in commentary.apparatus.all_units()

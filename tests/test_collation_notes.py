@@ -79,7 +79,7 @@ def test_zhi_on_the_zhi_of_dian_zhi_jian_yu_jun(guanli, shiwu_guanli):
 def test_an_addition_and_an_omission(guanli, shiwu_guanli):
     """The judgement says whether the heading is a character more or less: the authority followed
     lacks it (按疏無也字從疏) or has it after the words quoted (按疏此下有衣字從疏)."""
-    from edition.collation.collation_notes import ShiwuPlacer, note_formulas
+    from edition.traditions.yili.collation_notes import ShiwuPlacer, note_formulas
 
     chapters = shiwu_guanli.edition.chapters
     placer = ShiwuPlacer(BaseLayers.of(guanli.base), note_formulas())

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from conftest import SOURCES, collated
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.collation.commentary import collate_commentary
 from edition.intake.align import align
 from edition.work.chapter_build import commentary_line
@@ -16,7 +16,7 @@ from edition.work.sources import decisions_path
 
 @pytest.fixture(scope="module")
 def choices():
-    return decisions.load(decisions_path(SOURCES))
+    return decision_file.load(decisions_path(SOURCES))
 
 
 def commentary_of(witnesses, sources, choices):

@@ -13,7 +13,7 @@ from conftest import SOURCES
 from lxml import etree
 from stripped import COMMENTARY, without
 
-from edition.collation import decisions, steps
+from edition.collation import decision_file
 from edition.publication import tei, validate
 from edition.publication.conventions import Conventions
 from edition.publication.render import read
@@ -122,12 +122,10 @@ def test_the_schema_checks_each_apparatus_with_its_own_extents(doc):
 def test_the_classic_text_and_its_apparatus_are_unchanged_by_the_commentary(sources, witnesses, doc):
     """The edition written with the 注 is, without its notes and the anchors they point at, the
     edition written without it: the same 經, apps, ids and sentence citations."""
-    choices = decisions.load(decisions_path(SOURCES))
+    choices = decision_file.load(decisions_path(SOURCES))
     edited = edit(sources, list(witnesses.values()), choices)
     apparatus, found, commentary = edited.apparatus, edited.sections, edited.commentary
-    alone = tei.edition_document(
-        sources, apparatus, found, choices.editors, steps.paragraph_starts(edited.found["steps"].steps)
-    )
+    alone = tei.edition_document(sources, apparatus, found, choices.editors, edited.paragraphs)
     stripped = without(doc, f"{COMMENTARY} | //t:body//t:anchor[not(@type)]")
     assert etree.tostring(stripped.find(".//t:body", NS)) == etree.tostring(alone.find(".//t:body", NS))
     classic_apps = doc.xpath("//t:body//t:app[not(ancestor::t:note[@type='commentary'])]", namespaces=NS)

@@ -18,7 +18,7 @@ from conftest import WORK
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edition.collation import decisions, steps
+from edition.collation import decision_file, decisions
 from edition.errors import EditionError
 from edition.publication import tei, validate
 from edition.work.chapter_build import edit
@@ -38,16 +38,16 @@ class Chapter:
         work = Work.load(WORK)
         self.sources = work.sources(work.chapter(CHAPTER))
         self.witnesses = self.sources.intake_all()
-        edited = edit(self.sources, self.witnesses, decisions.load(Path("/nonexistent")))
+        edited = edit(self.sources, self.witnesses, decision_file.load(Path("/nonexistent")))
         self.layers = {"經": edited.apparatus, "注": edited.commentary.apparatus}
         self.sigla = sorted({s for a in self.layers.values() for s in a.statuses}) + ["jinwen", "guwen", "NONE"]
 
     def edited(self, path: Path):
         """The chapter edited with the decisions in `path`: its TEI and the problems the build's
         validation finds in it."""
-        choices = decisions.load(path)
+        choices = decision_file.load(path)
         edited = edit(self.sources, self.witnesses, choices)
-        paragraphs = steps.paragraph_starts(edited.found["steps"].steps)
+        paragraphs = edited.paragraphs
         document = tei.edition_document(
             self.sources, edited.apparatus, edited.sections, choices.editors, paragraphs, edited.commentary
         )
@@ -79,7 +79,7 @@ def a_decision(draw, chapter: Chapter) -> dict:
     kind = draw(st.sampled_from(KINDS))
     fields: dict = {"kind": kind}
     if kind != "witness":
-        fields["context"] = decisions.unique_context(text, t0, t1)
+        fields["context"] = decision_file.unique_context(text, t0, t1)
         if layer == "注":
             fields["layer"] = layer
     if kind == "lemma":
@@ -129,10 +129,10 @@ def test_an_entry_a_decision_made_that_breaks_a_rule_names_the_decision(chapter,
     and line, not a witness's file: here the entry of a note, its reading then written twice."""
     apparatus = chapter.layers["經"]
     unit = next(u for u in apparatus.units if u.readings and u.t1 > u.t0)
-    context = decisions.unique_context(apparatus.base.classic.text, unit.t0, unit.t1)
+    context = decision_file.unique_context(apparatus.base.classic.text, unit.t0, unit.t1)
     path = tmp_path / "decisions.toml"
     path.write_text(toml_of([{"kind": "note", "context": context, "text": "按", "resp": "ed"}]), encoding="utf-8")
-    choices = decisions.load(path)
+    choices = decision_file.load(path)
     edited = edit(chapter.sources, chapter.witnesses, choices)
     found = edited.found[decisions.NAME]
     noted = found.outcome(choices.items[0]).applied_to

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import SOURCES
 
-from edition.collation import analysis, decisions
+from edition.collation import analysis, decision_file, decisions
 from edition.collation.analysis import Context
 from edition.collation.apparatus import collate, support
 from edition.collation.sections import sections as find_sections
@@ -42,7 +42,7 @@ def families(witnesses: dict, **named: str) -> dict:
 
 
 def test_no_automatic_emendation_rests_on_fewer_than_two_independent_sources(witnesses, sources):
-    choices = decisions.load(SOURCES / "decisions.toml")
+    choices = decision_file.load(SOURCES / "decisions.toml")
     edited = edit(sources, list(witnesses.values()), choices)
     emended = 0
     for apparatus in (edited.apparatus, edited.commentary.apparatus):
@@ -97,7 +97,7 @@ def test_a_witness_and_its_own_shu_are_one_source(witnesses, sources):
 
 def edited(root: Path):
     sources = Sources.load(root)
-    choices = decisions.load(root / "decisions.toml")
+    choices = decision_file.load(root / "decisions.toml")
     edited = edit(sources, sources.intake_all(), choices)
     return sources, edited.found, edited.apparatus, edited.sections
 
@@ -125,7 +125,7 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
         and "002 subcommentary quotes 「记大」" in stanza["reason"]
     )
     (tmp_path / "decisions.toml").write_text('[editors]\ned = "editors"\n\n' + entry["decision"], encoding="utf-8")
-    choices = decisions.load(tmp_path / "decisions.toml")
+    choices = decision_file.load(tmp_path / "decisions.toml")
     context = Context(sources.config, tmp_path / "edition.toml", sources.normalizer(), sources.persons, choices)
     context.found["sections"] = sections
     analysis.run(apparatus, [decisions], context)
@@ -177,6 +177,7 @@ def same_words(tmp_path_factory):
     return edited(root)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
     sources, findings, apparatus, found = same_words
     assert set(apparatus.witnesses) == {"001", "WYG", "002"}
@@ -193,6 +194,7 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
     assert {(r["app"], r["treated_alike"]) for r in summary["same_errors"]} >= {(f"app-{first.index + 1}", True)}
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_places_that_cannot_be_emended_alike_are_listed(same_words):
     sources, findings, apparatus, found = same_words
     emended = unit_at(apparatus, "司马命[张]侯弟子")
@@ -211,6 +213,7 @@ def test_places_that_cannot_be_emended_alike_are_listed(same_words):
     assert "no witness reads 設 here" in report.collation_markdown(summary)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
     sources, findings, apparatus, found = same_words
     choices = findings["decisions"].decisions
@@ -253,7 +256,7 @@ def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
     lines = (root / "decisions.toml").read_text(encoding="utf-8").splitlines()
     start = len(lines) - 6 + 1
     with pytest.raises(SourceErrors) as raised:
-        decisions.load(root / "decisions.toml")
+        decision_file.load(root / "decisions.toml")
     [error] = raised.value.errors
     assert str(error) == f"{root / 'decisions.toml'}:{start}: decision 2 lacks field 'reason'"
     assert check(root) == [str(error)]

@@ -11,11 +11,13 @@ SBCK line 64, 注: 易曰夫玄黃者天地之雜色, where WYG (line 375) reads
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import WORK
 from lxml import etree
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.publication import report, tei
 from edition.work.chapter_build import edit
 from edition.work.work_sources import Work
@@ -27,7 +29,7 @@ NS = {"t": tei.TEI_NS}
 def guanli():
     work = Work.load(WORK)
     sources = work.sources(work.chapter("士冠禮"))
-    return sources, edit(sources, sources.intake_all(), decisions.load(sources.decisions))
+    return sources, edit(sources, sources.intake_all(), decision_file.load(sources.decisions))
 
 
 def zhu_unit(sources, edited, before: str, base: str):
@@ -58,7 +60,7 @@ def test_a_judgement_of_the_shiwu_is_a_source_of_its_own(guanli):
 def test_a_witness_and_its_own_commentary_are_one_source(guanli):
     sources, _ = guanli
     witnesses = sources.intake_all()
-    alone = edit(sources.__class__(**{**vars(sources), "evidence": ()}), witnesses, decisions.load(sources.decisions))
+    alone = edit(replace(sources, evidence=()), witnesses, decision_file.load(sources.decisions))
     unit = zhu_unit(sources, alone, "素韠", "曰")
     assert not unit.emended and unit.candidate, "WYG and its 疏: one source, the place for the editor"
     assert not [u for u in alone.apparatus.all_units() if u.emended], "WYG alone emends nothing in the 經"

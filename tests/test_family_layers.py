@@ -79,6 +79,7 @@ def line(chapter: int, siglum: str, number: int) -> list[tuple[str, str]]:
 # --- what add-witness composes -------------------------------------------------------------------
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 @pytest.mark.parametrize("chapter", [5, 8, 11])  # 士相見禮 has no 記 to mark nor indented 疏 to read
 def test_each_is_composed_of_general_features_and_sure(chapter):
     said = family(chapter)[0]
@@ -91,6 +92,7 @@ def test_each_is_composed_of_general_features_and_sure(chapter):
     assert "found indented-commentary" not in said["YF"], "楊復's indented lines are labels and tables"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 @pytest.mark.parametrize("chapter", [3, 5, 8, 11])
 def test_their_transcriptions_are_valid_and_give_back_the_files(chapter):
     _, witnesses, sources = family(chapter)
@@ -106,6 +108,7 @@ def covered(text: str, by: str) -> float:
     return sum(attested(text, (by,), 5)) / len(text)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 @pytest.mark.parametrize("chapter", [3, 5, 8, 11])
 @pytest.mark.parametrize("siglum", ["YF", "QD"])
 def test_the_classic_text_read_is_the_bases(chapter, siglum):
@@ -128,6 +131,7 @@ def test_the_classic_text_read_is_the_bases(chapter, siglum):
 # --- places checked by hand: a passage of the 經, a note, a label of each chapter -------------------
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_yang_fu_xiang_she_li():
     """卷五: the 經 runs on after the notes; a note holds 音義, 注 and 疏 after ○; a label is set in."""
     assert line(5, "YF", 26) == [
@@ -150,6 +154,7 @@ def test_yang_fu_xiang_she_li():
     assert line(5, "YF", 627)[0] == ("classic", "歌騶虞若采蘋皆五終射無筭")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_qinding_shi_xiang_jian_li():
     """卷五: a line of the 經 at the margin after a paragraph of commentary that opened there is given
     back whole before a label is judged (請退可也 stands twice in the base, close together); the label
@@ -159,12 +164,14 @@ def test_qinding_shi_xiang_jian_li():
     assert line(3, "QD", 542) == [("label", "右大夫相見")]
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_qinding_yan_li():
     """卷十二 (燕禮第六之二): a line of the 經 at the margin after a paragraph of commentary, 士旅酌卒,
     of which the other witnesses' 經 aligns 士旅酌 alone, is given back whole (`whole`)."""
     assert line(6, "QD", 604)[0] == ("classic", "士旅酌卒")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_yang_fu_pin_li():
     """卷八: a passage, its note of 注 and 疏, the label after it, then 聘義 quoted in large characters."""
     assert line(8, "YF", 1008) == [("classic", "小聘曰問不享有獻不及夫人主人不筵几不禮面不")]
@@ -178,6 +185,7 @@ def test_yang_fu_pin_li():
     assert line(8, "YF", 1016)[0] == ("scholia", "聘禮上公七介侯伯五介子男三介所以明貴賤也")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_yang_fu_sang_fu():
     """卷十一: the 傳 takes up again after its note; the next entry opens a line of its own; the 記
     moved beside the 經 is marked, a quotation of the 小記 is his."""
@@ -210,6 +218,7 @@ def test_yang_fu_sang_fu():
     assert line(11, "YF", 801)[-1] == ("scholia", "小功降正義服圖")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_qinding_xiang_she_li():
     """卷八: the chapter opens with commentary at the margin; the 經 after it is given back; lines of
     commentary read through their notes; the 經's notes are 音義; a label closes the section."""
@@ -228,6 +237,7 @@ def test_qinding_xiang_she_li():
     assert line(5, "QD", 182)[-1] == ("phonetic", "勺上灼反篚音匪")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_qinding_pin_li():
     """卷十五: the 經 after a section's 總論 at the margin; a line whose indentation was lost."""
     assert line(8, "QD", 777) == [("label", "右展幣")]
@@ -239,6 +249,7 @@ def test_qinding_pin_li():
     assert line(8, "QD", 798) == [("commentary", "夫請行卿勞彌尊賓也其服皆朝服")], "he goes on"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_qinding_sang_fu():
     """卷二十二: the 經 and its 音義, the 傳 at the margin, 傳曰 quoted inside the commentary."""
     assert line(11, "QD", 154)[0] == ("classic", "斬衰裳苴絰杖絞帶冠繩纓菅屨者")
@@ -363,6 +374,7 @@ def test_a_note_is_the_注_音義_疏_or_the_compilers_that_the_others_attest(tm
     ]
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_compilation_is_collated_in_its_classic_text_alone():
     """楊復 and the 義疏 quote the 注 by their choice, in their order, with their words between:
     their 注 is no witness of the 注 (what they leave out or add there is no reading), unless the
@@ -385,6 +397,7 @@ def aligned_as(witnesses: dict, siglum: str, compilation: bool):
     return aligned.maps[siglum].alignment
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_compilations_rearrangements_are_no_readings():
     """楊復 reads passages of 鄉射禮 again beside others (門外再拜, 凡適堂西皆出入于司馬之南) and moves
     others away, into another place or his notes: read as a witness of the order of the text, they
@@ -417,6 +430,7 @@ def test_a_compilations_rearrangements_are_no_readings():
     assert [op for op in as_compiled.ops if op.tag == "replace"] == kept
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 @pytest.mark.parametrize("chapter", [5, 8, 11])
 def test_a_compilations_apparatus_reports_no_passage_it_reads_twice(chapter):
     """In the apparatus, no addition of 楊復's is a passage the base reads elsewhere: neither one his
@@ -434,6 +448,7 @@ def test_a_compilations_apparatus_reports_no_passage_it_reads_twice(chapter):
     assert repeated(False) and not repeated(True), repeated(True)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 @pytest.mark.parametrize(("chapter", "clause"), [(5, "司射"), (8, "辞")])
 def test_a_clause_a_compilation_reads_in_place_and_moved_too_is_no_addition(chapter, clause):
     """楊復 reads 司射 (鄉射禮) and 辭 (聘禮) where the base does and again beside another passage: as a
@@ -448,6 +463,7 @@ def test_a_clause_a_compilation_reads_in_place_and_moved_too_is_no_addition(chap
     assert added(True).count(clause) < added(False).count(clause)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_piece_a_compilation_moves_is_no_reading_however_short():
     """楊復 moves 有内羞 and 若與 of 燕禮 beside other passages, too short to be placed by runs of four
     characters, marks a moved 記 with 記, and moves 記惟公與賓有俎 with 惟 for the base's 唯, which stays
@@ -473,6 +489,7 @@ def test_a_piece_a_compilation_moves_is_no_reading_however_short():
     assert not moved & set(differences(True))
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_what_a_compilation_regroups_is_no_substitution_but_its_own_readings_stay():
     """楊復 regroups 喪服 by the grades of mourning and sets tables in it: aligned in order, his regrouped
     text stands against the base's 記 (庶孫之中殤… for the 記's heading 記), his table's cells beside

@@ -186,6 +186,7 @@ def test_a_decision_whose_context_was_edited_away_is_stale(sources, tmp_path):
     )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_check_passes_on_the_seed_sources_and_names_each_problem(sources):
     assert CliRunner().invoke(main, ["check", "--sources", str(sources)]).exit_code == 0
     (sources / "002_8a7b21bfc0ea2b9e.txt").write_bytes(

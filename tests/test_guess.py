@@ -47,6 +47,7 @@ def test_every_feature_composed_can_be_detected():
         )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
     for name, siglum, profile, features in (
         ("KR1d0026_005.txt", "N1", "mandoku-notes", ("mandoku", "headings", "small-notes")),
@@ -69,6 +70,7 @@ def test_the_kanripo_editions_are_the_built_in_profiles(project, tmp_path):
     assert not (project / "profiles").exists(), "nothing to write where a built-in profile is the same"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_layout_nobody_tuned_for_is_composed_written_and_read(project, tmp_path):
     opening = (
         "鄉射之禮主人戒賓賓出迎再拜主人荅再拜乃請賓賓禮辭許主人再拜賓荅再拜"
@@ -150,6 +152,7 @@ def test_the_end_of_a_tradition_is_told_by_the_others_where_no_circle_marks_it()
         assert built_in_equivalent(features, text) == profile
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):
     scrambled = tmp_path / "scrambled.txt"
     shutil.copy(SOURCES / "004_cea1450921f3d73e.txt", scrambled)
@@ -164,6 +167,7 @@ def test_scrambled_is_told_from_a_layout_problem(project, tmp_path):
     assert "unsure: a layout problem" in result.output and "commentary read as classic text" in result.output
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_failed_add_writes_no_profile(project, tmp_path):
     new = tmp_path / "jishuo.txt"
     new.write_text(

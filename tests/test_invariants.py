@@ -27,7 +27,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from edition.cli import main
-from edition.collation import decisions, steps
+from edition.collation import decision_file
 from edition.publication import tei, validate
 from edition.work.chapter_build import edit
 from edition.work.sources import Sources
@@ -305,9 +305,9 @@ def built_in_memory(root: Path):
     """A one-chapter edition's sources as its build edits them, its TEI, and the problems the
     build's validation finds in it (tei_all, the project's RelaxNG and Schematron)."""
     sources = Sources.load(root)
-    choices = decisions.load(sources.decisions)
+    choices = decision_file.load(sources.decisions)
     edited = edit(sources, sources.intake_all(), choices)
-    paragraphs = steps.paragraph_starts(edited.found["steps"].steps)
+    paragraphs = edited.paragraphs
     document = tei.edition_document(
         sources, edited.apparatus, edited.sections, choices.editors, paragraphs, edited.commentary
     )

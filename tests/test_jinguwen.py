@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from edition.collation import jinguwen
 from edition.publication.tei import TEI_NS
+from edition.traditions.yili import jinguwen
 
 NS = {"t": TEI_NS}
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

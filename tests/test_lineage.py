@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from conftest import WORK
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.collation.apparatus import collate, support
 from edition.collation.lineage import SHARED, TOGETHER, Agreement, families
 from edition.intake.alignment_rule import Reference
@@ -36,6 +37,7 @@ def test_families_are_declared_or_found_by_agreement():
     assert len(set(found.values())) == 3
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_copy_of_a_witness_adds_no_source(tmp_path):
     """士冠禮 with SBCK and WYG, then with a third witness made from WYG's file and added with no
     family, as `edition add-witness` adds it: it goes with WYG, found over the 經 and the 注 (the
@@ -51,7 +53,7 @@ def test_a_copy_of_a_witness_adds_no_source(tmp_path):
     normalizer = sources.normalizer()
     reference = Reference.of([witnesses["SBCK"]], normalizer)
     x = intake_witness(stanza, copy, sources.profiles[stanza.profile], (), normalizer, reference)
-    choices = decisions.load(sources.decisions)
+    choices = decision_file.load(sources.decisions)
     alone = edit(sources, [witnesses["SBCK"], wyg], choices)
     both = edit(sources, [witnesses["SBCK"], wyg, x], choices)
     classic_only = collate([witnesses["SBCK"], wyg, x], "SBCK", sources.orthography())

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.collation.lost_leaf import READS_ON, SMALLEST, supply
 from edition.intake.model import TRANSMITTED, WitnessMeta
 from edition.intake.profile import load_profile
@@ -50,6 +50,7 @@ def layer_text(witness, layers) -> str:
     return "".join(s.text(witness.raw) for s in witness.segments if s.layer in layers)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_lost_leaf_is_supplied_with_its_zhu_each_after_its_own_jing(shiguan):
     _, witnesses, findings, _ = shiguan
     base = witnesses[[w.meta.siglum for w in witnesses].index("SBCK")]
@@ -67,9 +68,10 @@ def test_a_lost_leaf_is_supplied_with_its_zhu_each_after_its_own_jing(shiguan):
     assert base.raw.path.name == "KR1d0026_001.txt" and base.raw.sha256 == base.raw.original.sha256
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_base_is_not_extant_on_its_lost_leaf(shiguan):
     sources, _, _, witnesses = shiguan
-    edited = edit(sources, witnesses, decisions.load(sources.decisions))
+    edited = edit(sources, witnesses, decision_file.load(sources.decisions))
     apparatus = edited.apparatus
     first, second = apparatus.leaves
     tokens = apparatus.base.classic.tokens
@@ -99,6 +101,7 @@ def test_the_base_is_not_extant_on_its_lost_leaf(shiguan):
     )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_remarks_where_nothing_is_lost_and_a_leaf_that_begins_and_ends_alike():
     sources, witnesses = chapter("大射")
     supplied, findings = supply(witnesses, "SBCK", sources.normalizer())

@@ -11,7 +11,7 @@ from conftest import SOURCES
 from lxml import etree
 from texts import runs, text_of_body
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.collation.apparatus import collate
 from edition.collation.witness_map import clause_boundaries
 from edition.errors import EditionError
@@ -467,7 +467,7 @@ def test_sbck_as_a_witness_is_not_extant_at_its_lost_leaves(witnesses, sources):
     against_001 = dataclasses.replace(
         sources, config=dataclasses.replace(sources.config, base="001", punctuation_from="")
     )
-    choices = decisions.load(SOURCES / "decisions.toml")
+    choices = decision_file.load(SOURCES / "decisions.toml")
     edited = edit(against_001, list(witnesses.values()), choices)
     apparatus, found = edited.apparatus, edited.sections
     status = apparatus.statuses["SBCK"]

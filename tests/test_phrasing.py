@@ -107,6 +107,7 @@ def test_no_entry_says_only_tong_shang(guanli, mourning):
             assert re.search(r"[^，；]+，同上（[\d.]+）", text)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_an_emendation_that_takes_the_bases_words_out_says_where(xiangshe):
     """SBCK's 注 reads 刊本一作膚, the others 刊本一膚: the lemma is empty, once printed
     「注：，原作作，據…改」; the place is the word before it: 「一下原有作，據…刪」."""
@@ -118,6 +119,7 @@ def test_an_emendation_that_takes_the_bases_words_out_says_where(xiangshe):
     assert not [text for text in printed(xiangshe) if re.match(r"(注：)?，", text)], "no empty lemma"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_reading_that_lacks_a_word_of_the_lemma_says_it_lacking(xiangshe):
     """賔與大夫坐，反奠于其所: WYG reads 反 for the entry 坐，反 (widened for the 古文's 反坐),
     once 「坐，反，四庫本作反」: it lacks 坐. Not where the words lacked repeat those beside them
@@ -163,6 +165,7 @@ def test_a_stand_in_is_compared_by_what_it_stands_for(guanli, xiangshe):
                 assert r.unmapped or app.lemma.unmapped, text
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_each_witness_is_said_in_its_own_characters(xiangshe):
     """The 注's 孤人 at 23.7: 五禮通考 writes 于人, WYG 於人 (its file: 尊於人也其末), once
     「孤，五禮通考、四庫本作于」; the reading first in the characters of the witness that writes the
@@ -199,6 +202,7 @@ def test_a_quotation_that_confirms_the_base_is_not_a_variant(guanli):
             assert f"引作「{q.words}」" in text, (app.id, text)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_numbers_are_written_in_one_style(xiangshe):
     """The apparatus in numbers once read 「155 / 四十六 / 二十七 / 262」: every count in words."""
     edition = xiangshe.edition

@@ -7,11 +7,19 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edition.collation.collation_notes import ShiwuChapter, ShiwuEntry, ShiwuPlacer, ShiwuQuote, note_formulas
 from edition.collation.quotation_order import CLASSIC, COMMENTARY, BaseLayers, BaseSpan, Candidate, chain
-from edition.collation.subcommentary_quotations import FIRST, LAST, WHOLE, ShuChapter, ShuComment, ShuPlacer, ShuQuote
-from edition.collation.subcommentary_quotations import formulas as shu_formulas
 from edition.intake.model import RawText
+from edition.traditions.yili.collation_notes import ShiwuChapter, ShiwuEntry, ShiwuPlacer, ShiwuQuote, note_formulas
+from edition.traditions.yili.subcommentary_quotations import (
+    FIRST,
+    LAST,
+    WHOLE,
+    ShuChapter,
+    ShuComment,
+    ShuPlacer,
+    ShuQuote,
+)
+from edition.traditions.yili.subcommentary_quotations import formulas as shu_formulas
 
 ALPHABET = "主人賓西東面北上拜升降于之也"
 

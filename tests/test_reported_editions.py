@@ -27,11 +27,12 @@ import regex
 from conftest import edited_chapter, printed_entries
 from lxml import etree
 
-from edition.collation import reported_editions, textual_note
-from edition.collation.model import Reading, ReportedReading, Unit
+from edition.collation.model import Reading, Unit
 from edition.publication import render, tei, validate
 from edition.publication.conventions import Conventions
 from edition.tables import expand_macros
+from edition.traditions.yili import reported_editions, textual_note
+from edition.traditions.yili.reported_editions import ReportedReading
 
 NS = {"t": tei.TEI_NS}
 XML_ID = tei.XML_ID
@@ -78,7 +79,7 @@ def test_editions_reading_alike_read_the_lemma_or_a_reading_of_their_own():
     entry = unit(3, 5)
     entry.lemma = Reading(["SBCK", "WYG"], [], "外内", "外内")
     inverted = (("内", "内"), ("外", "外"))
-    entry.editions = [
+    entry.annotations = [
         ReportedReading("jianben", 3, 5, inverted, ("", ""), ("", "")),
         ReportedReading("shijing", 3, 5, (("外", "外"), ("内", "内")), ("", ""), ("", "")),
         ReportedReading("aoben", 3, 5, (("外", "外"), ("内", "内")), ("", ""), ("", "")),

@@ -6,9 +6,9 @@ from itertools import pairwise
 
 import pytest
 
-from edition.collation import steps
 from edition.collation.model import Step
-from edition.collation.steps import paragraph_starts
+from edition.collation.sections import paragraph_starts
+from edition.traditions.yili import steps
 
 
 @pytest.fixture(scope="module")
@@ -141,14 +141,14 @@ def test_a_made_up_shu_divides_a_small_base_through_its_alignment(tmp_path):
     so it begins at that end; a formula whose words are not in B's text is reported."""
     from probe import sample_sources, write_witness
 
-    from edition.collation import decisions
+    from edition.collation import decision_file
     from edition.work.chapter_build import edit
     from edition.work.sources import Sources, decisions_path
 
     root = sample_sources(tmp_path / "sources")
     write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), profile="zhushu", append=True)
     sources = Sources.load(root)
-    edited = edit(sources, sources.intake_all(), decisions.load(decisions_path(root)))
+    edited = edit(sources, sources.intake_all(), decision_file.load(decisions_path(root)))
     placed, unplaced = edited.found["steps"].steps, edited.found["steps"].unplaced
     text = edited.apparatus.base.classic.text
     assert [(s.title, s.source, s.line) for s in placed] == [

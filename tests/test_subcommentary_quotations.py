@@ -2,7 +2,7 @@
 against SBCK's text (sources/SBCK/KR1d0026_001.txt)."""
 
 from edition.collation.quotation_order import BaseLayers, attested
-from edition.collation.subcommentary_quotations import FIRST, LAST, PHRASE, WHOLE, formulas, report
+from edition.traditions.yili.subcommentary_quotations import FIRST, LAST, PHRASE, WHOLE, formulas, report
 
 
 def lemma(placement, words: str, layer: str, nth: int = 0) -> list:
@@ -33,7 +33,7 @@ def test_the_chapter_is_found_by_its_heading(shu_guanli):
 def test_every_formula_has_its_reason():
     import tomllib
 
-    from edition.collation.subcommentary_quotations import DATA
+    from edition.traditions.yili.subcommentary_quotations import DATA
 
     doc = tomllib.loads(DATA.read_text(encoding="utf-8"))
     for table in ("layout", "juan", "chapter", "comment", "placement"):

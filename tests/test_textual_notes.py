@@ -8,9 +8,9 @@ from copy import deepcopy
 import pytest
 from lxml import etree
 
-from edition.collation import jinguwen, textual_note
 from edition.publication import validate
 from edition.publication.tei import TEI_NS, XML_ID
+from edition.traditions.yili import jinguwen, textual_note
 
 NS = {"t": TEI_NS}
 
@@ -175,7 +175,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     and one in its 注, on a character where B differs from the base."""
     from probe import sample_sources, write_witness
 
-    from edition.collation import decisions
+    from edition.collation import decision_file
     from edition.publication import tei
     from edition.work.chapter_build import edit
     from edition.work.sources import Sources, decisions_path
@@ -183,7 +183,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     root = sample_sources(tmp_path / "sources")
     write_witness(root, "B", "b.txt", B_TEXT.encode("utf-8"), append=True)
     sources = Sources.load(root)
-    choices = decisions.load(decisions_path(root))
+    choices = decision_file.load(decisions_path(root))
     edited = edit(sources, sources.intake_all(), choices)
     apparatus, found, passages = edited.apparatus, edited.sections, edited.found["textual_notes"].passages
     by_words = {n.words: n for p in passages for n in p.notes}
@@ -240,6 +240,7 @@ def test_a_note_is_by_the_one_who_judges_not_by_the_one_it_quotes(tmp_path):
     assert by["C"]["郑注纳内也案纳石经作内"] == "", "C names no compiler: the note is no one's, not Zheng Xuan's"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_an_official_the_persons_do_not_name_judges_for_the_kaozheng_not_for_the_scholar_quoted(sources):
     """燕禮's 考證 (KR1d0028_006.txt line 1090): 敖繼公云此降字衍大射儀無之(臣清植/)按此降字或當在…: 敖繼公
     says the 降 is superfluous, and his words end where the official judges; 臣清植 is none of

@@ -302,6 +302,7 @@ SBCK_SUBSTANTIVE = sorted(
 )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_sbck_adds_only_real_substantive_readings(tmp_path):
     root = tmp_path / "sources"
     sources_on_001(root)

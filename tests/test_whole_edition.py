@@ -39,6 +39,7 @@ def line_of(output: str, name: str) -> str:
     return line
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_each_file_is_reported_in_one_plain_line(added):
     _, output = added
     for name in sorted(p.name for p in FOLDER.glob("*.txt")):
@@ -49,6 +50,7 @@ def test_each_file_is_reported_in_one_plain_line(added):
     assert "runs are in" not in output and "4-character" not in output
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_files_of_no_chapter_are_told_apart(added):
     root, output = added
     front = line_of(output, "juan-00.txt")
@@ -65,6 +67,7 @@ def test_files_of_no_chapter_are_told_apart(added):
     }
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_edition_is_named_by_the_book_its_files_header_names(added):
     """The 凡例 and the apparatus name it 儀禮圖, not by its folder; its title says how to cite it."""
     root, _ = added
@@ -72,6 +75,7 @@ def test_the_edition_is_named_by_the_book_its_files_header_names(added):
     assert (edition.meta.name, edition.meta.title) == ("儀禮圖", "儀禮圖 (KR1d0032, WYG)")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_two_juan_of_one_chapter_are_one_witness_in_order(added):
     root, output = added
     assert "士相見禮第三, 卷 1 of 2 read as one" in line_of(output, "juan-01.txt")
@@ -97,6 +101,7 @@ def test_two_juan_of_one_chapter_are_one_witness_in_order(added):
     assert witness.raw.path_of(alone[0].classic.starts[-1]) == first
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_an_error_in_the_second_juan_names_that_file_and_its_line(added, tmp_path):
     root = tmp_path / "sources"
     shutil.copytree(added[0], root)
@@ -108,6 +113,7 @@ def test_an_error_in_the_second_juan_names_that_file_and_its_line(added, tmp_pat
     assert result.exit_code == 1 and f"{second}:12: not valid UTF-8" in result.output
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_file_the_editions_profile_reads_worse_gets_one_of_its_own(added):
     root, output = added
     assert "guessed layout profile: TU, composed of mandoku" in output and (root / "profiles" / "TU.toml").is_file()
@@ -150,6 +156,7 @@ def test_what_a_file_of_no_chapter_is_is_told_by_its_text(file, kind):
     assert kind_of(decode((KANRIPO / file).read_bytes())[0])[0].name == kind
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_per_file_profile_must_be_a_known_one(added, tmp_path):
     root = tmp_path / "sources"
     shutil.copytree(added[0], root)

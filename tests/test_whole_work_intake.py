@@ -9,7 +9,7 @@ import pytest
 import regex
 from texts import NS, intake_kanripo, runs
 
-from edition.collation import decisions
+from edition.collation import decision_file
 from edition.intake.align import align
 from edition.publication import chapter_site, pdf, render, report, tei, validate
 from edition.publication.model import LayerMark
@@ -35,6 +35,7 @@ def characters(witness) -> dict[str, int]:
     return out
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_every_character_of_the_35_files_is_in_one_layer(whole):
     read = whole
     assert len(read) == 35
@@ -50,6 +51,7 @@ def test_every_character_of_the_35_files_is_in_one_layer(whole):
         )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_every_juan_has_classic_text_and_commentary(whole):
     read = whole
     for (siglum, juan), witness in read.items():
@@ -61,6 +63,7 @@ def test_every_juan_has_classic_text_and_commentary(whole):
             )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_only_sangfu_has_a_tradition(whole):
     read = whole
     for (siglum, juan), witness in read.items():
@@ -68,6 +71,7 @@ def test_only_sangfu_has_a_tradition(whole):
         assert (tradition > 2500) if juan == SANGFU else (tradition == 0), (siglum, juan)
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_tradition_is_collated_with_the_classic_in_reading_order(whole):
     sbck = whole[("SBCK", SANGFU)]
     layers = {token.layer for token in sbck.classic.tokens}
@@ -76,6 +80,7 @@ def test_the_tradition_is_collated_with_the_classic_in_reading_order(whole):
     assert sbck.layer_view("commentary").classic.source(sbck.raw, 0, 6) == "者者明爲下出"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_both_witnesses_read_the_same_tradition_but_for_a_few_passages(whole):
     """WYG's 傳 is told by its layout (傳曰 up to the next ○, through its 注 and notes), SBCK's by its
     notes and, where none stands between a 傳 and the next passage of the classic, by the 也 that
@@ -89,6 +94,7 @@ def test_both_witnesses_read_the_same_tradition_but_for_a_few_passages(whole):
     assert len(sbck) - len(wyg) == len("出妻之子爲父後者則爲出母無服")
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_wyg_juanshou_is_front_matter(whole):
     witness = whole[("WYG", 0)]
     counts = characters(witness)
@@ -110,6 +116,7 @@ def test_the_wyg_juanshou_is_front_matter(whole):
     assert contents[0].startswith("童子任職居士位年二十而冠"), "Zheng's 目錄 of 士冠禮, after the word 注"
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_every_wyg_juan_ends_with_its_kaozheng(whole):
     read = whole
     for juan in range(0, 18):
@@ -145,6 +152,7 @@ SBCK_SANGFU_8_36 = [
 ]
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_sbck_sangfu_hand_checked_passage(whole):
     """Lines 8–36 of SBCK 卷十一, read by hand: the first passage of 喪服 and its 注, the long 傳 on
     the mourning dress with its 注 after it, then 父, 諸侯爲天子, 君 each with its 傳, no note between
@@ -153,6 +161,7 @@ def test_sbck_sangfu_hand_checked_passage(whole):
     assert sum(len(text) for _, text in SBCK_SANGFU_8_36) >= 300
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_tradition_in_the_transcriptions(whole, sources):
     for siglum in ("SBCK", "WYG"):
         witness = whole[(siglum, SANGFU)]
@@ -166,6 +175,7 @@ def test_the_tradition_in_the_transcriptions(whole, sources):
     )
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_the_report_counts_each_layer_of_each_witness(whole, sources):
     read = whole
     witnesses = [read[("SBCK", SANGFU)], read[("WYG", SANGFU)], read[("WYG", 0)]]
@@ -204,7 +214,7 @@ def test_the_tradition_in_the_edition_and_its_views(tmp_path):
     )
     (root / "witnesses.toml").write_text(stanza.format("S", "s.txt") + stanza.format("T", "t.txt"), encoding="utf-8")
     sources = Sources.load(root)
-    edited = edit(sources, sources.intake_all(), decisions.load(decisions_path(root)))
+    edited = edit(sources, sources.intake_all(), decision_file.load(decisions_path(root)))
     document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, commentary=edited.commentary)
     assert validate.problems(document) == []
     units = [m.get("unit") for m in document.xpath("//t:body//t:milestone", namespaces=NS)]

@@ -65,6 +65,7 @@ def copied_work(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_add_witness_finds_the_chapter_of_a_file_and_the_chapters_of_a_folder(tmp_path):
     root = copied_work(tmp_path)
     witness = tmp_path / "new.txt"
@@ -88,6 +89,7 @@ def test_add_witness_finds_the_chapter_of_a_file_and_the_chapters_of_a_folder(tm
     assert [m.siglum for m in Work.load(root).sources(Work.load(root).chapter(11)).witnesses] == ["SBCK", "WYG", "W2"]
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_file_of_no_chapter_is_refused_unless_its_chapter_is_named(tmp_path):
     root = copied_work(tmp_path)
     other = tmp_path / "other.txt"
@@ -230,14 +232,14 @@ def test_a_chapter_the_work_lacks_is_one_line_from_the_command_line(sample):
 @pytest.fixture(scope="module")
 def audience(sample):
     """覲禮 as built, and where its witnesses have each entry in their raw files, as the build knows it."""
-    from edition.collation import decisions
+    from edition.collation import decision_file
     from edition.publication.tei import WitnessPlaces
     from edition.work.chapter_build import edit
 
     sources, out, _ = sample
     work = Work.load(sources)
     chapter = work.sources(work.chapter(10))
-    edited = edit(chapter, chapter.intake_all(), decisions.load(chapter.decisions))
+    edited = edit(chapter, chapter.intake_all(), decision_file.load(chapter.decisions))
     return out / "chapters" / "10-覲禮" / "edition.xml", WitnessPlaces(edited.apparatus, edited.commentary)
 
 
@@ -365,6 +367,7 @@ def test_an_invalid_edition_stops_the_command_with_one_line_naming_the_chapter_t
     assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]
 
 
+@pytest.mark.tier("build")  # reads a chapter of the corpus
 def test_a_chapters_sources_know_the_bases_text_of_the_other_chapters(work):
     """士喪禮's 記 stands in 既夕禮 in the base: a compilation that reads it beside 士喪禮's passages
     repeats the base's text of another chapter (collation/rearrangement.py), which the chapter's

@@ -14,6 +14,11 @@ An analysis is a module with one interface:
 Each analysis's findings are kept in the context under its `NAME` as soon as it has run: those of
 an earlier analysis are what a later one may read (the sections a decision names, the headings the
 sections stand between).
+
+An analysis runs in its `PHASE` (`PHASES`: the text's punctuation, then the entries the analyses
+make, the divisions of the text, and the editors' rulings on entries made and divided), after the
+analyses its `AFTER` names that run at all (those of a tradition the work may not have), and
+otherwise in the order given (`ordered`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ if TYPE_CHECKING:
     from .model import Apparatus, Decisions, Placement, Unit
 
 Placements = Generator["Placement", "Unit | None", None]
+PHASES = ("text", "entries", "divisions", "rulings")
 
 
 @dataclass
@@ -57,6 +63,29 @@ class Report:
     summary: dict | None = None
     markdown: str = ""
     lines: tuple[str, ...] = ()
+
+
+def ordered(analyses: Sequence[ModuleType]) -> tuple[ModuleType, ...]:
+    """The analyses in the order they run: by phase, each after those its `AFTER` names among them,
+    else in the order given. Analyses that wait for one another, or of no phase, are an error of
+    the code."""
+    names = {a.NAME for a in analyses}
+    unknown = [a.NAME for a in analyses if a.PHASE not in PHASES]
+    if unknown:
+        raise ValueError(f"analyses {unknown} have no phase of {PHASES}")
+    out: list[ModuleType] = []
+    for phase in PHASES:
+        waiting = [a for a in analyses if a.PHASE == phase]
+        while waiting:
+            done = {a.NAME for a in out}
+            ready = next(
+                (a for a in waiting if all(n in done or n not in names for n in getattr(a, "AFTER", ()))), None
+            )
+            if ready is None:
+                raise ValueError(f"analyses {[a.NAME for a in waiting]} wait for one another in phase {phase}")
+            out.append(ready)
+            waiting.remove(ready)
+    return tuple(out)
 
 
 def run(apparatus: Apparatus, analyses: Sequence[ModuleType], context: Context) -> None:

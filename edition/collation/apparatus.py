@@ -46,6 +46,7 @@ from ..intake.model import TRANSMITTED, Move, Supplied, Witness, witness_positio
 from .evidence import Attestation, quoting
 from .evidence import find as find_quotations
 from .external_evidence import ExternalEvidence
+from .labels import section_cuts
 from .lineage import Lineage
 from .model import (
     COLLATION,
@@ -61,7 +62,6 @@ from .model import (
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
 from .rearrangement import without_rearrangements
 from .relations import GRAPHIC, Relations
-from .sections import section_cuts
 from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"

@@ -21,16 +21,13 @@ that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import regex
-
 from ..errors import EditionError
-from ..tables import read_toml
 from .analysis import Context, Placements, Report
+from .decision_file import layer_of, pattern
 from .model import (
     COLLATION,
     Apparatus,
@@ -49,30 +46,8 @@ from .model import (
 from .reading import UNMAPPED
 
 NAME = "decisions"
-# The apparatus a decision is on: the 經 (the default) or the 注 (`layer = "注"`), by the base's layer there.
-LAYERS = {"經": "classic", "注": "commentary"}
-LAYER_NAMES = {layer: name for name, layer in LAYERS.items()}
-
-
-def layer_of(decision: Decision) -> str:
-    return LAYERS[decision.fields.get("layer", "經")]
-
-
-def load(path: Path) -> Decisions:
-    if not path.is_file():
-        return Decisions(path, {})
-    doc, lines = read_toml(path, "decisions.toml")
-    decisions = Decisions(path, dict(doc.get("editors", {})))
-    for number, table in enumerate(doc.get("decision", []), 1):
-        line = lines.line(("decision", number - 1))
-        if table["resp"] not in decisions.editors:
-            raise EditionError(
-                path,
-                f"decision {number}: resp {table['resp']!r} is not in [editors]",
-                lines.line(("decision", number - 1, "resp")),
-            )
-        decisions.items.append(Decision(number, line, table["kind"], dict(table)))
-    return decisions
+PHASE = "rulings"
+AFTER = ("sections",)
 
 
 class ContextPlacer:
@@ -116,14 +91,6 @@ class ContextPlacer:
             return f"context {decision.context!r} occurs {len(hits)} times; give more context or a section"
         t0 = start + hits[0] + len(before)
         return t0, t0 + len(inside)
-
-
-def pattern(context: str) -> regex.Pattern:
-    """The context as found in the base's text: a character the base's transcription could not
-    encode matches whatever the editor writes there, and the other way round."""
-    return regex.compile(
-        "".join("." if c == UNMAPPED else f"(?:{regex.escape(c)}|{UNMAPPED})" for c in context), regex.S
-    )
 
 
 def unit_at(apparatus: Apparatus, t0: int, t1: int) -> Unit | None:
@@ -316,33 +283,6 @@ def held_reading(apparatus: Apparatus, decision: Decision) -> tuple[Unit, Report
             if any(n.siglum == decision.witness and n.text == decision.words for n in reported.notes):
                 return unit, reported
     return None
-
-
-def unique_context(text: str, t0: int, t1: int, least: int = 4) -> str:
-    """The base text around tokens t0:t1, with them in [brackets], as wide as it takes (from
-    `least` characters on either side) to be found once."""
-    for width in range(least, len(text) + 1):
-        before, after = text[max(0, t0 - width) : t0], text[t1 : t1 + width]
-        if len(pattern(before + text[t0:t1] + after).findall(text, overlapped=True)) == 1:
-            break
-    return f"{before}[{text[t0:t1]}]{after}"
-
-
-def stanza(apparatus: Apparatus, unit: Unit, reading: Reading, reason: str, resp: str) -> str:
-    """A `lemma` decision that makes `reading` the lemma at `unit`, ready to paste."""
-    layer = LAYER_NAMES[apparatus.base.layer]
-    fields = {
-        "kind": "lemma",
-        **({"layer": layer} if layer != "經" else {}),
-        "context": unique_context(apparatus.base.classic.text, unit.t0, unit.t1),
-        "reading": reading.source,
-        "basis": COLLATION,
-        "reason": reason,
-        "resp": resp,
-    }
-    return "[[decision]]\n" + "".join(
-        f"{key} = {json.dumps(value, ensure_ascii=False)}\n" for key, value in fields.items()
-    )
 
 
 def summarize(found: DecisionFindings) -> dict:

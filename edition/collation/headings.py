@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..intake.model import Witness
 
 NAME = "headings"
+PHASE = "divisions"
 
 
 def divisions(base: Witness, heads: tuple[str, ...]) -> list[Division]:

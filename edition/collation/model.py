@@ -93,6 +93,13 @@ def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
     return display, norm
 
 
+class Annotation:
+    """What an analysis leaves on an entry beyond its readings (an edition a 校语 reports reading
+    there…): kept through merges of entries, and written by its own class, which the TEI writer
+    asks, one kind at a time, for what to add to the entry (`publication.tei.apparatus.Encoded`)
+    and to the edition's witnesses and principles."""
+
+
 @dataclass
 class Unit:
     index: int
@@ -105,7 +112,8 @@ class Unit:
     candidate: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
     reported: list[Reported] = field(default_factory=list)  # readings of the 今文/古文 traditions
-    editions: list[ReportedReading] = field(default_factory=list)  # readings of editions a 校语 reports
+    # What analyses leave on the entry beyond its readings, each carrying its own path to print (`Annotation`).
+    annotations: list[Annotation] = field(default_factory=list)
     textual_notes: list[TextualNote] = field(default_factory=list)  # the witnesses' 校语 on this place
     decided: Decision | None = None  # the editorial decision that chose the lemma
     editor_notes: list[Decision] = field(default_factory=list)  # editorial decisions of kind "note"
@@ -299,7 +307,7 @@ class Apparatus:
         for old in overlapping:
             unit.reported += old.reported
             unit.textual_notes += old.textual_notes
-            unit.editions += old.editions
+            unit.annotations += old.annotations
             self.units.remove(old)
         self.units.append(unit)
         self.units.sort(key=lambda u: (u.t0, u.t1))
@@ -379,8 +387,8 @@ class Apparatus:
                 unit = shared[0] if shared else self.unit_over(note.t0, note.t1)
                 unit.textual_notes.append(note)
                 return unit
-            case EditionReading(unit, reported):
-                unit.editions.append(reported)
+            case Annotated(unit, annotation):
+                unit.annotations.append(annotation)
                 return unit
             case EntryOver(t0, t1):
                 return self.unit_over(t0, t1)
@@ -533,44 +541,6 @@ class TextualNote:
         return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
 
 
-@dataclass(frozen=True)
-class ReportedReading:
-    """The reading of an edition that a 校语 reports (石經作X, 監本脱X字), over base tokens a:b: what
-    the edition reads for each of them (its characters and their comparison text, "" for none),
-    and what it has besides them at gap a (`before`) and gap b (`after`). Its reading over an
-    entry is known only where the entry lies within a:b (`over`)."""
-
-    edition: str  # its id (data/reported_editions.tsv)
-    a: int
-    b: int
-    reads: tuple[tuple[str, str], ...]  # (characters, comparison text) for each base token of a:b
-    before: tuple[str, str]
-    after: tuple[str, str]
-    note: TextualNote | None = None  # the 校语 that reports it, and its formula that says it
-    formula: FormulaMatch | None = None
-
-    def over(self, unit: Unit, additions: set[int]) -> tuple[str, str] | None:
-        """What the edition reads over the unit's base tokens, as (characters, comparison text): for
-        an addition's unit inside a:b nothing, at gap a or b what it has there; for a unit within
-        a:b its reading of those tokens, with what it has at a gap of its edge where no unit of
-        an addition stands (`additions`, the gaps where one does). None where the note does not
-        say (a unit reaching outside a:b, a gap at its edge where it has nothing besides)."""
-        if unit.t0 == unit.t1:
-            gap = unit.t0
-            if self.a < gap < self.b:
-                return "", ""
-            side = self.before if gap == self.a else self.after if gap == self.b else ("", "")
-            return side if side[1] else None
-        if not (self.a <= unit.t0 and unit.t1 <= self.b):
-            return None
-        parts = list(self.reads[unit.t0 - self.a : unit.t1 - self.a])
-        if unit.t0 == self.a and self.a not in additions:
-            parts.insert(0, self.before)
-        if unit.t1 == self.b and self.b not in additions:
-            parts.append(self.after)
-        return "".join(p[0] for p in parts), "".join(p[1] for p in parts)
-
-
 @dataclass
 class Decision:
     number: int
@@ -720,11 +690,11 @@ class TextualNoteOnPlace:
 
 
 @dataclass(frozen=True)
-class EditionReading:
-    """An edition's reading that a 校语 reports, attested in `unit` (see `ReportedReading.over`)."""
+class Annotated:
+    """An annotation of an analysis, on `unit`."""
 
     unit: Unit
-    reported: ReportedReading
+    annotation: Annotation
 
 
 @dataclass(frozen=True)
@@ -777,7 +747,7 @@ Placement = (
     | TraditionReading
     | MovedTraditionReading
     | TextualNoteOnPlace
-    | EditionReading
+    | Annotated
     | EntryOver
     | Ruling
     | ErrorRuling

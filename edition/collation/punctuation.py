@@ -22,6 +22,7 @@ from .analysis import Context, Placements
 from .model import Apparatus, CarriedPunctuation
 
 NAME = "punctuation"
+PHASE = "text"
 
 MARK = regex.compile(r"\p{P}")
 IDEOGRAPHIC = {".": "。"}

@@ -17,6 +17,8 @@ from .analysis import Context, Placements
 from .model import Apparatus, Reading, Repeat, SameError, Unit
 
 NAME = "same_error"
+PHASE = "rulings"
+AFTER = ("decisions",)
 
 NEIGHBOURS = 1  # characters on either side that must be the same too: the same words, not the same character anywhere
 LONGEST = 4  # characters of the base's words, and of the emendation, at most: a slip that recurs, not a lost passage

@@ -28,65 +28,21 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from ..budget import Budget
-from ..errors import EditionError
 from ..intake.variants import in_script
 from .analysis import Context, Placements
-from .model import Division, Section, Step, Unit, WitnessStatus
+from .model import Division, Section, Step, Unit
 
 if TYPE_CHECKING:
     from ..intake.model import Witness
-    from .witness_map import WitnessMap
 
 NAME = "sections"
+PHASE = "divisions"
+AFTER = ("headings", "steps")
 INCIPIT = 8
 LONGEST = 300  # tokens a section of grouped passages holds at most where the passages allow
 LONGEST_STEP = 600  # a step longer than this (to the chapter's end) is grouped too: the 疏's longest is some 450
 SHORTEST = 20  # a stretch shorter than this joins the section after it
 LONG_PASSAGE = 120  # a passage longer than this is cut where the 疏's lemmata divide it
-TITLE_TIME_LIMIT = 2.0  # seconds a label's title pattern may take
-
-
-def label_boundaries(witnesses: dict[str, Witness], maps: dict[str, WitnessMap]) -> dict[int, tuple[str, str]]:
-    """base gap -> (title, siglum) for every section-closing label of an included witness."""
-    found: dict[int, tuple[str, str]] = {}
-    for siglum, witness in witnesses.items():
-        starts = witness.classic.starts
-        wmap = maps.get(siglum)
-        for segment in witness.segments_of("label"):
-            if segment.attrs.get("section") != "closes":
-                continue
-            try:
-                match = Budget(TITLE_TIME_LIMIT).run(
-                    lambda timeout: regex.fullmatch(
-                        segment.attrs.get("title", "(.+)"), segment.text(witness.raw), timeout=timeout
-                    )
-                )
-            except TimeoutError:
-                raise EditionError(
-                    witness.raw.path_of(segment.start),
-                    f"rule {segment.rule!r}: its title pattern exceeded its time limit ({TITLE_TIME_LIMIT} s)",
-                    segment.line,
-                ) from None
-            if not match:
-                continue
-            position = bisect_left(starts, segment.start)
-            gap = wmap.gap_of(position) if wmap else position
-            found.setdefault(gap, (match.group(1), siglum))
-    return found
-
-
-def section_cuts(
-    witnesses: dict[str, Witness], maps: dict[str, WitnessMap], statuses: dict[str, WitnessStatus], n: int
-):
-    """The base gaps where sections end, and the titles of those a label closes."""
-    closes = label_boundaries(witnesses, maps)
-    cuts = set(closes) | {0, n}
-    for siglum, status in statuses.items():
-        if status.included and siglum in maps and status.extant:
-            cuts.add(status.extant[0][0])
-            cuts.add(status.extant[-1][1])
-    return sorted(c for c in cuts if 0 <= c <= n), closes
 
 
 def sections(
@@ -251,6 +207,14 @@ def unique_id(candidate: str, used: set[str]) -> str:
     return xml_id
 
 
+def paragraph_starts(steps: list[Step]) -> dict[int, Step]:
+    """Base token -> the step a paragraph begins with there: at one start, the outermost."""
+    starts: dict[int, Step] = {}
+    for step in sorted(steps, key=lambda s: (s.t0, -s.t1)):
+        starts.setdefault(step.t0, step)
+    return starts
+
+
 def find(apparatus, context: Context) -> list[Section]:
     commented = [p.t0 for p in context.external.passages] if context.external else []
     return sections(
@@ -259,7 +223,7 @@ def find(apparatus, context: Context) -> list[Section]:
         apparatus.section_cuts,
         apparatus.section_titles,
         context.found["headings"],
-        context.found["steps"].steps,
+        context.found["steps"].steps if "steps" in context.found else [],
         commented,
         apparatus.punctuation,
         {siglum: witness.meta.script for siglum, witness in apparatus.witnesses.items()},

@@ -279,7 +279,7 @@ class EvidenceMeta:
     its stanza, and the folder of its files."""
 
     siglum: str
-    kind: str  # subcommentary-quotations or collation-notes
+    kind: str  # of book: the tradition's reader of it (the 儀禮's: subcommentary-quotations, collation-notes)
     folder: Path
     title: str
     name: str = ""
@@ -288,6 +288,7 @@ class EvidenceMeta:
     remarks: str = ""
     encoding: str = "utf-8"  # of its files
     stanza: tuple[Path, int] | None = None  # the witnesses.toml and the line of its stanza
+    status: str = ""  # what it is to the edition, in the words of its reader: where it is attested
 
     @property
     def xml_id(self) -> str:

@@ -692,8 +692,15 @@ def load_site(edition_xml: Path, build_dir: Path) -> Site:
     edition = read(edition_xml)
     reports = {
         name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8"))
-        for name in ("witnesses", "collation", "jinguwen")
+        for name in ("witnesses", "collation")
     }
+    # Zheng Xuan's 今文/古文 notes, where the work's tradition has them (an empty index where not)
+    jinguwen = build_dir / "reports" / "jinguwen.json"
+    reports["jinguwen"] = (
+        json.loads(jinguwen.read_text(encoding="utf-8"))
+        if jinguwen.is_file()
+        else {"notes": [], "disagreements": [], "left_out": []}
+    )
     by_siglum = {w.siglum: w.id for w in edition.witnesses.values()}
     extant = {
         by_siglum[w["siglum"]]: [(r["from"], r["to"]) for r in w["extant"]]

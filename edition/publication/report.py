@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from .. import __version__
-from ..collation import decisions
+from ..collation import decision_file
 from ..collation.apparatus import support
 from ..intake.model import Witness
 from ..intake.rule import LAYERS
@@ -407,7 +407,7 @@ def candidate(apparatus, unit, where: dict, editors: dict) -> dict:
     if best is not None:
         attested = "; ".join(map(quoted, quotations(unit, best)))
         reason = f"read by {', '.join(best.sigla)}" + (f"; {attested}" if attested else "")
-        entry["decision"] = decisions.stanza(apparatus, unit, best, reason, next(iter(editors), "ed"))
+        entry["decision"] = decision_file.stanza(apparatus, unit, best, reason, next(iter(editors), "ed"))
     return entry
 
 

@@ -16,16 +16,13 @@ from typing import NamedTuple
 
 from ..collation import (
     analysis,
+    decision_file,
     decisions,
     external_evidence,
     headings,
-    jinguwen,
     punctuation,
-    reported_editions,
     same_error,
     sections,
-    steps,
-    textual_note,
 )
 from ..collation.analysis import Context, Report
 from ..collation.apparatus import align_witnesses, apparatus_of
@@ -33,7 +30,7 @@ from ..collation.commentary import align_commentary, commentary_of
 from ..collation.external_evidence import ExternalEvidence
 from ..collation.lineage import Lineage
 from ..collation.lost_leaf import LeafFinding, supply
-from ..collation.model import Apparatus, Commentary, Decisions, Section
+from ..collation.model import Apparatus, Commentary, Decisions, Section, Step
 from ..errors import EditionError, SourceErrors
 from ..intake.model import Witness
 from ..publication import chapter_site, pdf, render, report, tei, validate
@@ -55,22 +52,12 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
     staging.write("reports/witnesses.md", report.summary_markdown(summary))
 
 
-# The analyses of the apparatus, in the order they run (see `collation.analysis`): the punctuation
-# carried over before the headings that move it, the 今文/古文 readings, the 校语 and the editions
-# they report before the entries are divided into sections (by the steps of the rite the 疏 names
-# where no witness's label does), the decisions on the sections they name, and the same error
-# treated alike once every emendation is made.
-ANALYSES = (
-    punctuation,
-    jinguwen,
-    textual_note,
-    reported_editions,
-    headings,
-    steps,
-    sections,
-    decisions,
-    same_error,
-)
+# The engine's analyses of the apparatus (see `collation.analysis`), run with those of the work's
+# tradition in the order their phases give: the punctuation carried over before the entries the
+# analyses make (the 儀禮's 今文/古文 readings, 校语 and the editions they report), before the headings
+# and sections divide them (by the steps of the rite the 疏 names where no witness's label does), then
+# the decisions on the sections they name, and the same error treated alike once every emendation is made.
+ANALYSES = (punctuation, headings, sections, decisions, same_error)
 COMMENTARY_ANALYSES = (decisions,)  # the 注 has no sections, steps or notes of its own to place
 
 
@@ -85,6 +72,11 @@ class Edited(NamedTuple):
     @property
     def sections(self) -> list[Section]:
         return self.found["sections"]
+
+    @property
+    def paragraphs(self) -> dict[int, Step]:
+        """Base token -> the step of the rite a paragraph begins with there (if the tradition names steps)."""
+        return sections.paragraph_starts(self.found["steps"].steps if "steps" in self.found else [])
 
 
 def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edited:
@@ -104,14 +96,20 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     context = Context(
         config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices, external=external
     )
-    analysis.run(apparatus, ANALYSES, context)
+    analyses = pipeline(sources)
+    analysis.run(apparatus, analyses, context)
     commentary = notes and commentary_of(notes, orthography, external, lineage)
     if commentary is not None:  # the editors' decisions on the 注 (layer = "注"), reported with the others
         on_notes = replace(context, found={"sections": []})
         analysis.run(commentary.apparatus, COMMENTARY_ANALYSES, on_notes)
         context.found[decisions.NAME].merge(on_notes.found[decisions.NAME])
-    reports = analysis.reports(apparatus, ANALYSES, context)
+    reports = analysis.reports(apparatus, analyses, context)
     return Edited(apparatus, commentary, context.found, reports, leaves, external)
+
+
+def pipeline(sources: Sources) -> tuple:
+    """The engine's analyses and the tradition's, in the order they run."""
+    return analysis.ordered((*ANALYSES, *sources.tradition.analyses))
 
 
 def evidence_of(sources: Sources, base: Witness) -> ExternalEvidence | None:
@@ -119,15 +117,17 @@ def evidence_of(sources: Sources, base: Witness) -> ExternalEvidence | None:
     if not sources.evidence or sources.chapter is None:
         return None
     chapter = sources.chapter
-    return external_evidence.read(sources.evidence, [chapter], chapter.number, base, sources.normalizer())
+    readers = sources.tradition.readers
+    return external_evidence.read(sources.evidence, readers, [chapter], chapter.number, base, sources.normalizer())
 
 
 def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, progress: Progress) -> None:
     config = sources.config
     progress(f"collate {len(witnesses)} witnesses against base {config.base}")
     started = time.perf_counter()
-    choices = decisions.load(sources.decisions)
-    apparatus, commentary, found, reports, leaves, external = edit(sources, witnesses, choices)
+    choices = decision_file.load(sources.decisions)
+    edited = edit(sources, witnesses, choices)
+    apparatus, commentary, found, reports, leaves, external = edited
     seconds = time.perf_counter() - started
     staging.timings["collation"] = seconds
     for siglum, status in apparatus.statuses.items():
@@ -145,8 +145,9 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
         progress(f"  lost leaf (line {leaf.line}, {leaf.remark}): {leaf.status} {leaf.source} {leaf.reason}".rstrip())
     for line in (line for r in reports for line in r.lines):
         progress(line)
-    paragraphs = steps.paragraph_starts(found["steps"].steps)
-    document = tei.edition_document(sources, apparatus, found["sections"], choices.editors, paragraphs, commentary)
+    document = tei.edition_document(
+        sources, apparatus, found["sections"], choices.editors, edited.paragraphs, commentary
+    )
     progress("validate edition.xml")
     validate.check(
         document,
@@ -270,7 +271,7 @@ def check_sources(load_sources: Callable[[], Sources]) -> list[str]:
     problems: list[str] = []
     try:
         sources = load_sources()
-        choices = decisions.load(sources.decisions)
+        choices = decision_file.load(sources.decisions)
     except SourceErrors as errors:
         return [str(error) for error in errors.errors]
     except EditionError as error:

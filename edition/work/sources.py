@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import tomlkit
 
+from .. import traditions
 from ..collation.reading import Orthography
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.alignment_rule import Reference
@@ -39,6 +40,7 @@ from ..tables import (
     violations,
 )
 from ..text import ORDINAL, numeral
+from ..traditions import Tradition
 
 WITNESS_SUFFIXES = (".txt",)
 
@@ -154,6 +156,10 @@ class Sources:
     def folding(self) -> Normalizer:
         return self.normalizer()
 
+    @cached_property
+    def tradition(self) -> Tradition:
+        return traditions.load(self.config.tradition, self.root / "edition.toml")
+
     @property
     def language(self) -> str:
         """The language of the site's interface: the config's, or Chinese in the edition's script."""
@@ -167,7 +173,7 @@ class Sources:
         config = load_config(inside.file(root / "edition.toml", "edition config"))
         meta_path = inside.file(root / "witnesses.toml", "witness metadata file")
         witnesses, lines = load_witness_metadata(meta_path)
-        evidence = load_evidence(root, meta_path, inside)
+        evidence = load_evidence(root, meta_path, inside, traditions.load(config.tradition, root / "edition.toml"))
         described = set()
         for number, meta in enumerate(witnesses):
             line = lines.line(("witness", number, "file"))
@@ -192,10 +198,11 @@ class Sources:
         )
 
 
-def load_evidence(root: Path, meta_path: Path, inside: Confinement) -> tuple[EvidenceMeta, ...]:
+def load_evidence(root: Path, meta_path: Path, inside: Confinement, tradition: Tradition) -> tuple[EvidenceMeta, ...]:
     """The [[evidence]] stanzas of a witnesses.toml: books that quote or judge the text, each with
-    the folder of its files (inside the sources, apart from every witness's files), and a siglum no
-    witness or other book of the file has."""
+    the folder of its files (inside the sources, apart from every witness's files), a siglum no
+    witness or other book of the file has, and a kind the work's tradition has a reader of (whose
+    words on what the book is to the edition it takes)."""
     document, lines = read_toml(meta_path, "witnesses.toml")
     taken = {stanza["siglum"]: "witness" for stanza in document.get("witness", ())}
     witness_places = [
@@ -215,6 +222,15 @@ def load_evidence(root: Path, meta_path: Path, inside: Confinement) -> tuple[Evi
                 lines.line(("evidence", number, "siglum")),
             )
         taken[siglum] = "book of evidence"
+        reader = tradition.readers.get(stanza["kind"])
+        if reader is None:
+            whose = f"the tradition {tradition.name!r} reads" if tradition.name else "a work without a tradition reads"
+            raise EditionError(
+                meta_path,
+                f"evidence {siglum}: no book of kind {stanza['kind']!r} is read by the work's tradition "
+                f"({whose} {', '.join(map(repr, tradition.readers)) or 'none'})",
+                lines.line(("evidence", number, "kind")),
+            )
         if not folder.is_relative_to(inside.root):
             raise EditionError(meta_path, f"{what} is outside the sources folder (it resolves to {folder})", line)
         shared = next(
@@ -233,7 +249,8 @@ def load_evidence(root: Path, meta_path: Path, inside: Confinement) -> tuple[Evi
                 )
             if path.suffix in WITNESS_SUFFIXES:
                 inside.file(path, f"evidence {siglum}: file {path.name!r}", meta_path, line)
-        out.append(EvidenceMeta(**{**stanza, "folder": folder}, stanza=(meta_path, lines.line(("evidence", number)))))
+        stanza_line = (meta_path, lines.line(("evidence", number)))
+        out.append(EvidenceMeta(**{**stanza, "folder": folder}, stanza=stanza_line, status=reader.STATUS))
     return tuple(out)
 
 

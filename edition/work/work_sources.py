@@ -21,7 +21,7 @@ from pathlib import Path
 import regex
 import tomlkit
 
-from ..collation import external_evidence
+from .. import traditions
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.model import EvidenceMeta, WitnessMeta
@@ -30,6 +30,7 @@ from ..intake.variants import VariantForms
 from ..intake.witness import load_witness_metadata
 from ..settings import load_persons
 from ..tables import read_toml
+from ..traditions import Tradition
 from .sources import (
     WITNESS_SUFFIXES,
     Confinement,
@@ -106,6 +107,10 @@ class Work:
     @property
     def title(self) -> str:
         return self.settings["title"]
+
+    @property
+    def tradition(self) -> Tradition:
+        return traditions.load(self.settings.get("tradition", ""), self.root / WORK_FILE)
 
     def chapter(self, name: str | int) -> Chapter:
         """A chapter by its number, title, heading or folder."""
@@ -263,7 +268,9 @@ class Work:
             editions.append(
                 Edition(meta, number, stanza["folder"], files, no_chapter, dict(stanza.get("profiles", {})))
             )
-        work = cls(root, dict(document["work"]), chapters, editions, load_evidence(root, meta_path, inside))
+        tradition = traditions.load(document["work"].get("tradition", ""), root / WORK_FILE)
+        evidence = load_evidence(root, meta_path, inside, tradition)
+        work = cls(root, dict(document["work"]), chapters, editions, evidence)
         work.check_chapter_folders()
         work.check_undescribed_folders(taking_up)
         for edition in editions:
@@ -305,7 +312,7 @@ class Work:
         """Each book of evidence is of its kind: its reader finds some chapter of the work in it."""
         normalizer = self.sources(self.chapters[0]).normalizer() if self.evidence else None
         for book in self.evidence:
-            if not external_evidence.chapters_found(book, normalizer, self.chapters):
+            if not self.tradition.readers[book.kind].chapters_found(book, normalizer, self.chapters):
                 path, line = book.stanza or (self.root / "witnesses.toml", None)
                 raise EditionError(
                     path,
@@ -379,7 +386,7 @@ def evidence_stanzas(work: Work, folder: Path):
     for meta in work.evidence:
         name = meta.folder.relative_to(work.root.resolve()).as_posix()
         shutil.copytree(meta.folder, folder / name, dirs_exist_ok=True)
-        fields = {k: v for k, v in vars(meta).items() if v not in ("", (), None) and k != "stanza"}
+        fields = {k: v for k, v in vars(meta).items() if v not in ("", (), None) and k not in ("stanza", "status")}
         stanzas.append(tomlkit.item({**fields, "folder": name}))
     return stanzas
 

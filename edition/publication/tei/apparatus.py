@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import regex
 from lxml import etree
 
-from ...collation import reported_editions
 from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
 from ...intake.gaiji import GaijiEntry
 from ...intake.model import CODES, LAYER_OF_CODE, EvidenceMeta, Witness, WitnessMeta
@@ -85,6 +84,25 @@ class Sentences:
 APP_PREFIX, COMMENTARY_APP_PREFIX = "app", "zhu-app"  # of the ids of the apps of the 經 and of the 注
 
 
+@dataclass
+class Encoded:
+    """What one kind of annotation adds to an entry: witnesses it reports reading a reading written
+    (by the reading's id), readings of its own after the witnesses', and details after the notes
+    (made when written, after the apps nested in the entry's readings)."""
+
+    also: dict[int, list[str]] = field(default_factory=dict)
+    readings: list[etree._Element] = field(default_factory=list)
+    details: Callable[[], list[etree._Element]] = list
+
+
+def annotation_kinds(unit) -> dict[type, list]:
+    """The unit's annotations by kind, in the order first met."""
+    kinds: dict[type, list] = {}
+    for annotation in unit.annotations:
+        kinds.setdefault(type(annotation), []).append(annotation)
+    return kinds
+
+
 def app_id(prefix: str, unit) -> str:
     return f"{prefix}-{unit.index + 1}"
 
@@ -126,12 +144,10 @@ class EditionWriter:
         self.order = list(dict.fromkeys([*apparatus.witnesses, *(m.siglum for m in metas)]))
         self.ids = {m.siglum: m.xml_id for m in metas} | {s: w.meta.xml_id for s, w in apparatus.witnesses.items()}
         self.evidence = {book.siglum: book.xml_id for book in evidence}  # books of evidence, not collated
-        # The editions a 校语 reports (data/reported_editions.tsv): their ids are their sigla.
-        self.editions = list(reported_editions.editions())
-        # Each edition attested, with who reports it: {edition: {(person id, siglum of the witness): None}}.
-        self.reported_by: dict[str, dict[tuple[str, str], None]] = {}
-        self.also: dict[int, list[str]] = {}  # id of a reading -> the editions that read it too, in the app written
-        self.additions: set[int] = set()  # the base gaps where an addition's unit stands
+        # Witnesses that annotations report (the editions a 校语 reports), by siglum: their ids.
+        self.reported_ids: dict[str, str] = {}
+        self.kinds: dict[type, dict] = {}  # each kind of annotation written, with what it keeps while writing
+        self.also: dict[int, list[str]] = {}  # id of a reading -> the witnesses reported to read it too, in the app
         self.note_ids: dict[int, str] = {}  # id of a 校语 -> the xml:id of the note that quotes it
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
@@ -153,11 +169,14 @@ class EditionWriter:
 
     def wit(self, sigla) -> str:
         """The witnesses' ids in the apparatus's order, then books of evidence (not collated), then
-        the editions a 校语 reports."""
-        order = [*self.order, *self.evidence, *self.editions]
-        ids = self.ids | self.evidence
-        ids |= {e: e for e in self.editions}
+        the witnesses annotations report."""
+        order = [*self.order, *self.evidence, *self.reported_ids]
+        ids = self.ids | self.evidence | self.reported_ids
         return " ".join(f"#{ids[s]}" for s in sorted(set(sigla), key=order.index))
+
+    def kept(self, kind: type) -> dict:
+        """What a kind of annotation keeps while the edition is written (the first time: it is written)."""
+        return self.kinds.setdefault(kind, {})
 
     def append_tokens(
         self, parent, raw, tokens, markers_before=None, markers_after=None, base_from: int | None = None
@@ -308,10 +327,10 @@ class EditionWriter:
         # the marker (TEI Guidelines 12.1.5), so that no entry is a lemma without readings.
         fragments = [s for s in unit.lemma.sigla if unit.markers.get(s)]
         lemma = replace(unit.lemma, sigla=[s for s in unit.lemma.sigla if s not in fragments])
-        # The editions a 校语 reports read the lemma or a witness's reading here, or one of their own
-        # (the app's own: an app nested in one of its readings restores it when written).
-        attested = reported_editions.attestations(self.apparatus, unit, self.additions)
-        outer, self.also = self.also, {id(a.reading): a.editions for a in attested if a.reading is not None}
+        # What the annotations add: witnesses they report reading the lemma or a reading (the app's
+        # own: an app nested in one of its readings restores it when written), readings and details.
+        encoded = [kind.encode(self, unit, items) for kind, items in annotation_kinds(unit).items()]
+        outer, self.also = self.also, {key: sigla for e in encoded for key, sigla in e.also.items()}
         if id(unit.lemma) in self.also:
             self.also[id(lemma)] = self.also.pop(id(unit.lemma))
         lem = self.reading_element("lem", lemma, unit, lemma_raw, unit.t0 if base_reads_lemma else None)
@@ -329,15 +348,16 @@ class EditionWriter:
             fragment = replace(unit.lemma, sigla=[siglum], type="fragment", subtype=unit.markers[siglum][0])
             fragment.xml_id = f"{self.app_id(unit)}-f{number}"
             app.append(self.reading_element("rdg", fragment, unit, lemma_raw))
-        for number, attestation in enumerate((a for a in attested if a.new is not None), 1):
-            app.append(self.reported_reading(attestation, f"{self.app_id(unit)}-e{number}"))
+        for added in encoded:
+            app.extend(added.readings)
         self.tradition_readings(app, unit)
         if unit.reported and not types:
             app.set("type", "jinguwen")
         elif fragments and not types:
             app.set("type", "fragment")
         self.textual_notes(app, unit)
-        self.reported_details(app, attested)
+        for added in encoded:
+            app.extend(added.details())
         self.editorial_notes(app, unit)
         self.emendation_details(app, unit)
         self.form_details(app, unit)
@@ -393,38 +413,6 @@ class EditionWriter:
                 }
                 detail = el("witDetail", attrib, parent=app)
                 self.append_tokens(detail, self.source_raw(alike[0]), alike[0].tokens)
-
-    def reported_reading(self, attestation, xml_id: str) -> etree._Element:
-        """A reading of the editions a 校语 reports, that no witness of the app reads: in the
-        characters of the note that reports it, typed against the lemma."""
-        reading = attestation.new
-        reading.xml_id = xml_id
-        attrib = {XML_ID: xml_id, "wit": self.wit(attestation.editions), "type": reading.type}
-        if reading.subtype:
-            attrib["subtype"] = reading.subtype
-        return el("rdg", attrib, attestation.display)
-
-    def reported_details(self, app: etree._Element, attested) -> None:
-        """For each edition a 校语 reports here, the note that reports it (`witDetail
-        type="reported"`, its @source the note, in this app or in the one beside it whose place
-        the note names, @resp its author), pointing at the reading it attests."""
-        for attestation in attested:
-            target = (attestation.reading or attestation.new).xml_id
-            said = dict.fromkeys(
-                (r.edition, self.note_ids[id(r.note)], r.note.author, r.note.siglum, r.note.confidence)
-                for r in attestation.reported
-            )
-            for edition, note, author, siglum, confidence in said:
-                self.reported_by.setdefault(edition, {})[(author, siglum)] = None
-                attrib = {
-                    "type": "reported",
-                    "wit": self.wit([edition]),
-                    "target": f"#{target}",
-                    "resp": f"#{author}",
-                    "source": f"#{note}",
-                    "cert": confidence,
-                }
-                el("witDetail", attrib, parent=app)
 
     def emendation_details(self, app, unit) -> None:
         """The basis of an emendation on its lemma (`@cause`), the source a 他校 emendation cites,
@@ -506,7 +494,6 @@ class EditionWriter:
 
     def prepare(self) -> None:
         """The readings' ids, the 校语's, the transposed readings' counterparts, the units to write."""
-        self.additions = reported_editions.additions(self.apparatus)
         for unit in self.apparatus.all_units():
             unit.lemma.xml_id = f"{self.app_id(unit)}-lem"
             for number, notes in enumerate(self.note_groups(unit).values(), 1):

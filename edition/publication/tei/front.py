@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ...collation import relations, reported_editions
+from ...collation import relations
 from ...collation.apparatus import EMENDING_SUPPORT
 from ...collation.lost_leaf import READS_ON
 from ...intake.gaiji import GaijiEntry
@@ -63,9 +63,9 @@ def editorial_principles(
     values["lost_leaves"] = conventions.words(leaves) if leaves else ""
     read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
     values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
-    values["reported"] = conventions.list_of(
-        [reported_editions.editions()[e].names[0] for e in writer.editions if e in writer.reported_by]
-    )
+    values["reported"] = conventions.list_of([])
+    for kind in writer.kinds:  # what annotations say in the principles (the editions a 校语 reports)
+        values |= {name: conventions.list_of(items) for name, items in kind.principles(writer).items()}
     values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ...collation import reported_editions
 from ..conventions import Conventions
 from .apparatus import CommentaryWriter, EditionWriter
 from .header import SourcesForTei
@@ -112,7 +111,7 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
         for book in sources.evidence:
             witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
             witness_description(book, witness, sources.config.script)
-            el("note", {"type": "status"}, EVIDENCE_STATUS[book.kind], parent=witness)
+            el("note", {"type": "status"}, book.status, parent=witness)
         traditions = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
         for xml_id, name in TRADITION_WITNESSES:
             witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
@@ -124,41 +123,9 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
                 "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
                 parent=witness,
             )
-        for edition in (e for e in writer.editions if e in writer.reported_by):
-            reported_witness(edition, writer, sources, list_wit_element)
+        for kind in writer.kinds:  # the witnesses annotations report (the editions a 校语 reports)
+            kind.witnesses(writer, sources, list_wit_element)
         if len(excluded):
             parent.append(excluded)
 
     return build
-
-
-def reported_witness(edition: str, writer: EditionWriter, sources: SourcesForTei, parent: etree._Element) -> None:
-    """An edition a 校语 reports, in listWit: its name as the notes give it, its title, and who
-    reports it in which witness; its status says it is attested only where they report it."""
-    described = reported_editions.editions()[edition]
-    witness = el("witness", {XML_ID: edition, "n": described.names[0]}, parent=parent)
-    el("abbr", {"type": "siglum"}, described.names[0], parent=witness)
-    append_text(witness, " ")
-    el("title", text=described.title, parent=el("bibl", parent=witness))
-    names = {p.id: p.name for p in sources.persons.values()}
-    witnesses = writer.apparatus.witnesses
-    reporters = "; ".join(
-        f"{names.get(author, author)} in {witnesses[siglum].meta.name or siglum} ({siglum})"
-        for author, siglum in writer.reported_by[edition]
-    )
-    el(
-        "note",
-        {"type": "status"},
-        f"reported: its readings as the 校語 of {reporters} report them (named {'、'.join(described.names)}), "
-        "attested only in the apps where such a note reports its reading (witDetail type reported)",
-        parent=witness,
-    )
-
-
-# A book of evidence in listWit: attested only where it quotes or judges the text (witDetail).
-EVIDENCE_STATUS = {
-    "subcommentary-quotations": "evidence: the 疏 printed without the 經 and 注; its lemmata and 云X者 quote them, "
-    "attested only where a witDetail cites a quotation",
-    "collation-notes": "evidence: a 校勘記 whose entries say what a character should be, "
-    "attested only where a witDetail cites an entry",
-}

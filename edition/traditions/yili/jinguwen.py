@@ -22,14 +22,15 @@ import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from ..intake.model import Witness
-from ..intake.normalize import DROPPED, Normalizer
-from ..tables import expand_macros
-from .analysis import Context, Placements, Report
-from .model import Apparatus, Note, Parsed, Reported, TraditionReading
+from ...collation.analysis import Context, Placements, Report
+from ...collation.model import Apparatus, Note, Parsed, Reported, TraditionReading
+from ...intake.model import Witness
+from ...intake.normalize import DROPPED, Normalizer
+from ...tables import expand_macros
 
 NAME = "jinguwen"
-DATA = resources.files("edition.collation") / "data" / "jinguwen.toml"
+PHASE = "entries"
+DATA = resources.files("edition.traditions.yili") / "data" / "jinguwen.toml"
 
 
 @dataclass(frozen=True)

@@ -32,21 +32,24 @@ from pathlib import Path
 
 import regex
 
-from ..errors import EditionError
-from ..intake.normalize import Normalizer
-from ..tables import read_tsv
-from ..text import HAN
-from ..vocabulary import ReadingType as T
+from ...collation.analysis import Context, Placements, Report
+from ...collation.model import Annotated, Annotation, Apparatus, FormulaMatch, Reading, TextualNote, Unit
+from ...collation.reading import classify
+from ...errors import EditionError
+from ...intake.normalize import Normalizer
+from ...publication.tei.apparatus import Encoded
+from ...publication.tei.markup import XML_ID, append_text, el
+from ...tables import read_toml, read_tsv
+from ...text import HAN
+from ...vocabulary import ReadingType as T
 from . import textual_note
-from .analysis import Context, Placements, Report
-from .model import Apparatus, EditionReading, FormulaMatch, Reading, ReportedReading, TextualNote, Unit
-from .reading import classify
 
 NAME = "reported_editions"
-DATA = Path(str(resources.files("edition.collation") / "data" / "reported_editions.tsv"))
-# The verbs of a reading beside a place (the group `verb`): it has the characters there, or lacks them.
-HAS, LACKS = ("有", "衍", "疊"), ("脫",)
-BEFORE = "上"  # the side of a place before it (下 after it)
+PHASE = "entries"
+AFTER = ("textual_notes",)
+DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "reported_editions.tsv"))
+# The verbs of a reading beside a place (it has the characters there, or lacks them) and its side.
+FORMULAS = Path(str(resources.files("edition.traditions.yili") / "data" / "reported_formulas.toml"))
 # Readings an edition's reading is never taken to be one with: what a witness's state, its
 # moving text or a site made of its text, not its words.
 NOT_WORDS = (T.LACUNA, T.FRAGMENT, T.TRANSPOSITION, T.INTRUSION)
@@ -86,13 +89,138 @@ class Names:
         self.fold = lambda text: "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
         self.ids = {self.fold(name): e.id for e in table.values() for name in e.names}
         self.pattern = regex.compile("|".join(map(regex.escape, sorted(self.ids, key=len, reverse=True))))
-        self.verbs = {self.fold(verb): verb in HAS for verb in HAS + LACKS}  # compared -> it has them
-        self.before = self.fold(BEFORE)
+        beside = read_toml(FORMULAS)[0]["beside"]
+        self.verbs = {
+            self.fold(verb): verb in beside["has"] for verb in beside["has"] + beside["lacks"]
+        }  # -> it has them
+        self.before = self.fold(beside["before"])
 
     def cited(self, source: str) -> list[str]:
         """The ids of the editions named in `source` (石經及楊本敖本: shijing, yangben, aoben), once each;
         the names of no edition (諸本, 本) left out."""
         return list(dict.fromkeys(self.ids[m.group()] for m in self.pattern.finditer(self.fold(source))))
+
+
+# --- the annotation: an edition's reading a 校语 reports, and its path to print ----------------------------
+
+
+@dataclass(frozen=True)
+class ReportedReading(Annotation):
+    """The reading of an edition that a 校语 reports (石經作X, 監本脱X字), over base tokens a:b: what
+    the edition reads for each of them (its characters and their comparison text, "" for none),
+    and what it has besides them at gap a (`before`) and gap b (`after`). Its reading over an
+    entry is known only where the entry lies within a:b (`over`).
+
+    In the TEI, the editions that read alike in an entry (`attestations`) are witnesses of the
+    lemma or a witness's reading (@wit), or of a reading of their own (`rdg`, typed against the
+    lemma, its id `-eN`); each note that reports one a `witDetail type="reported"` after the
+    entry's notes; each edition attested a `witness` of listWit, and named in the principles."""
+
+    edition: str  # its id (data/reported_editions.tsv)
+    a: int
+    b: int
+    reads: tuple[tuple[str, str], ...]  # (characters, comparison text) for each base token of a:b
+    before: tuple[str, str]
+    after: tuple[str, str]
+    note: TextualNote | None = None  # the 校语 that reports it, and its formula that says it
+    formula: FormulaMatch | None = None
+
+    def over(self, unit: Unit, additions: set[int]) -> tuple[str, str] | None:
+        """What the edition reads over the unit's base tokens, as (characters, comparison text): for
+        an addition's unit inside a:b nothing, at gap a or b what it has there; for a unit within
+        a:b its reading of those tokens, with what it has at a gap of its edge where no unit of
+        an addition stands (`additions`, the gaps where one does). None where the note does not
+        say (a unit reaching outside a:b, a gap at its edge where it has nothing besides)."""
+        if unit.t0 == unit.t1:
+            gap = unit.t0
+            if self.a < gap < self.b:
+                return "", ""
+            side = self.before if gap == self.a else self.after if gap == self.b else ("", "")
+            return side if side[1] else None
+        if not (self.a <= unit.t0 and unit.t1 <= self.b):
+            return None
+        parts = list(self.reads[unit.t0 - self.a : unit.t1 - self.a])
+        if unit.t0 == self.a and self.a not in additions:
+            parts.insert(0, self.before)
+        if unit.t1 == self.b and self.b not in additions:
+            parts.append(self.after)
+        return "".join(p[0] for p in parts), "".join(p[1] for p in parts)
+
+    @classmethod
+    def encode(cls, writer, unit: Unit, reported: list[ReportedReading]) -> Encoded:
+        kept = writer.kept(cls)
+        if "additions" not in kept:  # the first entry written: the editions' ids are their sigla
+            kept["additions"], kept["reported_by"] = additions(writer.apparatus), {}
+            writer.reported_ids |= {e: e for e in editions()}
+        attested = attestations(writer.apparatus, unit, kept["additions"])
+        encoded = Encoded(also={id(a.reading): a.editions for a in attested if a.reading is not None})
+        for number, attestation in enumerate((a for a in attested if a.new is not None), 1):
+            reading = attestation.new
+            reading.xml_id = f"{writer.app_id(unit)}-e{number}"
+            attrib = {XML_ID: reading.xml_id, "wit": writer.wit(attestation.editions), "type": reading.type}
+            if reading.subtype:
+                attrib["subtype"] = reading.subtype
+            encoded.readings.append(el("rdg", attrib, attestation.display))
+        encoded.details = lambda: cls.details(writer, attested, kept["reported_by"])
+        return encoded
+
+    @staticmethod
+    def details(writer, attested: list[Attestation], reported_by: dict) -> list:
+        """For each edition a 校语 reports here, the note that reports it (`witDetail
+        type="reported"`, its @source the note, in this app or in the one beside it whose place
+        the note names, @resp its author), pointing at the reading it attests; who reports each
+        edition kept ({edition: {(person id, siglum of the witness): None}})."""
+        out = []
+        for attestation in attested:
+            target = (attestation.reading or attestation.new).xml_id
+            said = dict.fromkeys(
+                (r.edition, writer.note_ids[id(r.note)], r.note.author, r.note.siglum, r.note.confidence)
+                for r in attestation.reported
+            )
+            for edition, note, author, siglum, confidence in said:
+                reported_by.setdefault(edition, {})[(author, siglum)] = None
+                attrib = {
+                    "type": "reported",
+                    "wit": writer.wit([edition]),
+                    "target": f"#{target}",
+                    "resp": f"#{author}",
+                    "source": f"#{note}",
+                    "cert": confidence,
+                }
+                out.append(el("witDetail", attrib))
+        return out
+
+    @classmethod
+    def witnesses(cls, writer, sources, parent) -> None:
+        """Each edition attested, in listWit: its name as the notes give it, its title, and who
+        reports it in which witness; its status says it is attested only where they report it."""
+        reported_by = writer.kept(cls).get("reported_by", {})
+        names = {p.id: p.name for p in sources.persons.values()}
+        witnesses = writer.apparatus.witnesses
+        for edition, described in editions().items():
+            if edition not in reported_by:
+                continue
+            witness = el("witness", {XML_ID: edition, "n": described.names[0]}, parent=parent)
+            el("abbr", {"type": "siglum"}, described.names[0], parent=witness)
+            append_text(witness, " ")
+            el("title", text=described.title, parent=el("bibl", parent=witness))
+            reporters = "; ".join(
+                f"{names.get(author, author)} in {witnesses[siglum].meta.name or siglum} ({siglum})"
+                for author, siglum in reported_by[edition]
+            )
+            el(
+                "note",
+                {"type": "status"},
+                f"reported: its readings as the 校語 of {reporters} report them (named {'、'.join(described.names)}), "
+                "attested only in the apps where such a note reports its reading (witDetail type reported)",
+                parent=witness,
+            )
+
+    @classmethod
+    def principles(cls, writer) -> dict[str, list[str]]:
+        """The editions reported, by the first name the notes give them (the principles' `reported`)."""
+        reported_by = writer.kept(cls).get("reported_by", {})
+        return {"reported": [e.names[0] for ident, e in editions().items() if ident in reported_by]}
 
 
 # --- finding -----------------------------------------------------------------------------------------------
@@ -222,7 +350,7 @@ def attested_in(
 def place(apparatus: Apparatus, found: ReportedEditionFindings) -> Placements:
     for reported, units in found.attested:
         for unit in units:
-            yield EditionReading(unit, reported)
+            yield Annotated(unit, reported)
 
 
 # --- the readings of an entry --------------------------------------------------------------------------------
@@ -244,12 +372,13 @@ class Attestation:
 
 def attestations(apparatus: Apparatus, unit: Unit, gaps: set[int] | None = None) -> list[Attestation]:
     """The reported editions' readings in the entry, those that read alike together."""
-    if not unit.editions:
+    reported_here = [a for a in unit.annotations if isinstance(a, ReportedReading)]
+    if not reported_here:
         return []
     gaps = additions(apparatus) if gaps is None else gaps
     order = list(editions())
     out: dict[str, Attestation] = {}
-    for reported in unit.editions:
+    for reported in reported_here:
         read = reported.over(unit, gaps)
         if read is None:
             continue

@@ -30,18 +30,19 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from ..intake.normalize import Normalizer
-from ..tables import read_toml
-from ..text import HAN
-from .analysis import Context, Placements, Report
-from .external_evidence import Commented
-from .model import Apparatus, Step, Unplaced
+from ...collation.analysis import Context, Placements, Report
+from ...collation.external_evidence import Commented
+from ...collation.model import Apparatus, Step, Unplaced
+from ...intake.normalize import Normalizer
+from ...tables import read_toml
+from ...text import HAN
 
 if TYPE_CHECKING:
-    from ..intake.model import Segment, Stream, Witness
+    from ...intake.model import Segment, Stream, Witness
 
 NAME = "steps"
-DATA = Path(str(resources.files("edition.collation") / "data" / "steps.toml"))
+PHASE = "divisions"
+DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "steps.toml"))
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
 GAP = "▯"
 ENDING = 3  # the last characters of a step's last words that may end it where the next step begins
@@ -195,14 +196,6 @@ def report(apparatus: Apparatus, found: StepFindings, context: Context) -> Repor
         *(f"    {u.source} line {u.line} 論{u.title}: {u.reason}" for u in found.unplaced),
     )
     return Report("steps", lines=lines)
-
-
-def paragraph_starts(steps: list[Step]) -> dict[int, Step]:
-    """Base token -> the step a paragraph begins with there: at one start, the outermost."""
-    starts: dict[int, Step] = {}
-    for step in sorted(steps, key=lambda s: (s.t0, -s.t1)):
-        starts.setdefault(step.t0, step)
-    return starts
 
 
 def in_sequence(placed: list[Placed]) -> list[Step]:

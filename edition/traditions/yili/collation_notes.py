@@ -30,15 +30,17 @@ from pathlib import Path
 import regex
 from rapidfuzz.distance import Levenshtein
 
-from ..intake.model import Witness
-from ..intake.normalize import Normalizer
-from ..tables import read_toml
-from ..text import ORDINAL, numeral
-from .kanripo_text import Layout, RunningText
-from .quotation_order import Approximation, BaseLayers, BaseSpan, Candidate, chain, occurrences, raw_bounds
+from ...collation.external_evidence import Placed, Read
+from ...collation.kanripo_text import Layout, RunningText
+from ...collation.model import Quotation
+from ...collation.quotation_order import Approximation, BaseLayers, BaseSpan, Candidate, chain, occurrences, raw_bounds
+from ...intake.model import EvidenceMeta, Witness
+from ...intake.normalize import Normalizer
+from ...tables import read_toml
+from ...text import ORDINAL, numeral
 from .subcommentary_quotations import ChapterLike
 
-DATA = Path(str(resources.files("edition.collation") / "data" / "collation_notes.toml"))
+DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "collation_notes.toml"))
 UNIHAN_SOURCES = Path("/usr/share/unicode/Unihan_IRGSources.txt.bz2")  # kRSUnicode, from Debian's unicode-data
 
 
@@ -645,3 +647,38 @@ def report(placement: ShiwuPlacement) -> dict:
         ],
         "unplaced": [entry(u.entry) | {"reason": u.reason} for u in placement.unplaced],
     }
+
+
+# --- as evidence ---------------------------------------------------------------------------------------------
+
+STATUS = (
+    "evidence: a 校勘記 whose entries say what a character should be, attested only where a witDetail cites an entry"
+)
+
+
+def chapters_found(source: EvidenceMeta, normalizer: Normalizer, chapters: list) -> set[int]:
+    return set(read_edition(source.folder, normalizer, chapters, encoding=source.encoding).chapters)
+
+
+def evidence(source: EvidenceMeta, normalizer: Normalizer, chapters: list, number: int, layers: BaseLayers) -> Read:
+    """The book's chapter placed on the base: each entry as what it reads over the words it quotes."""
+    chapter = read_edition(source.folder, normalizer, chapters, encoding=source.encoding).chapters.get(number)
+    if chapter is None:
+        return Read([], [], {"chapter": number, "placed": [], "unplaced": []})
+    placement = place(chapter, layers)
+    return Read([note_reading(source, p, layers) for p in placement.placed], [], report(placement))
+
+
+def note_reading(source: EvidenceMeta, p, layers: BaseLayers) -> Placed:
+    """A 識誤 entry as what it reads over the words it quotes: the heading in its target's stead
+    (nothing there, for an omission)."""
+    t0, t1 = p.target
+    entry, span = p.entry, p.span
+    base = layers.texts[span.layer]
+    heading = entry.heading_norm if p.kind != "omission" else ""
+    words = base[span.t0 : t0] + heading + base[t1 : span.t1]
+    said = f"{entry.heading}：{entry.judgement or p.quote.text[p.quoted :]}"  # his words, run on from a quotation
+    quotation = Quotation(
+        source.siglum, "collation-notes", p.kind, said, heading, entry.start, entry.end, entry.line, t0, 0, 0
+    )
+    return Placed(span.layer, span.t0, span.t1, words, quotation)

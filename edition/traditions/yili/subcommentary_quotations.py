@@ -29,12 +29,10 @@ from typing import Protocol
 
 import regex
 
-from ..intake.model import Witness
-from ..intake.normalize import UNMAPPED, Normalizer
-from ..tables import read_toml
-from ..text import HAN, numeral
-from .kanripo_text import Layout, RunningText
-from .quotation_order import (
+from ...collation.external_evidence import Commented, Placed, Read
+from ...collation.kanripo_text import Layout, RunningText
+from ...collation.model import Quotation
+from ...collation.quotation_order import (
     CLASSIC,
     COMMENTARY,
     Approximation,
@@ -45,8 +43,12 @@ from .quotation_order import (
     occurrences,
     token_bounds,
 )
+from ...intake.model import EvidenceMeta, Witness
+from ...intake.normalize import UNMAPPED, Normalizer
+from ...tables import read_toml
+from ...text import HAN, numeral
 
-DATA = Path(str(resources.files("edition.collation") / "data" / "subcommentary_quotations.toml"))
+DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "subcommentary_quotations.toml"))
 FIRST, LAST, WHOLE, PHRASE = "first", "last", "whole", "phrase"
 OPENING = 80  # characters of a comment kept for the formulas that open it (自此至X論Y之事)
 ROLES = (FIRST, LAST, WHOLE, PHRASE)
@@ -73,6 +75,7 @@ class Formulas:
     range: regex.Pattern
     longest: int
     first: int
+    range_word: str
     phrases: tuple[tuple[str, regex.Pattern], ...]
     bounds: dict[str, int]
     approximation: Approximation
@@ -94,6 +97,7 @@ def formulas(path: Path = DATA) -> Formulas:
         regex.compile(comment["range"]),
         comment["longest"],
         comment["first"],
+        comment["range_word"],
         tuple((p["name"], regex.compile(p["pattern"])) for p in doc["phrase"]),
         {k: v for k, v in placing.items() if isinstance(v, int) and not isinstance(v, bool)},
         Approximation(placing["shortest"], placing["similarity"]),
@@ -239,7 +243,7 @@ class JuanReader:
             if self.is_range(start, b) or (followed and start > a):
                 return LemmaPart(start, b, CLASSIC)
         tail = self.text[max(a, b - 4) : b]
-        k = tail.rfind("至")
+        k = tail.rfind(self.data.range_word)
         if k > 0:
             at = max(a, b - 4) + k
             if 1 <= b - at - 1 <= 3 and at - self.data.first >= a:
@@ -330,7 +334,7 @@ class JuanReader:
 
 def comment_heads(reader: JuanReader, data) -> list[tuple]:
     """Each comment of a 卷 by its opening: (head start, 釋曰 end, the parts of its lemma, the
-    title it comments on, the chapter heading before it)."""
+    title it comments on, the chapter heading before it, 釋曰 start)."""
     headings = sorted(reader.headings())
     heading_starts = [h[0] for h in headings]
     body_from = 0  # where the running body of the comment before begins
@@ -351,7 +355,7 @@ def comment_heads(reader: JuanReader, data) -> list[tuple]:
             elif not parts and heads and heads[-1][3]:
                 title = heads[-1][3]  # the comment on the title goes on
         head_start = parts[0].a if parts else m.start()
-        heads.append((head_start, m.end(), parts, title, heading))
+        heads.append((head_start, m.end(), parts, title, heading, m.start()))
         body_from = m.end()
     return heads
 
@@ -376,7 +380,7 @@ def read_edition(
         if reader.juan is not None:
             juan[reader.juan] = path.name
         heads = comment_heads(reader, data)
-        for k, (_, body_start, parts, title, heading) in enumerate(heads):
+        for k, (_, body_start, parts, title, heading, opening_start) in enumerate(heads):
             if heading is not None:
                 _, _, name, number = heading
                 if number in by_number:
@@ -404,7 +408,7 @@ def read_edition(
                     tuple(lemma),
                     tuple(phrases),
                     title,
-                    reader.shown(body_start - len("釋曰"), min(body_end, body_start + OPENING)),
+                    reader.shown(opening_start, min(body_end, body_start + OPENING)),
                 )
             )
     numbers = sorted(juan)
@@ -667,3 +671,46 @@ def report(placement: ShuPlacement) -> dict:
         ],
         "unplaced": [quote(u.quote) | {"reason": u.reason} for u in placement.unplaced],
     }
+
+
+# --- as evidence ---------------------------------------------------------------------------------------------
+
+STATUS = (
+    "evidence: the 疏 printed without the 經 and 注; its lemmata and 云X者 quote them, "
+    "attested only where a witDetail cites a quotation"
+)
+
+
+def chapters_found(source: EvidenceMeta, normalizer: Normalizer, chapters: list) -> set[int]:
+    return set(read_edition(source.folder, normalizer, chapters, encoding=source.encoding).chapters)
+
+
+def evidence(source: EvidenceMeta, normalizer: Normalizer, chapters: list, number: int, layers: BaseLayers) -> Read:
+    """The book's chapter placed on the base: its quotations, and the passages of the 經 whose
+    lemma was placed (for the steps its comments name); a chapter it lacks, lost."""
+    chapter = read_edition(source.folder, normalizer, chapters, encoding=source.encoding).chapters.get(number)
+    if chapter is None:
+        return Read([], [], {"chapter": number, "placed": [], "unplaced": [], "lost": True})
+    placement = place(chapter, layers)
+    placed = [shu_quote(source, p) for p in placement.placed]
+    return Read(placed, commented(source, chapter, placement), report(placement))
+
+
+def commented(source: EvidenceMeta, chapter: ShuChapter, placement: ShuPlacement) -> list[Commented]:
+    """The passages of the 經 whose lemma in the 單疏本 was placed, each with its comment's first words."""
+    comments = {c.index: c for c in chapter.comments}
+    out: dict[int, Commented] = {}
+    for p in placement.placed:
+        q = p.quote
+        if q.layer == CLASSIC and q.role != PHRASE:
+            comment = comments[q.comment]
+            out.setdefault(q.comment, Commented(source.siglum, comment.line, comment.opening, *p.passage))
+    return list(out.values())
+
+
+def shu_quote(source: EvidenceMeta, p) -> Placed:
+    q = p.quote
+    quotation = Quotation(
+        source.siglum, "subcommentary", f"shu-{q.role}", q.text, q.norm, q.start, q.end, q.line, p.span.t0, 0, 0
+    )
+    return Placed(p.span.layer, p.span.t0, p.span.t1, q.norm, quotation)

@@ -28,16 +28,17 @@ from pathlib import Path
 
 import regex
 
-from ..intake.model import Stream, Witness
-from ..intake.normalize import Normalizer
-from ..tables import expand_macros, read_toml
-from ..text import HAN
+from ...collation.analysis import Context, Placements, Report
+from ...collation.model import Apparatus, FormulaMatch, TextualNote, TextualNoteOnPlace
+from ...intake.model import Stream, Witness
+from ...intake.normalize import Normalizer
+from ...tables import expand_macros, read_toml
+from ...text import HAN
 from . import jinguwen
-from .analysis import Context, Placements, Report
-from .model import Apparatus, FormulaMatch, TextualNote, TextualNoteOnPlace
 
 NAME = "textual_notes"
-DATA = Path(str(resources.files("edition.collation") / "data" / "textual_notes.toml"))
+PHASE = "entries"
+DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "textual_notes.toml"))
 BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
 MIN_QUOTED = 2  # characters quoted before an unnamed 案 that judges them, at least

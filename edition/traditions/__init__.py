@@ -1,0 +1,52 @@
+"""Traditions: what belongs to one classic and its books, apart from the engine, which knows no
+work. A tradition is a package here (`edition.traditions.<name>`, named by the work's `tradition`
+setting) whose `TRADITION` gives:
+
+- the analyses of its apparatus (modules of the shape `collation.analysis` describes), run among
+  the engine's own in the order their phases and `AFTER` give (`analysis.ordered`);
+- the readers of its books of evidence, by the `kind` their stanzas name
+  (`collation.external_evidence.EvidenceReader`).
+
+A work with no tradition is built by the engine's analyses alone, with no book of evidence.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+import regex
+
+from ..collation.external_evidence import EvidenceReader
+from ..errors import EditionError
+
+
+@dataclass(frozen=True)
+class Tradition:
+    name: str
+    analyses: tuple[ModuleType, ...] = ()
+    readers: Mapping[str, EvidenceReader] = field(default_factory=dict)  # by kind of book of evidence
+
+
+NONE = Tradition("")
+
+
+def load(name: str, named_in: Path | None = None) -> Tradition:
+    """The tradition of that name (none for ""), or an error naming the setting's file."""
+    if not name:
+        return NONE
+    if not regex.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise EditionError(named_in, f"tradition {name!r}: a tradition is named in lower-case letters (yili)")
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        raise EditionError(named_in, f"no tradition {name!r} (the traditions are {', '.join(known())})") from None
+    return module.TRADITION
+
+
+def known() -> list[str]:
+    folder = Path(__file__).parent
+    return sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
