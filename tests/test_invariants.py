@@ -366,6 +366,8 @@ def test_a_mutated_witness_keeps_the_edition_valid_and_shows_in_its_apparatus(fo
 @example([AddBefore(5, "甲")], [Move(9, 2)], LostLeaf(5, 1))  # an addition across the base's lost leaf
 @example([Move(0, 0), Move(1, 0)], [], LostLeaf(1, 1))  # a clause moved with its 注, lost in the base
 @example([AddBefore(0, "甲乙"), AddAtEnd(0, "丙")], [LostLeaf(1, 2)], LostLeaf(8, 1))
+@example([Move(9, 0)], [Move(9, 0)], None)  # both move one clause, a word added at its edge
+@example([Move(0, 0)], [Move(9, 1)], LostLeaf(1, 1))  # one reads on, one holds the leaf and a moved passage
 def test_witnesses_mutated_together_and_a_base_that_has_lost_a_leaf_keep_the_edition_valid(folder, first, second, leaf):
     """Two witnesses mutated at once, in the same places or near, over a base that may have lost a
     leaf (supplied from a witness that reads it)."""
@@ -486,11 +488,12 @@ def test_a_scrambled_witness_forced_in_keeps_the_edition_valid_or_its_decision_i
 
 
 def reads_in_place(lines: list[Line], leaf: LostLeaf) -> bool:
-    """The witness reads the base's lost passages where they stand, beside a passage the base keeps
-    (the base's text on either side of its remark is how a lost leaf is found in a witness)."""
+    """The witness reads the base's lost passages where they stand, between the passages the base
+    keeps on either side (the base's text on either side of its remark is how a lost leaf is found
+    in a witness; a stretch there that holds a passage the base reads elsewhere is no leaf, see
+    `lost_leaf.unlike_a_leaf`)."""
     i = leaf.passage(list(BASE))
-    lost = BASE[i : i + leaf.count]
-    kept = [BASE[i - 1], *lost] if i > 0 else [*lost, BASE[i + leaf.count]]
+    kept = BASE[max(i - 1, 0) : i + leaf.count + 1]
     return any(lines[k : k + len(kept)] == kept for k in range(len(lines)))
 
 

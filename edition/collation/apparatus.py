@@ -685,7 +685,8 @@ def differences_in(
             spans.append((op.b0, op.b1))
         else:
             spans += [(b, b + 1) for b, (_, _, recorded) in forms.of(wmap.witness, op).items() if recorded]
-    emended = [u for u in units if (u.emended or u.graphic) and t.b0 <= u.t0 and u.t1 <= t.b1]
+    # what the edition emends inside the clause (an addition at its edge stands outside it)
+    emended = [u for u in units if (u.emended or u.graphic) and inside_clause(u, t.b0, t.b1)]
     spans += [(u.t0, u.t1) for u in emended]
     out = []
     tokens = wmap.witness.classic.tokens
@@ -693,7 +694,12 @@ def differences_in(
         w0, w1 = witness_position(t.ops, b0, t.w0), witness_position(t.ops, b1, t.w1)
         emending = next((u for u in emended if (u.t0, u.t1) == (b0, b1)), None)
         edited = emending.lemma if emending else None
-        lemma = edited.same_text(list(edited.sigla)) if edited else Reading.of(base, base.classic.tokens[b0:b1])
+        # the edited text, with the witnesses that read it in place (the basis of its emendation);
+        # the moving witness is among them only if its moved reading reads it too (below)
+        if edited:
+            lemma = edited.same_text([s for s in edited.sigla if s != t.siglum])
+        else:
+            lemma = Reading.of(base, base.classic.tokens[b0:b1])
         readings = [Reading.of(wmap.witness, tokens[w0:w1])]
         if edited:  # where the edition emends the base, the base's reading too, which the witness may refute
             readings.append(Reading.of(base, base.classic.tokens[b0:b1]))
@@ -722,6 +728,11 @@ def differences_in(
                 )
             )
     return out
+
+
+def inside_clause(unit: Unit, b0: int, b1: int) -> bool:
+    """The unit lies within base tokens b0:b1 (an addition at a gap strictly inside them)."""
+    return b0 < unit.t0 < b1 if unit.t0 == unit.t1 else b0 <= unit.t0 and unit.t1 <= b1
 
 
 def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
