@@ -15,6 +15,7 @@ from edition.publication.tei.apparatus import Encoded
 from edition.publication.tei.markup import el
 from edition.traditions import Tradition
 from edition.traditions.yili.reported_editions import ReportedReading
+from edition.traditions.yili.textual_note import TextualNote
 from edition.work.chapter_build import edit
 from edition.work.sources import Sources
 
@@ -23,8 +24,8 @@ NS = {"t": tei.TEI_NS}
 
 @dataclass(frozen=True)
 class Marked(Annotation):
-    """A toy annotation: a remark on an entry, written as a `note type="marked"` after its notes,
-    and named in the principles' words."""
+    """A toy annotation: a remark on an entry, written as a `note type="marked"` after its notes
+    (it adds nothing to the witnesses or the principles: `Annotation`'s defaults)."""
 
     remark: str
 
@@ -32,14 +33,6 @@ class Marked(Annotation):
     def encode(cls, writer, unit: Unit, marked: list["Marked"]) -> Encoded:
         writer.kept(cls).setdefault("count", [0])[0] += len(marked)
         return Encoded(details=lambda: [el("note", {"type": "marked"}, m.remark) for m in marked])
-
-    @classmethod
-    def witnesses(cls, writer, sources, parent) -> None:
-        pass
-
-    @classmethod
-    def principles(cls, writer) -> dict[str, list[str]]:
-        return {}
 
 
 def marking(apparatus, found):
@@ -70,7 +63,8 @@ def test_an_annotation_placed_by_one_module_reaches_the_tei(tmp_path):
 
 
 def test_the_engines_entries_hold_no_field_of_an_analysis_of_the_yili():
-    """Reported editions are annotations: a unit has no field of them, and the kind is the
-    tradition's."""
-    assert "editions" not in {f.name for f in fields(Unit)}
-    assert issubclass(ReportedReading, Annotation) and ReportedReading.__module__.startswith("edition.traditions.yili")
+    """The 校语 and the editions they report are annotations: a unit has no field of them, and
+    their kinds are the tradition's."""
+    assert not {"editions", "textual_notes"} & {f.name for f in fields(Unit)}
+    for kind in (ReportedReading, TextualNote):
+        assert issubclass(kind, Annotation) and kind.__module__.startswith("edition.traditions.yili")

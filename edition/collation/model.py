@@ -94,10 +94,30 @@ def reading_text(witness: Witness, tokens: list[Token]) -> tuple[str, str]:
 
 
 class Annotation:
-    """What an analysis leaves on an entry beyond its readings (an edition a 校语 reports reading
-    there…): kept through merges of entries, and written by its own class, which the TEI writer
-    asks, one kind at a time, for what to add to the entry (`publication.tei.apparatus.Encoded`)
-    and to the edition's witnesses and principles."""
+    """What an analysis leaves on an entry beyond its readings (a 校语 on its place, an edition a
+    校语 reports reading there…): kept through merges of entries, and written by its own class.
+    The TEI writer asks each kind, once before writing (`prepare`: ids it will point at), then
+    entry by entry for what to add there (`encode`: a `publication.tei.apparatus.Encoded`), and
+    last for what it adds to the edition's witnesses and principles. `NAME` is its analysis's."""
+
+    NAME = ""
+
+    @classmethod
+    def prepare(cls, writer) -> None:
+        """Before any entry is written."""
+
+    @classmethod
+    def encode(cls, writer, unit: Unit, annotations: list) -> object:
+        raise NotImplementedError(f"{cls.__name__} does not say how it is written")
+
+    @classmethod
+    def witnesses(cls, writer, sources, parent) -> None:
+        """What the kind adds to the edition's listWit."""
+
+    @classmethod
+    def principles(cls, writer) -> dict[str, list[str]]:
+        """The words the 凡例 takes from the kind, by the name of its slot."""
+        return {}
 
 
 @dataclass
@@ -114,7 +134,6 @@ class Unit:
     reported: list[Reported] = field(default_factory=list)  # readings of the 今文/古文 traditions
     # What analyses leave on the entry beyond its readings, each carrying its own path to print (`Annotation`).
     annotations: list[Annotation] = field(default_factory=list)
-    textual_notes: list[TextualNote] = field(default_factory=list)  # the witnesses' 校语 on this place
     decided: Decision | None = None  # the editorial decision that chose the lemma
     editor_notes: list[Decision] = field(default_factory=list)  # editorial decisions of kind "note"
     # Reading (comparison text) -> the commentary's quotations that attest it.
@@ -240,6 +259,7 @@ class Apparatus:
     # Base token -> siglum -> where the witness starts or stops there (witStart, lacunaEnd, lacunaStart,
     # witEnd): what each unit made over the token holds.
     markers: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    kinds: list[type[Annotation]] = field(default_factory=list)  # of the annotations received, in that order
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there
@@ -306,7 +326,6 @@ class Apparatus:
         )
         for old in overlapping:
             unit.reported += old.reported
-            unit.textual_notes += old.textual_notes
             unit.annotations += old.annotations
             self.units.remove(old)
         self.units.append(unit)
@@ -382,13 +401,10 @@ class Apparatus:
                 reading = self.with_reading(unit, t0, t1, reported.core)
                 unit.reported.append(replace(reported, reading=reading, confidence="high", span=(t0, t1)))
                 return unit
-            case TextualNoteOnPlace(note):
-                shared = sorted(self.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
-                unit = shared[0] if shared else self.unit_over(note.t0, note.t1)
-                unit.textual_notes.append(note)
-                return unit
             case Annotated(unit, annotation):
                 unit.annotations.append(annotation)
+                if type(annotation) not in self.kinds:
+                    self.kinds.append(type(annotation))
                 return unit
             case EntryOver(t0, t1):
                 return self.unit_over(t0, t1)
@@ -487,58 +503,6 @@ class Note:
     parsed: list[Parsed] = field(default_factory=list)
     problem: str = ""
     end: int = 0  # raw offset after the note's last character
-
-
-@dataclass
-class FormulaMatch:
-    """One formula in a note: the characters it names, in the witness's own characters."""
-
-    formula: str
-    kind: str
-    lemma: str = ""
-    place: str = ""
-    reading: str = ""
-    source: str = ""
-    named: list[str] = field(default_factory=list)  # the lemma, else the place, a character at a time
-    named_norm: str = ""  # the same, as compared
-    reading_norm: str = ""
-    reading_forms: tuple[str, ...] = ()  # the reading, a character at a time
-    side: str = ""  # 上 or 下: where beside the place a reading has (or lacks) characters, as compared
-    verb: str = ""  # 有, 衍, 疊 (the reading has the characters) or 脫 (it lacks them), as compared
-    trimmed: int = 0  # characters left out at the head of the named ones (`trim`)
-
-    def trim(self, first: int) -> None:
-        """Name only the characters from `first` on: in unpunctuated text a formula's named
-        characters end where it says, but may begin later than it can tell (釋曰經賓上有于字)."""
-        self.trimmed += first
-        self.named, self.named_norm = self.named[first:], self.named_norm[first:]
-        if self.lemma:
-            self.lemma = "".join(self.named)
-        else:
-            self.place = "".join(self.named)
-
-
-@dataclass
-class TextualNote:
-    siglum: str
-    layer: str
-    line: int
-    start: int  # raw span of the quoted words
-    end: int
-    words: str  # the witness's own characters
-    author: str  # person id ("" if none could be named)
-    found: list[FormulaMatch] = field(default_factory=list)
-    heading: str = ""  # the place a note quotes at its head
-    t0: int = 0  # the base tokens it is placed on
-    t1: int = 0
-    confidence: str = "none"
-    reason: str = ""
-    on: FormulaMatch | None = None  # the formula whose named characters t0:t1 are, if it is placed on them
-
-    @property
-    def key(self) -> tuple:
-        """The same note in several witnesses: its author and what it says, as compared."""
-        return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
 
 
 @dataclass
@@ -683,13 +647,6 @@ class MovedTraditionReading:
 
 
 @dataclass(frozen=True)
-class TextualNoteOnPlace:
-    """A 校语 on its characters: with the first entry it shares characters with, or one of its own."""
-
-    note: TextualNote
-
-
-@dataclass(frozen=True)
 class Annotated:
     """An annotation of an analysis, on `unit`."""
 
@@ -746,7 +703,6 @@ Placement = (
     | HeadingApart
     | TraditionReading
     | MovedTraditionReading
-    | TextualNoteOnPlace
     | Annotated
     | EntryOver
     | Ruling

@@ -328,8 +328,8 @@ def collation_report(
         "base": base.meta.siglum,
         "units": len(apparatus.all_units()),
         "textual_notes": sum(
-            len(u.textual_notes) for u in apparatus.all_units()
-        ),  # the witnesses' 校语 in the apparatus
+            type(a).NAME == "textual_notes" for u in apparatus.all_units() for a in u.annotations
+        ),  # the witnesses' 校语 in the apparatus (annotations of the analysis textual_notes)
         "sections": [
             {"id": s.xml_id, "title": s.title, "from": s.t0 + 1, "to": s.t1, "source": s.source, "kind": s.kind}
             for s in sections

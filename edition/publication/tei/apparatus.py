@@ -95,12 +95,12 @@ class Encoded:
     details: Callable[[], list[etree._Element]] = list
 
 
-def annotation_kinds(unit) -> dict[type, list]:
-    """The unit's annotations by kind, in the order first met."""
-    kinds: dict[type, list] = {}
+def annotation_kinds(unit, order: list[type]) -> dict[type, list]:
+    """The unit's annotations by kind, the kinds in the order the apparatus received them."""
+    kinds: dict[type, list] = {kind: [] for kind in order}
     for annotation in unit.annotations:
-        kinds.setdefault(type(annotation), []).append(annotation)
-    return kinds
+        kinds[type(annotation)].append(annotation)
+    return {kind: found for kind, found in kinds.items() if found}
 
 
 def app_id(prefix: str, unit) -> str:
@@ -148,7 +148,6 @@ class EditionWriter:
         self.reported_ids: dict[str, str] = {}
         self.kinds: dict[type, dict] = {}  # each kind of annotation written, with what it keeps while writing
         self.also: dict[int, list[str]] = {}  # id of a reading -> the witnesses reported to read it too, in the app
-        self.note_ids: dict[int, str] = {}  # id of a 校语 -> the xml:id of the note that quotes it
         self.gaiji: set[GaijiEntry] = set()
         self.counterparts: dict[int, list] = {}  # reading id -> the transposed readings at the other place
         self.places = apparatus.places  # the units that hold those inside them: moved clauses' places, lost leaves
@@ -329,7 +328,9 @@ class EditionWriter:
         lemma = replace(unit.lemma, sigla=[s for s in unit.lemma.sigla if s not in fragments])
         # What the annotations add: witnesses they report reading the lemma or a reading (the app's
         # own: an app nested in one of its readings restores it when written), readings and details.
-        encoded = [kind.encode(self, unit, items) for kind, items in annotation_kinds(unit).items()]
+        encoded = [
+            kind.encode(self, unit, items) for kind, items in annotation_kinds(unit, self.apparatus.kinds).items()
+        ]
         outer, self.also = self.also, {key: sigla for e in encoded for key, sigla in e.also.items()}
         if id(unit.lemma) in self.also:
             self.also[id(lemma)] = self.also.pop(id(unit.lemma))
@@ -355,7 +356,6 @@ class EditionWriter:
             app.set("type", "jinguwen")
         elif fragments and not types:
             app.set("type", "fragment")
-        self.textual_notes(app, unit)
         for added in encoded:
             app.extend(added.details())
         self.editorial_notes(app, unit)
@@ -455,34 +455,6 @@ class EditionWriter:
                 )
                 el("q", text=q.text, parent=detail)
 
-    @staticmethod
-    def note_groups(unit) -> dict[tuple, list]:
-        """The entry's 校语, one group per author and what they say (the same note in several witnesses)."""
-        groups: dict[tuple, list] = {}
-        for note in unit.textual_notes:
-            groups.setdefault(note.key, []).append(note)
-        return groups
-
-    def textual_notes(self, app: etree._Element, unit) -> None:
-        """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
-        the entry, quoting each witness that carries it (`@source`)."""
-        witnesses = self.apparatus.witnesses
-        for (author, _), notes in self.note_groups(unit).items():
-            sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
-            attrib = {
-                XML_ID: self.note_ids[id(notes[0])],
-                "type": "textual",
-                "resp": f"#{author}",
-                "target": f"#{app.get(XML_ID)}",
-                "source": " ".join(sources),
-                "cert": notes[0].confidence,
-            }
-            node = el("note", attrib, parent=app)
-            for number, note in enumerate(notes):
-                if number:
-                    append_text(node, " ")
-                self.quote(node, note.siglum, note.words)
-
     def quote(self, parent: etree._Element, siglum: str, words: str) -> None:
         """Words of a witness, quoted (`@source` the witness)."""
         el("quote", {"source": f"#{self.apparatus.witnesses[siglum].meta.xml_id}"}, words, parent=parent)
@@ -493,13 +465,14 @@ class EditionWriter:
         return self.apparatus.witnesses[siglum].raw
 
     def prepare(self) -> None:
-        """The readings' ids, the 校语's, the transposed readings' counterparts, the units to write."""
+        """The readings' ids, the annotations' (each kind prepares its own), the transposed
+        readings' counterparts, the units to write."""
         for unit in self.apparatus.all_units():
             unit.lemma.xml_id = f"{self.app_id(unit)}-lem"
-            for number, notes in enumerate(self.note_groups(unit).values(), 1):
-                self.note_ids |= {id(note): f"{self.app_id(unit)}-n{number}" for note in notes}
             for number, reading in enumerate(unit.readings, 1):
                 reading.xml_id = f"{self.app_id(unit)}-r{number}"
+        for kind in self.apparatus.kinds:
+            kind.prepare(self)
         for t in self.apparatus.transpositions:
             away, arrival = t.reading_at(t.away), t.reading_at(t.arrival)
             self.counterparts.setdefault(id(away), []).append(arrival)

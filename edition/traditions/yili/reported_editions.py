@@ -33,7 +33,7 @@ from pathlib import Path
 import regex
 
 from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Annotated, Annotation, Apparatus, FormulaMatch, Reading, TextualNote, Unit
+from ...collation.model import Annotated, Annotation, Apparatus, Reading, Unit
 from ...collation.reading import classify
 from ...errors import EditionError
 from ...intake.normalize import Normalizer
@@ -43,6 +43,7 @@ from ...tables import read_toml, read_tsv
 from ...text import HAN
 from ...vocabulary import ReadingType as T
 from . import textual_note
+from .textual_note import FormulaMatch, TextualNote
 
 NAME = "reported_editions"
 PHASE = "entries"
@@ -174,7 +175,7 @@ class ReportedReading(Annotation):
         for attestation in attested:
             target = (attestation.reading or attestation.new).xml_id
             said = dict.fromkeys(
-                (r.edition, writer.note_ids[id(r.note)], r.note.author, r.note.siglum, r.note.confidence)
+                (r.edition, TextualNote.id_of(writer, r.note), r.note.author, r.note.siglum, r.note.confidence)
                 for r in attestation.reported
             )
             for edition, note, author, siglum, confidence in said:

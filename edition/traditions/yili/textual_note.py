@@ -29,9 +29,11 @@ from pathlib import Path
 import regex
 
 from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Apparatus, FormulaMatch, TextualNote, TextualNoteOnPlace
+from ...collation.model import Annotated, Annotation, Apparatus, EntryOver
 from ...intake.model import Stream, Witness
 from ...intake.normalize import Normalizer
+from ...publication.tei.apparatus import Encoded
+from ...publication.tei.markup import XML_ID, append_text, el
 from ...tables import expand_macros, read_toml
 from ...text import HAN
 from . import jinguwen
@@ -43,6 +45,113 @@ BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
 MIN_QUOTED = 2  # characters quoted before an unnamed 案 that judges them, at least
 TRANSPARENT = ("format", "chrome")  # layers that never end a passage
+
+
+@dataclass
+class FormulaMatch:
+    """One formula in a note: the characters it names, in the witness's own characters."""
+
+    formula: str
+    kind: str
+    lemma: str = ""
+    place: str = ""
+    reading: str = ""
+    source: str = ""
+    named: list[str] = field(default_factory=list)  # the lemma, else the place, a character at a time
+    named_norm: str = ""  # the same, as compared
+    reading_norm: str = ""
+    reading_forms: tuple[str, ...] = ()  # the reading, a character at a time
+    side: str = ""  # 上 or 下: where beside the place a reading has (or lacks) characters, as compared
+    verb: str = ""  # 有, 衍, 疊 (the reading has the characters) or 脫 (it lacks them), as compared
+    trimmed: int = 0  # characters left out at the head of the named ones (`trim`)
+
+    def trim(self, first: int) -> None:
+        """Name only the characters from `first` on: in unpunctuated text a formula's named
+        characters end where it says, but may begin later than it can tell (釋曰經賓上有于字)."""
+        self.trimmed += first
+        self.named, self.named_norm = self.named[first:], self.named_norm[first:]
+        if self.lemma:
+            self.lemma = "".join(self.named)
+        else:
+            self.place = "".join(self.named)
+
+
+@dataclass(eq=False)
+class TextualNote(Annotation):
+    """A 校语 of a witness: the words quoted, its author, the formulas found in it, and where it is
+    placed on the base. On its entry it is written as a `note type="textual"`, one per author
+    and what they say (the same note in several witnesses quotes each), after the entry's
+    readings (`encode`); its id, `-nN`, is what an edition it reports points at."""
+
+    NAME = "textual_notes"
+    siglum: str
+    layer: str
+    line: int
+    start: int  # raw span of the quoted words
+    end: int
+    words: str  # the witness's own characters
+    author: str  # person id ("" if none could be named)
+    found: list[FormulaMatch] = field(default_factory=list)
+    heading: str = ""  # the place a note quotes at its head
+    t0: int = 0  # the base tokens it is placed on
+    t1: int = 0
+    confidence: str = "none"
+    reason: str = ""
+    on: FormulaMatch | None = None  # the formula whose named characters t0:t1 are, if it is placed on them
+
+    @property
+    def key(self) -> tuple:
+        """The same note in several witnesses: its author and what it says, as compared."""
+        return (self.author, tuple((f.kind, f.named_norm, f.reading_norm) for f in self.found))
+
+    @classmethod
+    def prepare(cls, writer) -> None:
+        """The notes' ids, entry by entry: a note per author and what they say."""
+        ids = writer.kept(cls).setdefault("ids", {})
+        for unit in writer.apparatus.all_units():
+            for number, notes in enumerate(note_groups(unit).values(), 1):
+                ids |= {id(note): f"{writer.app_id(unit)}-n{number}" for note in notes}
+
+    @classmethod
+    def encode(cls, writer, unit, notes: list[TextualNote]) -> Encoded:
+        return Encoded(details=lambda: cls.written(writer, unit, note_groups(unit)))
+
+    @classmethod
+    def written(cls, writer, unit, groups: dict[tuple, list[TextualNote]]) -> list:
+        """The witnesses' 校语 on the entry's place: a note per author and what they say, pointing at
+        the entry, quoting each witness that carries it (`@source`)."""
+        witnesses, ids, out = writer.apparatus.witnesses, writer.kept(cls)["ids"], []
+        for (author, _), notes in groups.items():
+            sources = dict.fromkeys(f"#{witnesses[n.siglum].meta.xml_id}" for n in notes)
+            attrib = {
+                XML_ID: ids[id(notes[0])],
+                "type": "textual",
+                "resp": f"#{author}",
+                "target": f"#{writer.app_id(unit)}",
+                "source": " ".join(sources),
+                "cert": notes[0].confidence,
+            }
+            node = el("note", attrib)
+            for number, note in enumerate(notes):
+                if number:
+                    append_text(node, " ")
+                writer.quote(node, note.siglum, note.words)
+            out.append(node)
+        return out
+
+    @staticmethod
+    def id_of(writer, note: TextualNote) -> str:
+        """The xml:id of the note that quotes it."""
+        return writer.kept(TextualNote)["ids"][id(note)]
+
+
+def note_groups(unit) -> dict[tuple, list[TextualNote]]:
+    """The entry's 校语, one group per author and what they say (the same note in several witnesses)."""
+    groups: dict[tuple, list] = {}
+    for note in unit.annotations:
+        if isinstance(note, TextualNote):
+            groups.setdefault(note.key, []).append(note)
+    return groups
 
 
 @dataclass(frozen=True)
@@ -496,7 +605,9 @@ def place(apparatus: Apparatus, found: TextualNoteFindings) -> Placements:
     for passage in found.passages:
         for note in passage.notes:
             if note.confidence != "none" and note.author:
-                yield TextualNoteOnPlace(note)
+                shared = sorted(apparatus.overlapping(note.t0, note.t1), key=lambda u: (u.t0, u.t1))
+                unit = shared[0] if shared else (yield EntryOver(note.t0, note.t1))
+                yield Annotated(unit, note)
 
 
 # --- reporting ---------------------------------------------------------------------------------------------
@@ -510,7 +621,9 @@ def report(apparatus: Apparatus, found: TextualNoteFindings, context: Context) -
 
 def summarize(apparatus: Apparatus, passages: list[Passage], unrecognised: list[dict], persons: dict) -> dict:
     text = apparatus.base.classic.text
-    app_of = {id(n): f"app-{u.index + 1}" for u in apparatus.all_units() for n in u.textual_notes}
+    app_of = {
+        id(n): f"app-{u.index + 1}" for u in apparatus.all_units() for n in u.annotations if isinstance(n, TextualNote)
+    }
     rows = []
     for passage in passages:
         for note in passage.notes:
