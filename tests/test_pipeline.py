@@ -77,6 +77,10 @@ def test_a_book_of_evidence_is_read_only_by_a_tradition_with_a_reader_of_its_kin
     config.write_text(config.read_text() + 'tradition = "yili"\n')
     (book,) = Sources.load(root).evidence
     assert book.status.startswith("evidence: the 疏 printed without the 經 and 注")
+    meta = root / "witnesses.toml"
+    meta.write_text(meta.read_text().replace("subcommentary-quotations", "marginalia"), encoding="utf-8")
+    with pytest.raises(EditionError, match="no book of kind 'marginalia'.*'yili' reads 'subcommentary-quotations'"):
+        Sources.load(root)
 
 
 @pytest.mark.tier("build")
