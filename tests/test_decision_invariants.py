@@ -27,7 +27,7 @@ from edition.work.work_sources import Work
 pytestmark = pytest.mark.tier("build")  # each example collates a real chapter
 
 CHAPTER = "士相見禮"
-KINDS = ("lemma", "reject-emendation", "error", "note", "jinguwen-anchor", "witness")
+KINDS = ("lemma", "reject-emendation", "error", "note", "anchor", "witness")
 BASES = ("對校", "本校", "他校", "理校")
 
 
@@ -88,9 +88,9 @@ def a_decision(draw, chapter: Chapter) -> dict:
         fields["basis"] = basis
         if basis == "他校":
             fields["source"] = "某書"
-    if kind in ("error", "jinguwen-anchor", "witness"):
+    if kind in ("error", "anchor", "witness"):
         fields["witness"] = draw(st.sampled_from(chapter.sigla))
-    if kind == "jinguwen-anchor":
+    if kind == "anchor":
         fields["words"] = draw(st.sampled_from(["今文某爲某", text[t0 : t0 + 3] or "某"]))
     if kind == "witness":
         fields["include"] = draw(st.booleans())

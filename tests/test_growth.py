@@ -235,7 +235,7 @@ text = "compare 大射"
 resp = "ed"
 
 [[decision]]
-kind = "jinguwen-anchor"
+kind = "anchor"
 witness = "000"
 words = "今文俟为立"
 context = "获者适侯执旌负侯而[俟]"

@@ -14,8 +14,8 @@ it; the default), 本校 (the book itself elsewhere), 他校 (another text, cite
 (reasoning); a reading no witness reads only on a basis other than 對校; the reading that is the
 lemma already settles a candidate without emending), `reject-emendation` (restore the base where
 the automatic emendation chose another reading), `error` (`witness`'s reading here is an error of
-that witness), `note` (an editor's note on the entry), `jinguwen-anchor` (move the
-今文/古文 reading of the note `words` carried by `witness` to this place), and `witness` (force
+that witness), `note` (an editor's note on the entry), `anchor` (move what the note
+`words` of `witness` reports, an annotation such as a 今文/古文 reading, to this place), and `witness` (force
 `witness` in with `include = true` or out with `include = false`).
 """
 
@@ -30,16 +30,16 @@ from .analysis import Context, Placements, Report
 from .decision_file import layer_of, pattern
 from .model import (
     COLLATION,
+    Annotation,
     Apparatus,
     Decision,
     Decisions,
     EditorNote,
     EntryOver,
     ErrorRuling,
-    MovedTraditionReading,
+    MovedAnnotation,
     Placement,
     Reading,
-    Reported,
     Ruling,
     Unit,
 )
@@ -161,13 +161,13 @@ def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
     """Every decision that still finds its entry, ruled there; the others stale, with the reason."""
     base_siglum = apparatus.base.meta.siglum
     for decision, (t0, t1) in found.places:
-        if decision.kind == "jinguwen-anchor":
-            held = held_reading(apparatus, decision)
+        if decision.kind == "anchor":
+            held = held_annotation(apparatus, decision)
             if held is None:
-                stale = f"no 今文/古文 note {decision.words!r} of witness {decision.witness} was found"
+                stale = f"no note {decision.words!r} of witness {decision.witness} reports a reading"
                 found.outcomes[decision.number] = Outcome(stale=stale)
             else:
-                found.outcomes[decision.number] = Outcome((yield MovedTraditionReading(*held, t0, t1)))
+                found.outcomes[decision.number] = Outcome((yield MovedAnnotation(*held, t0, t1)))
             continue
         if decision.kind == "note" and t0 == t1 and not apparatus.overlapping(t0, t1):
             stale = "no entry stands at the empty brackets: bracket the characters the note is on"
@@ -276,12 +276,12 @@ def add_note(unit: Unit, decision: Decision, base_siglum: str, norm: Callable[[s
 RULE = {"lemma": choose_lemma, "reject-emendation": reject_emendation, "error": mark_error, "note": add_note}
 
 
-def held_reading(apparatus: Apparatus, decision: Decision) -> tuple[Unit, Reported] | None:
-    """The entry that holds the 今文/古文 reading of the note `words` of `witness`, and that reading."""
+def held_annotation(apparatus: Apparatus, decision: Decision) -> tuple[Unit, Annotation] | None:
+    """The entry that holds what the note `words` of `witness` reports, and that annotation."""
     for unit in apparatus.units:
-        for reported in unit.reported:
-            if any(n.siglum == decision.witness and n.text == decision.words for n in reported.notes):
-                return unit, reported
+        for annotation in unit.annotations:
+            if annotation.noted_by(decision.witness, decision.words):
+                return unit, annotation
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -110,6 +110,19 @@ class Annotation:
     def encode(cls, writer, unit: Unit, annotations: list) -> object:
         raise NotImplementedError(f"{cls.__name__} does not say how it is written")
 
+    def joined(self, other: Annotation) -> Annotation | None:
+        """The one annotation this and `other`, of its kind on the same entry, make where they are
+        one finding (a reading two notes report); None where they are two."""
+        return None
+
+    def noted_by(self, siglum: str, words: str) -> bool:
+        """Whether the note `words` of witness `siglum` says it (an editor's decision moves it by them)."""
+        return False
+
+    def moved(self, apparatus: Apparatus, unit: Unit, t0: int, t1: int) -> Annotation:
+        """This annotation where an editor moves it: to base tokens t0:t1, in `unit`."""
+        raise NotImplementedError(f"{type(self).__name__} cannot be moved")
+
     @classmethod
     def witnesses(cls, writer, sources, parent) -> None:
         """What the kind adds to the edition's listWit."""
@@ -131,7 +144,6 @@ class Unit:
     # The rule of automatic emendation does not apply, but the base may be wrong: for the editor to decide.
     candidate: bool = False
     markers: dict[str, list[str]] = field(default_factory=dict)  # siglum -> witStart, witEnd, lacunaStart, lacunaEnd
-    reported: list[Reported] = field(default_factory=list)  # readings of the 今文/古文 traditions
     # What analyses leave on the entry beyond its readings, each carrying its own path to print (`Annotation`).
     annotations: list[Annotation] = field(default_factory=list)
     decided: Decision | None = None  # the editorial decision that chose the lemma
@@ -325,7 +337,6 @@ class Apparatus:
             t0, t1, range(min([*inside, *gaps]), max([*inside, *gaps]) + 1) if inside or gaps else inside
         )
         for old in overlapping:
-            unit.reported += old.reported
             unit.annotations += old.annotations
             self.units.remove(old)
         self.units.append(unit)
@@ -377,32 +388,19 @@ class Apparatus:
                     mark = self.punctuation.pop(gap, "")
                     if mark and division.t0 not in self.punctuation:
                         self.punctuation[division.t0] = mark
-            case TraditionReading(t0, t1, tradition, kind, core, core_norm, note, confidence):
+            case MovedAnnotation(holder, annotation, t0, t1):
+                holder.annotations.remove(annotation)
                 unit = self.unit_over(t0, t1)
-                same = next(
-                    (
-                        r
-                        for r in unit.reported
-                        if (r.tradition, r.span, r.core_norm) == (tradition, (t0, t1), core_norm)
-                    ),
-                    None,
-                )
-                if same is None:
-                    reading = self.with_reading(unit, t0, t1, core)
-                    unit.reported.append(
-                        Reported(tradition, kind, reading, [note], confidence, core, (t0, t1), core_norm)
-                    )
-                elif note not in same.notes:
-                    same.notes.append(note)
-                return unit
-            case MovedTraditionReading(holder, reported, t0, t1):
-                holder.reported.remove(reported)
-                unit = self.unit_over(t0, t1)
-                reading = self.with_reading(unit, t0, t1, reported.core)
-                unit.reported.append(replace(reported, reading=reading, confidence="high", span=(t0, t1)))
+                unit.annotations.append(annotation.moved(self, unit, t0, t1))
                 return unit
             case Annotated(unit, annotation):
-                unit.annotations.append(annotation)
+                for i, held in enumerate(unit.annotations):  # the same finding again: one annotation
+                    joined = held.joined(annotation) if type(held) is type(annotation) else None
+                    if joined is not None:
+                        unit.annotations[i] = joined
+                        break
+                else:
+                    unit.annotations.append(annotation)
                 if type(annotation) not in self.kinds:
                     self.kinds.append(type(annotation))
                 return unit
@@ -465,44 +463,7 @@ class Commentary:
         return out
 
 
-# --- what the analyses find, held in the entries
-
-
-@dataclass
-class Reported:
-    """One tradition's reading in one app, with the notes that report it."""
-
-    tradition: str
-    kind: str
-    reading: str  # over the whole app
-    notes: list[Note]
-    confidence: str
-    core: str = ""  # the tradition's own characters at the anchor
-    span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
-    core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
-
-
-@dataclass
-class Parsed:
-    tradition: str  # "jinwen" or "guwen"
-    kind: str  # substitution, omission, phrase, addition (in effect)
-    lemma: str  # the base's characters the note is about (X), or "" for a phrase
-    reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
-    scope: str = "one"  # "all" for 皆: every occurrence in the passage
-    words: str = ""  # the part of the note this reading comes from
-    words_reading_like_base: str = ""  # for paired phrases: the run that, found as such in the base, is a phrase
-
-
-@dataclass
-class Note:
-    siglum: str
-    line: int
-    start: int  # raw offset of the note's tradition word
-    text: str  # the note sentence as the witness writes it
-    commentary: str  # the whole 注 segment
-    parsed: list[Parsed] = field(default_factory=list)
-    problem: str = ""
-    end: int = 0  # raw offset after the note's last character
+# --- the editors' decisions, and what the passes hold in the entries
 
 
 @dataclass
@@ -621,27 +582,11 @@ class HeadingApart:
 
 
 @dataclass(frozen=True)
-class TraditionReading:
-    """A 今文/古文 reading of `core` for base tokens t0:t1, reported by `note`: it goes into the
-    entry over them, with the reading of the same tradition there that is the same (compared as
-    `core_norm`) if there is one."""
-
-    t0: int
-    t1: int
-    tradition: str
-    kind: str  # what the reading does to the base: substitution, omission, addition, transposition
-    core: str
-    core_norm: str
-    note: Note
-    confidence: str
-
-
-@dataclass(frozen=True)
-class MovedTraditionReading:
-    """A 今文/古文 reading an editor moves from the entry that holds it to base tokens t0:t1."""
+class MovedAnnotation:
+    """An annotation an editor moves from the entry that holds it to base tokens t0:t1."""
 
     holder: Unit
-    reported: Reported
+    annotation: Annotation
     t0: int
     t1: int
 
@@ -701,8 +646,7 @@ class SameError:
 Placement = (
     CarriedPunctuation
     | HeadingApart
-    | TraditionReading
-    | MovedTraditionReading
+    | MovedAnnotation
     | Annotated
     | EntryOver
     | Ruling

@@ -87,12 +87,14 @@ APP_PREFIX, COMMENTARY_APP_PREFIX = "app", "zhu-app"  # of the ids of the apps o
 @dataclass
 class Encoded:
     """What one kind of annotation adds to an entry: witnesses it reports reading a reading written
-    (by the reading's id), readings of its own after the witnesses', and details after the notes
-    (made when written, after the apps nested in the entry's readings)."""
+    (by the reading's id), readings of its own after the witnesses' (with their notes), details
+    after the notes (made when written, after the apps nested in the entry's readings), and the
+    entry's type where its readings give none."""
 
     also: dict[int, list[str]] = field(default_factory=dict)
     readings: list[etree._Element] = field(default_factory=list)
     details: Callable[[], list[etree._Element]] = list
+    app_type: str = ""
 
 
 def annotation_kinds(unit, order: list[type]) -> dict[type, list]:
@@ -130,8 +132,6 @@ class EditionWriter:
         self.apparatus = apparatus
         self.sections = sections
         self.owners = layer_persons(persons)  # layer -> the id of the person whose it is
-        # Zheng Xuan's, who reports the 今文/古文 readings: the person of the 注 (persons.tsv)
-        self.commentator = f"#{self.owners['commentary']}" if "commentary" in self.owners else None
         self.prefix = prefix  # of the apps' ids
         self.paragraphs = paragraphs or {}  # base token -> the step of the rite a paragraph begins with there
         # A paragraph of the section written, beginning at a token.
@@ -176,6 +176,10 @@ class EditionWriter:
     def kept(self, kind: type) -> dict:
         """What a kind of annotation keeps while the edition is written (the first time: it is written)."""
         return self.kinds.setdefault(kind, {})
+
+    def written_kinds(self) -> list[type]:
+        """The kinds of annotation written, in the order the apparatus received them."""
+        return [kind for kind in self.apparatus.kinds if kind in self.kinds]
 
     def append_tokens(
         self, parent, raw, tokens, markers_before=None, markers_after=None, base_from: int | None = None
@@ -351,9 +355,9 @@ class EditionWriter:
             app.append(self.reading_element("rdg", fragment, unit, lemma_raw))
         for added in encoded:
             app.extend(added.readings)
-        self.tradition_readings(app, unit)
-        if unit.reported and not types:
-            app.set("type", "jinguwen")
+        annotated = next((e.app_type for e in encoded if e.app_type), "")
+        if annotated and not types:
+            app.set("type", annotated)
         elif fragments and not types:
             app.set("type", "fragment")
         for added in encoded:
@@ -363,30 +367,6 @@ class EditionWriter:
         self.form_details(app, unit)
         self.also = outer
         return app
-
-    def tradition_readings(self, app: etree._Element, unit) -> None:
-        """The readings of the 今文/古文 traditions Zheng's notes report here, each with its note."""
-        for number, reported in enumerate(unit.reported, 1):
-            xml_id = f"{self.app_id(unit)}-{reported.tradition}{number}"
-            attrib = {
-                XML_ID: xml_id,
-                "wit": f"#{reported.tradition}",
-                "type": "jinguwen",
-                "subtype": reported.kind,
-                **({"resp": self.commentator, "source": self.commentator} if self.commentator else {}),
-                "cert": reported.confidence,
-            }
-            # a tradition is extant only in the reading a note reports
-            rdg = el("rdg", attrib, parent=app)
-            el("witStart", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            append_text(rdg, reported.reading)
-            el("witEnd", {"wit": f"#{reported.tradition}"}, parent=rdg)
-            said_by = {"resp": self.commentator} if self.commentator else {}
-            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", **said_by}, parent=app)
-            for number_in_note, source in enumerate(reported.notes):
-                if number_in_note:
-                    append_text(note, " ")
-                self.quote(note, source.siglum, source.text)
 
     @staticmethod
     def editorial_notes(app: etree._Element, unit) -> None:

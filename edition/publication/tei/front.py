@@ -64,7 +64,7 @@ def editorial_principles(
     read_on = sum(READS_ON in s.attrs for s in writer.apparatus.base.segments)
     values["leaves_read_on"] = conventions.words(read_on) if read_on else ""
     values["reported"] = conventions.list_of([])
-    for kind in writer.kinds:  # what annotations say in the principles (the editions a 校语 reports)
+    for kind in writer.written_kinds():  # what annotations say in the principles (the editions a 校语 reports)
         values |= {name: conventions.list_of(items) for name, items in kind.principles(writer).items()}
     values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
     if zhu is not None:

@@ -1,16 +1,13 @@
 """The witnesses in the edition's header: `listWit` with each witness's status and extent,
-the books of evidence, the traditions Zheng Xuan's notes report and the editions a 校语 reports."""
+the books of evidence, and the witnesses annotations report (the 儀禮's 今文/古文, editions a 校语 reports)."""
 
 from __future__ import annotations
 
 from lxml import etree
 
-from ..conventions import Conventions
 from .apparatus import CommentaryWriter, EditionWriter
 from .header import SourcesForTei
 from .markup import XML_ID, append_text, el, in_edition_script
-
-TRADITION_WITNESSES = (("jinwen", "今文"), ("guwen", "古文"))  # described in the style's words (headings.traditions)
 
 
 def witness_description(meta, parent: etree._Element, script: str) -> None:
@@ -72,9 +69,9 @@ def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element
 
 
 def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
-    """The witnesses of the apparatus in listWit, Zheng Xuan's 今文 and 古文 among them, extant
-    only inside the readings a note reports (witStart/witEnd there), and the editions a 校语
-    reports, attested only where one reports them (witDetail type reported); witnesses kept out
+    """The witnesses of the apparatus in listWit, then the books of evidence, then those the
+    annotations written report (the 儀禮's 今文 and 古文, extant only inside the readings a note
+    reports; the editions a 校语 reports, attested only where one reports them); witnesses kept out
     of both apparatus in a listBibl (type excluded), so that no viewer takes them for witnesses
     extant throughout; one the 經's leaves out and the 注's includes is a witness whose status
     says so. Those of the 注's apparatus say where they are extant in it."""
@@ -112,18 +109,7 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
             witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
             witness_description(book, witness, sources.config.script)
             el("note", {"type": "status"}, book.status, parent=witness)
-        traditions = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
-        for xml_id, name in TRADITION_WITNESSES:
-            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=list_wit_element)
-            el("abbr", {"type": "siglum"}, name, parent=witness)
-            append_text(witness, " " + traditions[xml_id])
-            el(
-                "note",
-                {"type": "status"},
-                "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
-                parent=witness,
-            )
-        for kind in writer.kinds:  # the witnesses annotations report (the editions a 校语 reports)
+        for kind in writer.written_kinds():  # the witnesses annotations report (今文/古文, editions a 校语 reports)
             kind.witnesses(writer, sources, list_wit_element)
         if len(excluded):
             parent.append(excluded)

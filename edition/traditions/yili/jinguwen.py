@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import tomllib
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
 import regex
@@ -23,14 +23,40 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Apparatus, Note, Parsed, Reported, TraditionReading
+from ...collation.model import Annotated, Annotation, Apparatus, EntryOver, Unit
 from ...intake.model import Witness
 from ...intake.normalize import DROPPED, Normalizer
+from ...publication.conventions import Conventions
+from ...publication.tei.apparatus import Encoded
+from ...publication.tei.markup import XML_ID, append_text, el
 from ...tables import expand_macros
 
 NAME = "jinguwen"
 PHASE = "entries"
 DATA = resources.files("edition.traditions.yili") / "data" / "jinguwen.toml"
+
+
+@dataclass
+class Parsed:
+    tradition: str  # "jinwen" or "guwen"
+    kind: str  # substitution, omission, phrase, addition (in effect)
+    lemma: str  # the base's characters the note is about (X), or "" for a phrase
+    reading: str  # what the tradition reads (Y, the phrase, or "" for an omission)
+    scope: str = "one"  # "all" for 皆: every occurrence in the passage
+    words: str = ""  # the part of the note this reading comes from
+    words_reading_like_base: str = ""  # for paired phrases: the run that, found as such in the base, is a phrase
+
+
+@dataclass
+class Note:
+    siglum: str
+    line: int
+    start: int  # raw offset of the note's tradition word
+    text: str  # the note sentence as the witness writes it
+    commentary: str  # the whole 注 segment
+    parsed: list[Parsed] = field(default_factory=list)
+    problem: str = ""
+    end: int = 0  # raw offset after the note's last character
 
 
 @dataclass(frozen=True)
@@ -490,23 +516,99 @@ def effect(base: str, reading: str) -> str:
     return "substitution"
 
 
+# --- the annotation: a tradition's reading a note reports, and its path to print ---------------------------
+
+
+@dataclass
+class Reported(Annotation):
+    """One tradition's reading in one entry, with the notes that report it. In the TEI a reading
+    of the hypothetical witness of its tradition (`rdg type="jinguwen"`, its id `-jinwenN` or
+    `-guwenN`, @subtype what it does to the base), extant only inside it (witStart, witEnd), and
+    the notes that report it quoted with their witnesses (`note type="jinguwen"`), both said by
+    the person of the 注; each tradition a `witness` of listWit."""
+
+    NAME = "jinguwen"
+
+    tradition: str
+    kind: str
+    reading: str  # over the whole app
+    notes: list[Note]
+    confidence: str
+    core: str = ""  # the tradition's own characters at the anchor
+    span: tuple[int, int] = (0, 0)  # the base tokens the tradition's characters stand for
+    core_norm: str = ""  # `core` as compared: the same reading in another script or form is this one
+
+    def joined(self, other: Reported) -> Reported | None:
+        """The same tradition's same reading at the same place is one, with the notes of both."""
+        if (other.tradition, other.span, other.core_norm) != (self.tradition, self.span, self.core_norm):
+            return None
+        return replace(self, notes=[*self.notes, *(n for n in other.notes if n not in self.notes)])
+
+    def noted_by(self, siglum: str, words: str) -> bool:
+        return any(n.siglum == siglum and n.text == words for n in self.notes)
+
+    def moved(self, apparatus: Apparatus, unit: Unit, t0: int, t1: int) -> Reported:
+        """Where an editor anchors it: over base tokens t0:t1, sure."""
+        reading = apparatus.with_reading(unit, t0, t1, self.core)
+        return replace(self, reading=reading, confidence="high", span=(t0, t1))
+
+    @classmethod
+    def encode(cls, writer, unit: Unit, reported: list[Reported]) -> Encoded:
+        writer.kept(cls)
+        commentator = f"#{writer.owners['commentary']}" if "commentary" in writer.owners else None
+        said_by = {"resp": commentator} if commentator else {}
+        encoded = Encoded(app_type="jinguwen")
+        for number, r in enumerate(reported, 1):
+            xml_id = f"{writer.app_id(unit)}-{r.tradition}{number}"
+            attrib = {XML_ID: xml_id, "wit": f"#{r.tradition}", "type": "jinguwen", "subtype": r.kind}
+            attrib |= {"resp": commentator, "source": commentator} if commentator else {}
+            rdg = el("rdg", {**attrib, "cert": r.confidence})
+            el("witStart", {"wit": f"#{r.tradition}"}, parent=rdg)  # extant only in the reading a note reports
+            append_text(rdg, r.reading)
+            el("witEnd", {"wit": f"#{r.tradition}"}, parent=rdg)
+            note = el("note", {"type": "jinguwen", "target": f"#{xml_id}", **said_by})
+            for number_in_note, source in enumerate(r.notes):
+                if number_in_note:
+                    append_text(note, " ")
+                writer.quote(note, source.siglum, source.text)
+            encoded.readings += [rdg, note]
+        return encoded
+
+    @classmethod
+    def witnesses(cls, writer, sources, parent) -> None:
+        """The traditions (data/jinguwen.toml), hypothetical witnesses, described in the style's words."""
+        described = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
+        first_names: dict[str, str] = {}
+        for name, xml_id in TRADITIONS.items():
+            first_names.setdefault(xml_id, name)
+        for xml_id, name in first_names.items():
+            witness = el("witness", {XML_ID: xml_id, "n": name}, parent=parent)
+            el("abbr", {"type": "siglum"}, name, parent=witness)
+            append_text(witness, " " + described[xml_id])
+            el(
+                "note",
+                {"type": "status"},
+                "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
+                parent=witness,
+            )
+
+
+def readings_on(unit: Unit) -> list[Reported]:
+    return [a for a in unit.annotations if isinstance(a, Reported)]
+
+
 def place(apparatus: Apparatus, found: JinguwenFindings) -> Placements:
     """Each anchored reading goes into the entry over its characters, with the notes that report
     the same reading (whatever the script or form a witness writes it in) of the same tradition at
     the same place."""
     for anchor in found.anchors:
         if anchor.confidence != "none":
-            kind = effect(apparatus.base.classic.text[anchor.t0 : anchor.t1], anchor.reading_norm)
-            yield TraditionReading(
-                anchor.t0,
-                anchor.t1,
-                anchor.parsed.tradition,
-                kind,
-                anchor.parsed.reading,
-                anchor.reading_norm,
-                anchor.note,
-                anchor.confidence,
-            )
+            t0, t1, parsed = anchor.t0, anchor.t1, anchor.parsed
+            kind = effect(apparatus.base.classic.text[t0:t1], anchor.reading_norm)
+            unit = yield EntryOver(t0, t1)
+            reading = apparatus.with_reading(unit, t0, t1, parsed.reading)
+            said, sure, core, norm = [anchor.note], anchor.confidence, parsed.reading, anchor.reading_norm
+            yield Annotated(unit, Reported(parsed.tradition, kind, reading, said, sure, core, (t0, t1), norm))
 
 
 def report(apparatus: Apparatus, found: JinguwenFindings, context: Context) -> Report:
@@ -526,7 +628,7 @@ def summarize(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], se
         by_note.setdefault(id(anchor.note), []).append(anchor)
     unit_of = {}
     for unit in apparatus.units:
-        for reported in unit.reported:
+        for reported in readings_on(unit):
             for note in reported.notes:
                 unit_of.setdefault(id(note), []).append(unit)
 
@@ -581,7 +683,7 @@ def disagreements(apparatus: Apparatus) -> list[dict]:
     out = []
     for unit in apparatus.units:
         by_reading: dict[str, list[Reported]] = {}
-        for reported in unit.reported:
+        for reported in readings_on(unit):
             by_reading.setdefault(reported.reading, []).append(reported)
         for reading, reports in by_reading.items():
             traditions = {r.tradition for r in reports}
