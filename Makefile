@@ -42,7 +42,7 @@ DOCS_SITE := .cache/docs-site
 TIERS := fast build typeset browser
 PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 
-.PHONY: edition test $(addprefix test-,$(TIERS)) lint docs setup clean digest
+.PHONY: edition test $(addprefix test-,$(TIERS)) lint docs setup clean digest punctuation-model
 
 edition: setup
 ifneq ($(CHAPTER),)
@@ -110,6 +110,12 @@ $(AXE): | $(VENV)/.debian
 # that lists them). A change that must not change the products (a restructuring) compares
 # `make digest` before and after.
 DIGEST_OUT := .cache/digest-build
+# The 句讀 model (edition/collation/data/punctuation.crfsuite and .json), trained from the punctuated
+# 禮記 of ../shared/kanripo and the punctuated witnesses of the sources; deterministic.
+KANRIPO ?= ../shared/kanripo
+punctuation-model: setup
+	$(BIN)/python -m edition.work.punctuation_training --kanripo $(KANRIPO) --sources $(SOURCES)
+
 digest: setup
 	@SOURCE_DATE_EPOCH=946684800 FORCE_SOURCE_DATE=1 $(BIN)/edition build --quiet --sources $(SOURCES) --out $(DIGEST_OUT)
 	@cd $(DIGEST_OUT) && find . -type f -not -name build.json -not -name inputs.sha256 -not -name .edition-manifest.json | LC_ALL=C sort | xargs -r -d '\n' sha256sum

@@ -73,3 +73,9 @@ def test_whole_work_scale_collates_the_perturbed_yanli_that_broke_the_rules():
     )
     assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
     assert "collation and TEI of 1 chapter(s)" in result.stdout and "RESULT: every chapter valid" in result.stdout
+
+
+def test_punctuation_smoke_scores_the_held_out_chapter():
+    output = smoke("punctuation", 300)
+    assert "trained without 鄉射禮" in output and "鄉射禮 經 vs 001" in output and "鄉射禮 注 vs 002" in output
+    assert "禮記 held-out 篇 (shipped)" in output and "all P" in output
