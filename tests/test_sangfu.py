@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import regex
 from lxml import etree
 
 from edition.collation import decisions
@@ -104,7 +105,7 @@ def test_the_tradition_of_sangfu_is_marked_where_it_begins_and_ends(body):
             current = [item[1], ""]
         else:
             current[1] += item
-    pieces = [(unit, "".join(text.split())) for unit, text in pieces + [tuple(current)]]
+    pieces = [(unit, regex.sub(r"[\s\p{P}]", "", text)) for unit, text in pieces + [tuple(current)]]
     assert pieces[0][0] == "classic" and pieces[0][1].endswith("斬衰裳苴絰杖絞帶冠繩纓菅屨者")
     assert pieces[1][0] == "tradition" and pieces[1][1].startswith("傳曰斬者何不緝也苴絰者麻之有蕡者也苴絰大搹左")
     assert pieces[1][1].endswith("旣練舎外寢始食菜果飯素食哭無時")

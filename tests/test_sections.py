@@ -186,11 +186,12 @@ def test_titles_take_the_traditional_script_without_changing_its_characters():
 
 def test_the_fanli_says_how_the_chapter_is_divided_and_cited(guanli_edition):
     """士冠禮's 凡例: its sections are the steps its 疏 names in WYG and passages grouped elsewhere; its
-    units are passages between Zheng's notes, the base being unpunctuated."""
+    units are sentences, the model of 句讀 punctuating the unpunctuated base."""
     (item,) = guanli_edition.document.getroot().xpath("//t:div[@type='fanli']/t:p[@n='citation']", namespaces=NS)
     assert len(sections_of(guanli_edition.document)) == 11
     assert item.text.startswith("一、本篇分為十一節；四庫本疏「自此至某論某之事」所標之節，據以分節，節題取疏語")
-    assert "疏未標節次處" in item.text and "以鄭注所隔經文一段為一句" in item.text
+    assert "疏未標節次處" in item.text and "「士冠禮第一 3.2」即第三節第二句" in item.text
+    assert "以鄭注所隔經文一段為一句" not in item.text  # no unit is a passage
 
 
 def test_each_chapter_of_a_work_is_citable_by_step_and_passage(work_sample):

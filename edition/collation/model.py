@@ -265,8 +265,9 @@ class Apparatus:
     leaves: list[Unit] = field(default_factory=list)
     family: dict[str, str] = field(default_factory=dict)  # siglum -> its family (`lineage`)
     agreements: list[Agreement] = field(default_factory=list)  # every pair of witnesses against the base
-    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation carried over to it
-    punctuation_source: str = ""  # the witness it is carried over from
+    punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation there
+    # Base gap -> the witness its punctuation is carried from, "" the model of 句讀.
+    punctuation_by: dict[int, str] = field(default_factory=dict)
     relations: Relations | None = None  # the tables readings are typed by (see `reading.classify`)
     # Base token -> siglum -> where the witness starts or stops there (witStart, lacunaEnd, lacunaStart,
     # witEnd): what each unit made over the token holds.
@@ -377,17 +378,17 @@ class Apparatus:
     def receive(self, placement: Placement) -> Unit | None:
         """Write what an analysis found into the entries (see `analysis`); the entry that took it."""
         match placement:
-            case CarriedPunctuation(marks, source):
-                self.punctuation, self.punctuation_source = marks, source
+            case Punctuated(marks, by):
+                self.punctuation, self.punctuation_by = dict(marks), dict(by)
             case HeadingApart(division):
                 self.units = [
                     u for u in self.units if not (division.t0 <= u.t0 and u.t1 <= division.t1 and u.t0 < u.t1)
                 ]
                 self.markers_beside(division.t0, division.t1)
                 for gap in range(division.t0 + 1, division.t1 + 1):
-                    mark = self.punctuation.pop(gap, "")
+                    mark, by = self.punctuation.pop(gap, ""), self.punctuation_by.pop(gap, "")
                     if mark and division.t0 not in self.punctuation:
-                        self.punctuation[division.t0] = mark
+                        self.punctuation[division.t0], self.punctuation_by[division.t0] = mark, by
             case MovedAnnotation(holder, annotation, t0, t1):
                 holder.annotations.remove(annotation)
                 unit = self.unit_over(t0, t1)
@@ -566,11 +567,12 @@ class Unplaced:
 
 
 @dataclass(frozen=True)
-class CarriedPunctuation:
-    """A punctuated witness's marks, by the base gap each goes to."""
+class Punctuated:
+    """The base's punctuation, by the base gap each mark goes to, and who gives each: the siglum of
+    the witness it is carried from, "" for the model of 句讀."""
 
     marks: dict[int, str]
-    source: str  # the witness's siglum
+    by: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -644,13 +646,5 @@ class SameError:
 
 
 Placement = (
-    CarriedPunctuation
-    | HeadingApart
-    | MovedAnnotation
-    | Annotated
-    | EntryOver
-    | Ruling
-    | ErrorRuling
-    | EditorNote
-    | SameError
+    Punctuated | HeadingApart | MovedAnnotation | Annotated | EntryOver | Ruling | ErrorRuling | EditorNote | SameError
 )

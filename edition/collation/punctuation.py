@@ -1,12 +1,20 @@
-"""Editorial punctuation: an unpunctuated base (the 四部叢刊 prints none) takes the punctuation of
-a punctuated witness, carried over through that witness's alignment with the base, full-width.
+"""Editorial punctuation (句讀): an unpunctuated base (the 四部叢刊 prints none) takes the
+punctuation of a punctuated witness where one is extant, carried over through that witness's
+alignment with the base, full-width; elsewhere the marks the model of 句讀 proposes
+(`punctuation_model`). Every mark says which: the witness it is carried from, or the model.
 
-A mark stands in a gap of the witness's classic text (after its k-th character); the alignment
-takes that gap to a gap of the base's: inside a stretch the two read alike character for
-character, and at the ends of every stretch. A mark in a stretch where they differ is left out,
-since there is no telling where in the base it would go; where two gaps of the witness come to
-one of the base's (around what the base lacks), a mark they share stands once. ASCII marks become their full-width
-forms (Unicode's <wide> decompositions), the full stop the ideographic one.
+The punctuated witnesses are the one the settings name (`punctuation_from`), then every other
+witness of the apparatus whose text has five breaks to a hundred characters, the better aligned
+first; at each gap of the base the first of them extant on both sides of it decides, with its
+mark or with none. A mark stands in a gap of the witness's classic text (after its k-th
+character); the alignment takes that gap to a gap of the base's: inside a stretch the two read
+alike character for character, and at the ends of every stretch. A mark in a stretch where they
+differ is left out, since there is no telling where in the base it would go; where two gaps of
+the witness come to one of the base's (around what the base lacks), a mark they share stands
+once. ASCII marks become their full-width forms (Unicode's <wide> decompositions), the full stop
+the ideographic one. The model reads the base's text of the layer collated, with the places of
+the other text layers between its characters (a 注 after a passage of the 經; the 經 between
+two notes of the 注, each of which it reads as a text of its own).
 """
 
 from __future__ import annotations
@@ -18,14 +26,18 @@ import regex
 
 from ..errors import EditionError
 from ..intake.model import Witness
+from ..intake.rule import TRANSMITTED
 from .analysis import Context, Placements
-from .model import Apparatus, CarriedPunctuation
+from .model import Apparatus, Punctuated
+from .punctuation_model import Labelled, model
 
 NAME = "punctuation"
 PHASE = "text"
 
 MARK = regex.compile(r"\p{P}")
+BREAK = regex.compile(r"[，。、；：？！,;:?!]")
 IDEOGRAPHIC = {".": "。"}
+TEXT_LAYERS = (*TRANSMITTED, "commentary")  # what may stand between the characters of the layer collated
 
 
 def full_width_forms() -> dict[str, str]:
@@ -73,23 +85,91 @@ def carried(apparatus: Apparatus, siglum: str) -> dict[int, str]:
     return out
 
 
-def find(apparatus: Apparatus, context: Context) -> CarriedPunctuation | None:
-    """The marks of the witness the settings name (`punctuation_from`), if they name one."""
-    siglum = context.config.punctuation_from
-    if not siglum:
-        return None
-    if siglum not in apparatus.witnesses:
-        raise EditionError(
-            context.config_path,
-            f"punctuation_from: witness {siglum!r} is not in the apparatus ({apparatus.statuses[siglum].reason})",
-        )
-    return CarriedPunctuation(carried(apparatus, siglum), siglum)
+def is_punctuated(text: str) -> bool:
+    """At least five breaks to a hundred characters."""
+    return len(BREAK.findall(text)) >= 0.05 * max(1, len(regex.findall(r"\p{Han}", text)))
 
 
-def place(apparatus: Apparatus, found: CarriedPunctuation | None) -> Placements:
-    if found is not None:
-        yield found
+def punctuated_witnesses(apparatus: Apparatus, named: str) -> list[str]:
+    """The witness the settings name, then the others whose collated text is punctuated, the better
+    aligned first."""
+    raw = {s: w.raw.text for s, w in apparatus.witnesses.items()}
+    found = [
+        s
+        for s, w in apparatus.witnesses.items()
+        if s not in (named, apparatus.base.meta.siglum)
+        and is_punctuated("".join(raw[s][g.start : g.end] for g in w.compared_segments))
+    ]
+    found.sort(key=lambda s: -apparatus.statuses[s].quality)
+    return [named, *found] if named else found
 
 
-def report(apparatus: Apparatus, found: CarriedPunctuation | None, context: Context) -> None:
+def passages(base: Witness) -> list[tuple[int, Labelled]]:
+    """The base's text of the layer collated as the model reads it, with the first token of each
+    text: the 經 one text with the places of the notes after its characters; the 注 a text for
+    each note (the 經 stands between two)."""
+    tokens = base.classic.tokens
+    between = sorted(s.start for s in base.segments if s.layer in TEXT_LAYERS and s.layer not in base.compared)
+    after = {
+        i
+        for i in range(len(tokens))
+        if bisect_left(between, tokens[i].end) < bisect_left(between, next_start(tokens, i))
+    }
+    chars = "".join(t.char if len(t.char) == 1 else "□" for t in tokens)
+    if "classic" in base.compared:
+        return [(0, Labelled(chars, [""] * len(chars), after))]
+    cuts = [0, *sorted(i + 1 for i in after if i + 1 < len(tokens)), len(tokens)]
+    return [(a, Labelled(chars[a:b], [""] * (b - a), layer="commentary")) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def next_start(tokens, i: int) -> int:
+    return tokens[i + 1].start if i + 1 < len(tokens) else tokens[i].end + 10**9
+
+
+def proposed(base: Witness) -> dict[int, str]:
+    """The model's marks for the base's text, by base gap."""
+    out = {}
+    for first, text in passages(base):
+        for i, mark in enumerate(model().breaks(text)):
+            if mark:
+                out[first + i + 1] = mark
+    return out
+
+
+def find(apparatus: Apparatus, context: Context) -> Punctuated:
+    """At each gap of the base the marks of the first punctuated witness extant on both sides of it
+    (the one the settings name first), else the model's; none where the base has its own."""
+    base = apparatus.base
+    if is_punctuated("".join(base.raw.text[s.start : s.end] for s in base.compared_segments)):
+        return Punctuated({}, {})
+    named = context.config.punctuation_from
+    if named and named not in apparatus.witnesses:
+        if "classic" in apparatus.base.compared:  # the 注 is carried from it only where it has one
+            raise EditionError(
+                context.config_path,
+                f"punctuation_from: witness {named!r} is not in the apparatus ({apparatus.statuses[named].reason})",
+            )
+        named = ""
+    count = len(base.classic.tokens)
+    by: dict[int, str] = {}
+    marks: dict[int, str] = {}
+    for siglum in punctuated_witnesses(apparatus, named):
+        extant = apparatus.maps[siglum].extant
+        theirs = carried(apparatus, siglum)
+        for gap in range(1, count + 1):
+            if gap not in by and extant[gap - 1] and (gap == count or extant[gap]):
+                by[gap] = siglum
+                if gap in theirs:
+                    marks[gap] = theirs[gap]
+    for gap, mark in proposed(base).items():
+        if gap not in by:
+            by[gap], marks[gap] = "", mark
+    return Punctuated(marks, {gap: by[gap] for gap in marks})
+
+
+def place(apparatus: Apparatus, found: Punctuated) -> Placements:
+    yield found
+
+
+def report(apparatus: Apparatus, found: Punctuated, context: Context) -> None:
     return None

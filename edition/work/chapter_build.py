@@ -58,7 +58,7 @@ def stage_witnesses(sources: Sources, witnesses: list[Witness], staging: Staging
 # and sections divide them (by the steps of the rite the 疏 names where no witness's label does), then
 # the decisions on the sections they name, and the same error treated alike once every emendation is made.
 ANALYSES = (punctuation, headings, sections, decisions, same_error)
-COMMENTARY_ANALYSES = (decisions,)  # the 注 has no sections, steps or notes of its own to place
+COMMENTARY_ANALYSES = (punctuation, decisions)  # the 注 has no sections, steps or notes of its own to place
 
 
 class Edited(NamedTuple):

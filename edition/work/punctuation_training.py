@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 import regex
 
-from ..collation.punctuation import FULL_WIDTH
+from ..collation.punctuation import FULL_WIDTH, is_punctuated
 from ..collation.punctuation_model import (
     BREAKS,
     MODEL,
@@ -134,12 +134,6 @@ def witness_texts(witness: Witness) -> list[Labelled]:
 
 
 MIN_AGREEMENT = 0.8
-MARKED = regex.compile(r"[，。、；：？！,;:?!]")
-
-
-def is_punctuated(text: str) -> bool:
-    """At least five breaks to a hundred characters."""
-    return len(MARKED.findall(text)) >= 0.05 * max(1, len(regex.findall(r"\p{Han}", text)))
 
 
 @dataclass

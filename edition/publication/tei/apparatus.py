@@ -12,6 +12,7 @@ import regex
 from lxml import etree
 
 from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
+from ...collation.punctuation_model import PROPOSED_RESP
 from ...intake.gaiji import GaijiEntry
 from ...intake.model import CODES, LAYER_OF_CODE, EvidenceMeta, Witness, WitnessMeta
 from ...settings import Person, layer_persons
@@ -210,12 +211,14 @@ class EditionWriter:
         return gap in self.apparatus.punctuation and gap not in self.punctuated
 
     def carried(self, gap: int) -> list[etree._Element]:
-        """The punctuation carried over to base gap `gap` as editorial `pc`, once."""
+        """The punctuation at base gap `gap` as editorial `pc`, once: carried from a witness (@source),
+        or proposed by the model of 句讀 (@resp)."""
         if not self.carries(gap):
             return []
         self.punctuated.add(gap)
-        source = f"#{self.apparatus.witnesses[self.apparatus.punctuation_source].meta.xml_id}"
-        return [el("pc", {"resp": f"#{AUTO_RESP}", "source": source}, mark) for mark in self.apparatus.punctuation[gap]]
+        by = self.apparatus.punctuation_by.get(gap, "")
+        attrib = {"resp": f"#{AUTO_RESP}", "source": f"#{self.ids[by]}"} if by else {"resp": f"#{PROPOSED_RESP}"}
+        return [el("pc", attrib, mark) for mark in self.apparatus.punctuation[gap]]
 
     def inserted_at(self, gap: int) -> list[etree._Element]:
         """What else stands at base gap `gap`, once."""

@@ -8,6 +8,7 @@ from lxml import etree
 from ...collation import relations
 from ...collation.apparatus import EMENDING_SUPPORT
 from ...collation.lost_leaf import READS_ON
+from ...collation.punctuation_model import provenance
 from ...intake.gaiji import GaijiEntry
 from ...intake.model import WitnessMeta
 from ..conventions import Conventions, table
@@ -20,6 +21,20 @@ VARIANT_FORMS_ID = "variant-forms"
 
 
 VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")  # by their headings
+
+
+def punctuation_values(conventions: Conventions, writers: list[EditionWriter], metas: dict) -> dict[str, str]:
+    """How the edited text (the 經, the 注) is punctuated: its marks, the witnesses they are carried
+    from, and those the model of 句讀 proposes, with its held-out scores."""
+    by = [b for w in writers for gap, b in w.apparatus.punctuation_by.items() if gap in w.apparatus.punctuation]
+    scores = provenance()["held_out_scores"]
+    return {
+        "punctuation_marks": conventions.words(len(by)) if by else "",
+        "punctuation_carried": conventions.list_of([metas[s].name or s for s in dict.fromkeys(b for b in by if b)]),
+        "punctuation_proposed": conventions.words(by.count("")) if "" in by else "",
+        "sentence_f1": str(scores["sentence_breaks"]["f1"]),
+        "all_f1": str(scores["all_breaks"]["f1"]),
+    }
 
 
 def editorial_principles(
@@ -83,6 +98,7 @@ def editorial_principles(
         )
     values |= related_forms(conventions, writer.apparatus, zhu.apparatus if zhu is not None else None)
     values |= division_values(conventions, writer.sections, metas, sources.evidence)
+    values |= punctuation_values(conventions, [writer, *([zhu] if zhu is not None else [])], metas)
     described = sorted(f"〔{e.ids}〕" for e in gaiji if not e.mapping and e.ids)
     undescribed = sum(1 for e in gaiji if not e.mapping and not e.ids)
     values |= {

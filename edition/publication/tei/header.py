@@ -9,6 +9,7 @@ from lxml import etree
 
 from ... import __version__
 from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
+from ...collation.punctuation_model import PROPOSED_RESP, described
 from ...intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ...intake.model import EvidenceMeta, WitnessMeta
 from ...settings import EditionConfig, Person
@@ -96,6 +97,7 @@ def header(
             (AUTO_RESP, AUTOMATIC_EMENDATION),
             (SUPPLIED_RESP, SUPPLIED_LEAVES),
             (GRAPHIC_RESP, GRAPHIC_CHOICE),
+            (PROPOSED_RESP, described()),
         ):
             statement = el("respStmt", {XML_ID: xml_id}, parent=title_stmt)
             el("resp", text=said, parent=statement)

@@ -1,0 +1,77 @@
+"""The edited text punctuated (句讀): carried from a punctuated witness where one is extant, proposed
+by the model of 句讀 elsewhere, every mark saying which, the 凡例 counting them, and the sentence
+the citation unit."""
+
+import pytest
+import regex
+from lxml import etree
+
+from edition.collation.punctuation_model import PROPOSED_RESP
+from edition.publication.tei import TEI_NS
+
+NS = {"t": TEI_NS}
+
+pytestmark = pytest.mark.tier("build")
+
+XML = "{http://www.w3.org/XML/1998/namespace}"
+APPARATUS_ONLY = ("rdg", "witDetail", "note")  # what is not the edited text
+
+
+def edited_text(node, inside_notes: bool) -> str:
+    """The edited text under `node`: the lemmata and the base's text, without the witnesses'
+    readings and the notes (but the 注's own text where `inside_notes`)."""
+    out = [node.text or ""]
+    for child in node:
+        name = etree.QName(child).localname
+        is_commentary = name == "note" and child.get("type") == "commentary"
+        if name not in APPARATUS_ONLY or (inside_notes and is_commentary):
+            out.append(edited_text(child, inside_notes))
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def density(document) -> tuple[float, float, list, list]:
+    """Marks to a hundred characters in the 經 and in the 注, and the marks of each."""
+    body = document.find(".//t:body", NS)
+    notes = body.findall(".//t:note[@type='commentary']", NS)
+    edited = "[not(ancestor::t:rdg)][not(ancestor::t:witDetail)]"
+    classic_marks = body.xpath(f".//t:pc[not(ancestor::t:note)]{edited}", namespaces=NS)
+    note_marks = body.xpath(f".//t:note[@type='commentary']//t:pc{edited}", namespaces=NS)
+    classic_chars = len(regex.findall(r"\p{Han}", edited_text(body, False)))
+    note_chars = sum(len(regex.findall(r"\p{Han}", edited_text(note, True))) for note in notes)
+    return 100 * len(classic_marks) / classic_chars, 100 * len(note_marks) / note_chars, classic_marks, note_marks
+
+
+def test_a_chapter_without_a_punctuated_witness_has_its_jing_and_zhu_punctuated_by_the_model(guanli_edition):
+    document = guanli_edition.document
+    classic, commentary, classic_marks, note_marks = density(document)
+    assert classic >= 8 and commentary >= 5, (classic, commentary)
+    assert {pc.get("resp") for pc in classic_marks + note_marks} == {f"#{PROPOSED_RESP}"}
+    assert not any(pc.get("source") for pc in classic_marks + note_marks)
+    declared = document.find(f".//t:respStmt[@{XML}id='{PROPOSED_RESP}']/t:resp", NS).text
+    assert "KR1d0052" in declared and "F1" in declared
+    fanli = "".join(document.find(".//t:editorialDecl/t:punctuation", NS).itertext())
+    assert "句讀模型所擬" in fanli and "從其句讀" not in fanli  # no witness is carried from
+
+
+def test_the_sentence_is_the_citation_unit_where_the_model_punctuates(guanli_edition):
+    body = guanli_edition.document.find(".//t:body", NS)
+    sections = body.findall(".//t:div[@type='section']", NS)
+    for section in sections:
+        anchors = section.findall(".//t:anchor[@type='sentence']", NS)
+        text = edited_text(section, False)
+        ends = len(regex.findall(r"[。？！][」』]*(?=\P{P}|$)", text))
+        # a unit begins after each sentence's end (a paragraph's first begins one too), but after
+        # one inside an entry's lemma, which the entry holds whole
+        assert 0.8 * ends <= len(anchors) <= ends + len(section.findall("t:p", NS)) + 1, (section.get(f"{XML}id"), ends)
+
+
+def test_a_punctuated_witness_is_carried_where_extant_and_the_model_proposes_the_rest(built):
+    document = etree.parse(str(built / "edition.xml"))
+    classic, commentary, classic_marks, note_marks = density(document)
+    assert classic >= 8 and commentary >= 5
+    assert {pc.get("source") for pc in classic_marks} == {"#w001"}  # 001 has the whole 經
+    by = {(pc.get("resp"), pc.get("source")) for pc in note_marks}
+    assert by == {("#edition-auto", "#w002"), (f"#{PROPOSED_RESP}", None)}  # 002 has part of the 注
+    fanli = "".join(document.find(".//t:editorialDecl/t:punctuation", NS).itertext())
+    assert "從其句讀" in fanli and "句讀模型所擬" in fanli
