@@ -27,7 +27,7 @@ from edition.work.work_sources import Work
 pytestmark = pytest.mark.tier("build")  # each example collates a real chapter
 
 CHAPTER = "士相見禮"
-KINDS = ("lemma", "reject-emendation", "error", "note", "anchor", "witness")
+KINDS = ("lemma", "reject-emendation", "error", "note", "punctuation", "anchor", "witness")
 BASES = ("對校", "本校", "他校", "理校")
 
 
@@ -94,6 +94,8 @@ def a_decision(draw, chapter: Chapter) -> dict:
         fields["words"] = draw(st.sampled_from(["今文某爲某", text[t0 : t0 + 3] or "某"]))
     if kind == "witness":
         fields["include"] = draw(st.booleans())
+    if kind == "punctuation":
+        fields["mark"] = draw(st.sampled_from(["，", "。", "", "」"]))
     if kind == "note":
         fields["text"] = "按"
     else:

@@ -2,12 +2,17 @@
 by the model of 句讀 elsewhere, every mark saying which, the 凡例 counting them, and the sentence
 the citation unit."""
 
+import json
+import shutil
+
 import pytest
 import regex
+from conftest import SOURCES
 from lxml import etree
 
 from edition.collation.punctuation_model import PROPOSED_RESP
 from edition.publication.tei import TEI_NS
+from edition.work.chapter_build import collate_only
 
 NS = {"t": TEI_NS}
 
@@ -75,3 +80,53 @@ def test_a_punctuated_witness_is_carried_where_extant_and_the_model_proposes_the
     assert by == {("#edition-auto", "#w002"), (f"#{PROPOSED_RESP}", None)}  # 002 has part of the 注
     fanli = "".join(document.find(".//t:editorialDecl/t:punctuation", NS).itertext())
     assert "從其句讀" in fanli and "句讀模型所擬" in fanli
+
+
+DECIDED = """
+[[decision]]
+kind = "punctuation"
+context = "鄉射之禮主人戒賓賓出[]迎再拜"
+mark = "，"
+resp = "ed"
+
+[[decision]]
+kind = "punctuation"
+context = "主人荅再拜乃請[]賓禮辭許主人再拜"
+mark = ""
+reason = "乃請賓 is one clause"
+resp = "ed"
+
+[[decision]]
+kind = "punctuation"
+context = "賓荅再拜主人退[]賓送再拜無介"
+mark = "。"
+resp = "ed"
+"""
+
+
+def opening(out) -> str:
+    body = etree.parse(str(out / "edition.xml")).find(".//t:body", NS)
+    return edited_text(body, False)[:80]
+
+
+def test_an_editors_punctuation_adds_removes_and_changes_marks_through_recollation(tmp_path):
+    """001's 「…賓出迎，再拜。主人荅再拜，乃請。賓禮辭，許。主人再拜，賓荅再拜。主人退；賓送，再拜。」: the
+    editor adds a mark after 賓出, takes away the one after 乃請 and makes the one after 主人退 a full
+    stop, in a build and again after the collation changes (a witness forced out)."""
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES, sources)
+    collate_only(sources, tmp_path / "carried")
+    assert "賔出迎，再拜。主人荅再拜，乃請。賔禮辭" in opening(tmp_path / "carried")  # the base writes 賔
+    with (sources / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write(DECIDED)
+    collate_only(sources, tmp_path / "decided")
+    with (sources / "decisions.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[[decision]]\nkind = "witness"\nwitness = "003"\ninclude = false\nreason = "t"\nresp = "ed"\n')
+    collate_only(sources, tmp_path / "recollated")
+    for out in ("decided", "recollated"):
+        text = opening(tmp_path / out)
+        assert "賔出，迎，再拜。" in text and "乃請賔禮辭" in text and "主人退。賔送" in text, text
+        document = etree.parse(str(tmp_path / out / "edition.xml"))
+        assert [pc.text for pc in document.iterfind(".//t:body//t:pc[@resp='#ed-ed']", NS)] == ["，", "。"]
+        report = json.loads((tmp_path / out / "reports" / "decisions.json").read_text())["decisions"]
+        assert all(d["applied_to"] and not d["stale"] for d in report if d["kind"] == "punctuation")

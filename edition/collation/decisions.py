@@ -14,7 +14,8 @@ it; the default), 本校 (the book itself elsewhere), 他校 (another text, cite
 (reasoning); a reading no witness reads only on a basis other than 對校; the reading that is the
 lemma already settles a candidate without emending), `reject-emendation` (restore the base where
 the automatic emendation chose another reading), `error` (`witness`'s reading here is an error of
-that witness), `note` (an editor's note on the entry), `anchor` (move what the note
+that witness), `note` (an editor's note on the entry), `punctuation` (the `mark` at the empty
+brackets, over the one carried or proposed there; an empty mark takes it away), `anchor` (move what the note
 `words` of `witness` reports, an annotation such as a 今文/古文 reading, to this place), and `witness` (force
 `witness` in with `include = true` or out with `include = false`).
 """
@@ -39,6 +40,7 @@ from .model import (
     ErrorRuling,
     MovedAnnotation,
     Placement,
+    PunctuationRuling,
     Reading,
     Ruling,
     Unit,
@@ -150,9 +152,10 @@ def find(apparatus: Apparatus, context: Context) -> DecisionFindings:
         if isinstance(place, str):
             found.outcomes[decision.number] = Outcome(stale=place)
             continue
-        refuse_overlap(decisions.path, decision, *place, placed)
-        refuse_disagreement(decisions.path, decision, *place, placed, placer.norm)
-        placed.append((decision, *place))
+        if decision.kind != "punctuation":  # a mark rules no entry: it stands beside any other decision
+            refuse_overlap(decisions.path, decision, *place, placed)
+            refuse_disagreement(decisions.path, decision, *place, placed, placer.norm)
+            placed.append((decision, *place))
         found.places.append((decision, place))
     return found
 
@@ -168,6 +171,14 @@ def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
                 found.outcomes[decision.number] = Outcome(stale=stale)
             else:
                 found.outcomes[decision.number] = Outcome((yield MovedAnnotation(*held, t0, t1)))
+            continue
+        if decision.kind == "punctuation":
+            if t0 != t1:
+                stale = "a mark stands between two characters: bracket none (X[]Y)"
+                found.outcomes[decision.number] = Outcome(stale=stale)
+            else:
+                yield PunctuationRuling(t0, decision)
+                found.outcomes[decision.number] = Outcome(f"the mark after base character {t0}")
             continue
         if decision.kind == "note" and t0 == t1 and not apparatus.overlapping(t0, t1):
             stale = "no entry stands at the empty brackets: bracket the characters the note is on"

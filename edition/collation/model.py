@@ -268,6 +268,7 @@ class Apparatus:
     punctuation: dict[int, str] = field(default_factory=dict)  # base gap -> editorial punctuation there
     # Base gap -> the witness its punctuation is carried from, "" the model of 句讀.
     punctuation_by: dict[int, str] = field(default_factory=dict)
+    punctuation_decided: dict[int, Decision] = field(default_factory=dict)  # base gap -> the editor's mark there
     relations: Relations | None = None  # the tables readings are typed by (see `reading.classify`)
     # Base token -> siglum -> where the witness starts or stops there (witStart, lacunaEnd, lacunaStart,
     # witEnd): what each unit made over the token holds.
@@ -407,6 +408,14 @@ class Apparatus:
                 return unit
             case EntryOver(t0, t1):
                 return self.unit_over(t0, t1)
+            case PunctuationRuling(gap, decision):
+                if decision.mark:
+                    self.punctuation[gap] = decision.mark
+                else:
+                    self.punctuation.pop(gap, None)
+                self.punctuation_by.pop(gap, None)
+                self.punctuation_decided[gap] = decision
+                return None
             case Ruling(unit, chosen, decision, basis):
                 if chosen is not None:
                     unit.take_lemma(chosen, self.relations)
@@ -618,6 +627,14 @@ class Ruling:
     chosen: Reading | None
     decision: Decision
     basis: str
+
+
+@dataclass(frozen=True)
+class PunctuationRuling:
+    """An editor's mark at base gap `gap` (its `mark`; none where it is empty), over whatever stood there."""
+
+    gap: int
+    decision: Decision
 
 
 @dataclass(frozen=True)

@@ -211,13 +211,18 @@ class EditionWriter:
         return gap in self.apparatus.punctuation and gap not in self.punctuated
 
     def carried(self, gap: int) -> list[etree._Element]:
-        """The punctuation at base gap `gap` as editorial `pc`, once: carried from a witness (@source),
-        or proposed by the model of 句讀 (@resp)."""
+        """The punctuation at base gap `gap` as editorial `pc`, once: the editor's (@resp), carried from a
+        witness (@source), or proposed by the model of 句讀 (@resp)."""
         if not self.carries(gap):
             return []
         self.punctuated.add(gap)
-        by = self.apparatus.punctuation_by.get(gap, "")
-        attrib = {"resp": f"#{AUTO_RESP}", "source": f"#{self.ids[by]}"} if by else {"resp": f"#{PROPOSED_RESP}"}
+        by, decided = self.apparatus.punctuation_by.get(gap, ""), self.apparatus.punctuation_decided.get(gap)
+        if decided is not None:
+            attrib = {"resp": f"#ed-{decided.resp}"}
+        elif by:
+            attrib = {"resp": f"#{AUTO_RESP}", "source": f"#{self.ids[by]}"}
+        else:
+            attrib = {"resp": f"#{PROPOSED_RESP}"}
         return [el("pc", attrib, mark) for mark in self.apparatus.punctuation[gap]]
 
     def inserted_at(self, gap: int) -> list[etree._Element]:

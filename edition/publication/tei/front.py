@@ -25,11 +25,13 @@ VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")
 
 def punctuation_values(conventions: Conventions, writers: list[EditionWriter], metas: dict) -> dict[str, str]:
     """How the edited text (the 經, the 注) is punctuated: its marks, the witnesses they are carried
-    from, and those the model of 句讀 proposes, with its held-out scores."""
+    from, those the model of 句讀 proposes, with its held-out scores, and the editors' own."""
     by = [b for w in writers for gap, b in w.apparatus.punctuation_by.items() if gap in w.apparatus.punctuation]
+    decided = sum(1 for w in writers for d in w.apparatus.punctuation_decided.values() if d.mark)
     scores = provenance()["held_out_scores"]
     return {
-        "punctuation_marks": conventions.words(len(by)) if by else "",
+        "punctuation_marks": conventions.words(len(by) + decided) if by or decided else "",
+        "punctuation_decided": conventions.words(decided) if decided else "",
         "punctuation_carried": conventions.list_of([metas[s].name or s for s in dict.fromkeys(b for b in by if b)]),
         "punctuation_proposed": conventions.words(by.count("")) if "" in by else "",
         "sentence_f1": str(scores["sentence_breaks"]["f1"]),
