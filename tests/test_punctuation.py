@@ -8,7 +8,7 @@ import shutil
 import pytest
 import regex
 from conftest import SOURCES
-from lxml import etree
+from lxml import etree, html
 
 from edition.collation.punctuation_model import PROPOSED_RESP
 from edition.publication.tei import TEI_NS
@@ -130,3 +130,13 @@ def test_an_editors_punctuation_adds_removes_and_changes_marks_through_recollati
         assert [pc.text for pc in document.iterfind(".//t:body//t:pc[@resp='#ed-ed']", NS)] == ["，", "。"]
         report = json.loads((tmp_path / out / "reports" / "decisions.json").read_text())["decisions"]
         assert all(d["applied_to"] and not d["stale"] for d in report if d["kind"] == "punctuation")
+
+
+def test_the_site_sets_the_proposed_marks_apart_and_the_reader_can_switch_it(built):
+    """In 鄉射禮 the 經's marks are 001's, the 注's 002's or the model's: only the model's are set apart."""
+    page = html.parse(str(built / "site" / "index.html"))
+    proposed = page.xpath("//span[@class='pc-proposed']")
+    assert proposed and all(p.xpath("ancestor::span[@class='zhu']") for p in proposed)
+    assert {p.text for p in proposed} <= set("，。、；：？！")
+    (switch,) = page.xpath("//input[@id='proposed']")
+    assert switch.get("checked") is not None  # set apart unless the reader says otherwise (?proposed=off)

@@ -151,6 +151,20 @@ def test_the_commentary_shows_under_its_passage_with_its_entries(page, site, scr
     assert note.is_hidden() and "commentary" not in page.url
 
 
+def test_the_proposed_punctuation_is_set_apart_until_the_reader_switches_it_off(page, site):
+    """鄉射禮's 注 beyond 002 is punctuated by the model: its marks in their own colour, 002's not."""
+    page.goto(url(site, "index.html", "?commentary=on"))
+    colour = "(e) => getComputedStyle(e).color"
+    proposed = page.locator("span.zhu span.pc-proposed").first
+    note = proposed.locator("xpath=ancestor::span[@class='zhu']")
+    assert page.evaluate(colour, proposed.element_handle()) != page.evaluate(colour, note.element_handle())
+    page.uncheck("#proposed")
+    assert page.evaluate(colour, proposed.element_handle()) == page.evaluate(colour, note.element_handle())
+    assert "proposed=off" in page.url
+    page.reload()
+    assert not page.is_checked("#proposed")
+
+
 def test_witness_view(page, site, screenshots, sources):
     page.goto(url(site, "witness-000.html"))
     forms = page.locator("a.form")

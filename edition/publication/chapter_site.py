@@ -36,7 +36,7 @@ from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
 from .conventions import SERIES, SERIES_A, Conventions
 from .i18n import Messages, site_languages
-from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, SectionView
+from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, Proposed, SectionView
 from .render import UNDESCRIBED, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
@@ -518,6 +518,7 @@ def environment(stand_ins: dict[str, str | None] | None = None) -> jinja2.Enviro
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
+    env.tests["proposed"] = lambda item: isinstance(item, Proposed)
     env.tests["gloss"] = lambda item: isinstance(item, GlossView)
     env.globals.update(TRADITIONS=TRADITIONS, heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)
     return env

@@ -181,6 +181,10 @@ class Paragraph:
     first: bool = False
 
 
+class Proposed(str):
+    """A mark of punctuation the model of 句讀 proposes: text like any other, which the HTML sets apart."""
+
+
 @dataclass
 class LayerMark:
     """Where the edited text changes layer: a 傳 begins (`unit` tradition) or the classic text

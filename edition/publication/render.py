@@ -15,6 +15,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..collation.apparatus import GRAPHIC_RESP
+from ..collation.punctuation_model import PROPOSED_RESP
 from ..text import HAN_OR_GAP
 from .model import (
     App,
@@ -24,6 +25,7 @@ from .model import (
     GlossView,
     LayerMark,
     Paragraph,
+    Proposed,
     Quotation,
     ReadingView,
     SectionView,
@@ -127,7 +129,7 @@ def read_items(node, found: Collected, gloss: str = "") -> list:
         elif is_gloss(child):
             items.append(read_gloss(child, found))
         elif name == "pc":
-            items.append(child.text)
+            items.append(Proposed(child.text) if child.get("resp") == f"#{PROPOSED_RESP}" else child.text)
         elif name == "g":
             items.append(child_text(child, node, found.gaiji))
         elif name == "anchor" and child.get("type") == "sentence":
@@ -222,10 +224,10 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
 
 
 def joined(parts: list) -> list:
-    """Adjacent strings as one, empty ones left out."""
+    """Adjacent strings as one (a proposed mark apart), empty ones left out."""
     out: list = []
     for part in parts:
-        if isinstance(part, str) and out and isinstance(out[-1], str):
+        if type(part) is str and out and type(out[-1]) is str:
             out[-1] += part
         elif part != "":
             out.append(part)

@@ -8,6 +8,7 @@
   const show = document.getElementById("show");
   const wit = document.getElementById("wit");
   const commentary = document.getElementById("commentary");
+  const proposed = document.getElementById("proposed");
   const shown = document.getElementById("shown");
   const markers = Array.from(document.querySelectorAll("button.app"));
   // The page's words (messages.toml, in the page's language): "{n} entries" and the like.
@@ -97,6 +98,7 @@
       list.hidden = !list.querySelector("li:not([hidden])");
     }
     document.body.classList.toggle("with-commentary", commentary.checked);
+    document.body.classList.toggle("show-proposed", proposed.checked);
     // the entries of the 注 count while it shows
     const counted = markers.filter((marker) => commentary.checked || !marker.closest(".zhu"));
     const on = counted.filter((marker) => !marker.disabled).length;
@@ -111,6 +113,7 @@
     if (show.value !== "all") params.set("show", show.value);
     if (wit.value) params.set("wit", wit.value);
     if (commentary.checked) params.set("commentary", "on");
+    if (!proposed.checked) params.set("proposed", "off");
     const query = params.toString();
     history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash);
   }
@@ -120,9 +123,10 @@
     if (params.get("show") in filters) show.value = params.get("show");
     if (Array.from(wit.options).some((o) => o.value === params.get("wit"))) wit.value = params.get("wit");
     commentary.checked = params.get("commentary") === "on";
+    proposed.checked = params.get("proposed") !== "off";
   }
 
-  for (const control of [show, wit, commentary]) {
+  for (const control of [show, wit, commentary, proposed]) {
     control.addEventListener("change", () => {
       apply();
       save();
