@@ -47,7 +47,8 @@ UNDESCRIBED = "〓"  # a stand-in that no table maps or describes
 
 def text_of(node, gaiji: dict[str, str | None]) -> str:
     """A reading's characters: stand-ins as they print (`printed_form`), lost characters as ▯,
-    fragment markers left out, a nested app as the reading that goes with it."""
+    fragment markers left out, a nested app as the reading that goes with it; of a quoted note,
+    the words it says (its heading left out)."""
     out = [node.text or ""]
     for child in node:
         out.append(child_text(child, node, gaiji))
@@ -63,7 +64,9 @@ def child_text(child, parent, gaiji) -> str:
         return "▯" * int(child.get("quantity", "1"))
     if name == "app":
         return text_of(nested_reading(child, parent), gaiji)
-    return "" if name in MARKERS or name == "note" else text_of(child, gaiji)
+    if name in MARKERS or name == "note" or (name == "seg" and child.get("type") == "heading"):
+        return ""
+    return text_of(child, gaiji)
 
 
 def nested_reading(app, reading):

@@ -93,6 +93,7 @@ class TextualNote(Annotation):
     author: str  # person id ("" if none could be named)
     found: list[FormulaMatch] = field(default_factory=list)
     heading: str = ""  # the place a note quotes at its head
+    said: int = 0  # raw offset where its words begin, after the heading, its ○ and the name of who says them
     t0: int = 0  # the base tokens it is placed on
     t1: int = 0
     confidence: str = "none"
@@ -135,9 +136,20 @@ class TextualNote(Annotation):
             for number, note in enumerate(notes):
                 if number:
                     append_text(node, " ")
-                writer.quote(node, note.siglum, note.words)
+                cls.quoted(node, witnesses[note.siglum], note)
             out.append(node)
         return out
+
+    @staticmethod
+    def quoted(parent, witness: Witness, note: TextualNote) -> None:
+        """The note's words, quoted from its witness (`@source`): what comes before the words it says
+        (the place it quotes at its head, the ○, the name of who speaks) a `seg type="heading"`,
+        which the 校勘記 leaves out."""
+        quote = el("quote", {"source": f"#{witness.meta.xml_id}"}, parent=parent)
+        said = min(max(note.said, note.start), note.end)
+        if said > note.start:
+            el("seg", {"type": "heading"}, witness.layer_between(note.layer, note.start, said), parent=quote)
+        append_text(quote, witness.layer_between(note.layer, said, note.end))
 
     @staticmethod
     def id_of(writer, note: TextualNote) -> str:
@@ -351,21 +363,26 @@ class Reader:
             for i, (a, b, who, kind) in enumerate(starts)
         ]
         voices = [v for v in voices if text[v[1] : v[4]].strip(BOUNDARY)]  # a voice of words, not a name alone
-        notes: list[tuple] = []  # (where its quotation begins, author, kind, formulas, end)
+        notes: list[tuple] = []  # (where its quotation begins, author, kind, formulas, end, where its words begin)
         for number, (begin, words_from, who, kind, end) in enumerate(voices):
             found = self.formulas(passage, words_from, end, excluded)
             # the heading goes with the first words
             quote_from = 0 if number == 0 and layer.placement == "heading" else begin
+            said_from = words_from
             if kind == "judgement" and notes and notes[-1][2] == "quoted" and not notes[-1][3]:
-                quote_from = notes.pop()[0]  # the words it judges go with the judgement
-            notes.append((quote_from, who, kind, found, end))
-        notes = [(self.quote(passage, a, end, found), who, [f for f, _ in found]) for a, who, _, found, end in notes]
-        if not any(found for _, _, found in notes):
+                quote_from, *_, said_from = notes.pop()  # the words it judges go with the judgement
+            notes.append((quote_from, who, kind, found, end, said_from))
+        notes = [
+            (self.quote(passage, a, end, found), who, [f for f, _ in found], said)
+            for a, who, _, found, end, said in notes
+        ]
+        if not any(found for _, _, found, _ in notes):
             return []
         out = []
-        for (a, b), author, found in notes:
+        for (a, b), author, found, said in notes:
             start, end = stream.starts[passage.tokens[a]], stream.ends[passage.tokens[b - 1]]
             words = self.witness.layer_between(layer.name, start, end)
+            said = next((i for i in range(max(a, said), b) if passage.tokens[i] >= 0), a)
             out.append(
                 TextualNote(
                     self.witness.meta.siglum,
@@ -376,6 +393,7 @@ class Reader:
                     words,
                     author,
                     found,
+                    said=stream.starts[passage.tokens[said]],
                 )
             )
         return out
