@@ -40,3 +40,19 @@ def test_two_builds_with_different_hash_seeds_are_the_same_byte_for_byte(tmp_pat
         found.append(products(out))
     assert found[0].keys() == found[1].keys() and len(found[0]) > 40
     assert [name for name in found[0] if found[0][name] != found[1][name]] == []
+
+
+def test_a_font_is_cut_to_the_same_bytes_whenever_it_is_cut(monkeypatch):
+    """A cut font is remembered across builds (~/.cache/edition/fonts), so it may not carry the
+    time it was cut: a build with the time stamps fixed and one without share the cut."""
+    from fontTools.ttLib import TTCollection
+
+    from edition.publication.chapter_site import NOTO, NOTO_FAMILY, cut_font
+
+    fonts = TTCollection(str(NOTO), lazy=True).fonts
+    number = next(i for i, f in enumerate(fonts) if f["name"].getDebugName(1) == NOTO_FAMILY)
+    cuts = []
+    for epoch in ("946684800", "1700000000"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        cuts.append(cut_font(NOTO, number, set("鄕射之禮主人戒賓")))
+    assert cuts[0] == cuts[1]

@@ -555,7 +555,7 @@ def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
     $XDG_CACHE_HOME) by the font file and the characters, since cutting a CJK font takes seconds."""
     stat = source.stat()
     key = hashlib.sha256(
-        f"{source} {stat.st_size} {stat.st_mtime_ns} {number} {''.join(sorted(characters))}".encode()
+        f"{source} {stat.st_size} {stat.st_mtime_ns} {number} {''.join(sorted(characters))} font-time".encode()
     ).hexdigest()
     known = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "edition" / "fonts" / f"{key}.woff2"
     if known.is_file():
@@ -572,7 +572,9 @@ def subset_font(source: Path, number: int, characters: set[str]) -> bytes:
 
 
 def cut_font(source: Path, number: int, characters: set[str]) -> bytes:
-    font = TTFont(str(source), fontNumber=number)
+    """The cut keeps the font's own time stamp (head.modified), so that the same characters give the
+    same bytes whenever and by whichever build they are cut, and a remembered cut is one."""
+    font = TTFont(str(source), fontNumber=number, recalcTimestamp=False)
     options = subset.Options()
     options.layout_features = []
     options.hinting = False
