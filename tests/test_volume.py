@@ -152,6 +152,8 @@ def test_the_fanli_says_which_witnesses_are_collated_where(work):
     assert "一、四庫本僅見於覲禮第十，只於此出校。" in items
     assert "一、某本見於士相見禮第三，不據以出校，說見該篇凡例。" in items
     assert not any("通校全書" in item for item in items)
+    (punctuation,) = [item for item in items if "句讀模型所擬" in item]  # how the whole work is punctuated
+    assert "F1" in punctuation and "各篇凡例列其數" in punctuation
 
 
 def test_a_chapter_not_built_fails_in_one_line_and_leaves_the_volume(work, tmp_path):

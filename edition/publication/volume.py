@@ -21,6 +21,7 @@ from pathlib import Path
 
 import regex
 
+from ..collation.punctuation_model import provenance
 from ..errors import EditionError
 from . import render
 from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
@@ -166,7 +167,11 @@ def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions)
         groups.setdefault((kind, numbers), []).append(names[w.siglum])
     for (kind, numbers), witnesses in sorted(groups.items(), key=lambda group: WITNESS_ITEMS.index(group[0][0])):
         items.append(templates[kind].format(witnesses=join(witnesses), chapters=join([headings[n] for n in numbers])))
-    items += [templates["chapters"], templates["gaiji"]]
+    scores = provenance()["held_out_scores"]
+    punctuation = templates["punctuation"].format(
+        sentence_f1=scores["sentence_breaks"]["f1"], all_f1=scores["all_breaks"]["f1"]
+    )
+    items += [templates["chapters"], templates["gaiji"], punctuation]
     first = parts[0].edition
     own = dict(zip(first.fanli_keys, first.fanli))
     return items + [own[key] for key in templates["from_chapters"] if key in own]
