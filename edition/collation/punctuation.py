@@ -110,20 +110,13 @@ def passages(base: Witness) -> list[tuple[int, Labelled]]:
     each note (the 經 stands between two)."""
     tokens = base.classic.tokens
     between = sorted(s.start for s in base.segments if s.layer in TEXT_LAYERS and s.layer not in base.compared)
-    after = {
-        i
-        for i in range(len(tokens))
-        if bisect_left(between, tokens[i].end) < bisect_left(between, next_start(tokens, i))
-    }
+    next_starts = [t.start for t in tokens[1:]] + [len(base.raw.text)]
+    after = {i for i, t in enumerate(tokens) if bisect_left(between, t.end) < bisect_left(between, next_starts[i])}
     chars = "".join(t.char if len(t.char) == 1 else "□" for t in tokens)
     if "classic" in base.compared:
         return [(0, Labelled(chars, [""] * len(chars), after))]
     cuts = [0, *sorted(i + 1 for i in after if i + 1 < len(tokens)), len(tokens)]
     return [(a, Labelled(chars[a:b], [""] * (b - a), layer="commentary")) for a, b in zip(cuts, cuts[1:]) if b > a]
-
-
-def next_start(tokens, i: int) -> int:
-    return tokens[i + 1].start if i + 1 < len(tokens) else tokens[i].end + 10**9
 
 
 def proposed(base: Witness) -> dict[int, str]:

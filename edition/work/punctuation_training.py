@@ -214,7 +214,7 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def build_model(corpus: Corpus, kanripo: Path, witness_files: dict[str, Path], out: Path = Path(MODEL)) -> dict:
+def build_model(corpus: Corpus, kanripo: Path, witness_files: dict[str, Path], out: Path) -> dict:
     """Train the model on the whole corpus but the held-out 篇, score it on them, and write it with
     its provenance beside it."""
     train(corpus.training(), out)
