@@ -7,6 +7,7 @@ import copy
 import json
 import re
 import subprocess
+import unicodedata
 
 import pytest
 import regex
@@ -152,8 +153,13 @@ def test_the_reading_view_shows_the_commentary_under_its_passage(built):
     assert "五禮通考</span>自此闕" not in html, "no entry where 003 leaves off quoting"
     script = (built / "site" / "search-data.js").read_text(encoding="utf-8")  # (window.EDITION_SEARCH = …).push({…});
     data = json.loads(script[script.index(".push(") + len(".push(") : script.rindex(");")])
-    hits = [e for e in data["entries"] if e["k"] == "note" and "肅愼氏貢楛矢" in e["t"]]
+    hits = [e for e in data["entries"] if e["k"] == "note" and "肅愼氏貢楛矢" in unmarked(e["t"])]
     assert hits and hits[0]["h"] == f"index.html?commentary=on#{gloss.id}"
+
+
+def unmarked(text: str) -> str:
+    """A text without its punctuation (the model's marks fall where it finds them)."""
+    return "".join(c for c in text if not unicodedata.category(c).startswith("P"))
 
 
 @pytest.mark.tier("typeset")

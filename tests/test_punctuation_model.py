@@ -21,6 +21,7 @@ from edition.collation.punctuation_model import (
 from edition.work.punctuation_training import (
     HELD_OUT,
     PUNCTUATED,
+    UNPUNCTUATED,
     WITH_NOTES,
     chapters_of,
     classic_with_notes,
@@ -83,6 +84,8 @@ def test_the_shipped_model_says_what_it_learnt_from_and_how_it_scores():
     assert set(described["trained_on"]["witnesses"]) == {"鄉射禮/001", "鄉射禮/002"}  # 004 is scrambled
     held_out = described["held_out_scores"]
     assert held_out["characters"] > 1000 and 0.5 < held_out["all_breaks"]["f1"] <= 1
+    statistics = described["statistics_from"]
+    assert set(statistics["texts"]) == set(UNPUNCTUATED) and statistics["runs_kept"] > 100_000
 
 
 @pytest.mark.tier("build")

@@ -6,8 +6,10 @@ none); quotation marks and brackets are no break and are not proposed. The featu
 character are the characters around it (compared in simplified script, so that a text in either
 script reads alike), and the layout's own evidence where the text has it: a 注 after the
 character (a note nearly always follows a whole clause), the text's end, and its layer (經 or
-注). The trained model is package data (`data/punctuation.crfsuite`), with its provenance and
-scores (`data/punctuation.json`); `punctuation_training` makes both.
+注); and what the genre's unpunctuated texts say of the runs about it (`ngram_statistics`). The
+trained model is package data (`data/punctuation.crfsuite`), with the statistics it reads
+(`data/punctuation-ngrams.tsv.gz`), its provenance and scores (`data/punctuation.json`);
+`punctuation_training` makes all three.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from pathlib import Path
 import opencc
 import pycrfsuite
 
+from .ngram_statistics import NgramStatistics
+
 BREAKS = "，。、；：？！"  # the marks proposed
 SENTENCE_BREAKS = "。；：？！"  # those that end a sentence or a clause of one
 NONE = "O"
 DATA = resources.files("edition.collation") / "data"
 MODEL, PROVENANCE = DATA / "punctuation.crfsuite", DATA / "punctuation.json"
+STATISTICS = DATA / "punctuation-ngrams.tsv.gz"
 SIMPLIFIED = opencc.OpenCC("t2s.json")
 WINDOW = 3
 PROPOSED_RESP = "edition-punctuation-model"  # who a proposed mark is by, in the TEI
@@ -48,10 +53,11 @@ def folded(char: str) -> str:
     return SIMPLIFIED.convert(char)
 
 
-def features(text: Labelled) -> list[list[str]]:
+def features(text: Labelled, statistics: NgramStatistics | None = None) -> list[list[str]]:
     """Each character's features: the characters in a window around it, the pairs and triples it
-    is in, and the layout's evidence."""
+    is in, the layout's evidence, and the statistics' (if given)."""
     chars = [folded(c) for c in text.chars]
+    said = statistics.features("".join(chars)) if statistics else [[] for _ in chars]
     padded = ["<"] * WINDOW + chars + [">"] * WINDOW
     out = []
     for i in range(len(chars)):
@@ -65,8 +71,7 @@ def features(text: Labelled) -> list[list[str]]:
             item += ["note", f"note_c0={window[0]}"]
         if i == len(chars) - 1:
             item.append("end")
-
-        out.append(item)
+        out.append(item + said[i])
     return out
 
 
@@ -74,11 +79,19 @@ def labels(text: Labelled) -> list[str]:
     return [b or NONE for b in text.breaks]
 
 
-class PunctuationModel:
-    """The trained model: the breaks it proposes for a text."""
+@cache
+def shipped_statistics() -> NgramStatistics:
+    with resources.as_file(STATISTICS) as path:
+        return NgramStatistics.read(path)
 
-    def __init__(self, path: Path | None = None):
+
+class PunctuationModel:
+    """The trained model: the breaks it proposes for a text. Without a path, the shipped model
+    with the shipped statistics; with one, the model there with the statistics given."""
+
+    def __init__(self, path: Path | None = None, statistics: NgramStatistics | None = None):
         self.tagger = pycrfsuite.Tagger()
+        self.statistics = shipped_statistics() if path is None else statistics
         with resources.as_file(MODEL) if path is None else nullcontext(path) as model:
             self.tagger.open(str(model))
 
@@ -86,7 +99,7 @@ class PunctuationModel:
         """The break after each character ("" none)."""
         if not text.chars:
             return []
-        return ["" if label == NONE else label for label in self.tagger.tag(features(text))]
+        return ["" if label == NONE else label for label in self.tagger.tag(features(text, self.statistics))]
 
 
 @cache
@@ -105,7 +118,8 @@ def described() -> str:
     scores = said["held_out_scores"]
     return (
         f"punctuation proposed by a model of 句讀 ({said['model']}), learnt from {said['trained_on']['liji']['text']} "
-        f"and the punctuated witnesses {', '.join(said['trained_on']['witnesses'])}; on held-out text it scores "
+        f"and the punctuated witnesses {', '.join(said['trained_on']['witnesses'])}, with the n-gram statistics of "
+        f"{', '.join(said['statistics_from']['texts'])}; on held-out text it scores "
         f"F1 {scores['sentence_breaks']['f1']} on sentence breaks and {scores['all_breaks']['f1']} on all breaks"
     )
 
@@ -133,11 +147,19 @@ def score(gold: list[list[str]], proposed: list[list[str]], kinds: str) -> Score
     return Score(round(precision, 3), round(recall, 3), round(f1, 3), wanted)
 
 
-def train(texts: list[Labelled], path: Path, iterations: int = 150, c1: float = 1.0, c2: float = 0.01) -> None:
-    """A model learnt from `texts`, written to `path` (deterministic: the same texts, the same file)."""
+def train(
+    texts: list[Labelled],
+    path: Path,
+    statistics: NgramStatistics | None = None,
+    iterations: int = 150,
+    c1: float = 1.0,
+    c2: float = 0.01,
+) -> None:
+    """A model learnt from `texts` (with the features of `statistics`, if given), written to `path`
+    (deterministic: the same texts, the same file)."""
     trainer = pycrfsuite.Trainer(verbose=False)
     for text in texts:
         if text.chars:
-            trainer.append(features(text), labels(text))
+            trainer.append(features(text, statistics), labels(text))
     trainer.set_params({"c1": c1, "c2": c2, "max_iterations": iterations, "feature.possible_transitions": True})
     trainer.train(str(path))

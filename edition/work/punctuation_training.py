@@ -1,8 +1,10 @@
 """The 句讀 model trained (`make punctuation-model`): from the public punctuated 禮記 正文 (Kanripo
 KR1d0052, tls), with the places of Zheng's notes taken from an edition that prints them (the
 四部叢刊 禮記, KR1d0054), and from the punctuated witnesses of the sources (their 經 with the notes
-they print, and their 注). Some 篇 of the 禮記 are kept out, to score the model on; the sources'
-punctuated chapter is scored on by a model trained without it (`bench/punctuation.py`).
+they print, and their 注); with the statistics of the genre's unpunctuated texts with notes (the
+禮記 and the 儀禮 in their Kanripo editions) as features. Some 篇 of the 禮記 are kept out, to
+score the model on; the sources' punctuated chapter is scored on by a model trained without it
+(`bench/punctuation.py`).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from pathlib import Path
 import click
 import regex
 
+from ..collation.ngram_statistics import NgramStatistics
 from ..collation.punctuation import FULL_WIDTH, is_punctuated
 from ..collation.punctuation_model import (
     BREAKS,
     MODEL,
     SENTENCE_BREAKS,
+    STATISTICS,
     Labelled,
     PunctuationModel,
     folded,
@@ -36,10 +40,14 @@ from .work_sources import Work
 PUNCTUATED = "KR1d0052-tls"  # the 禮記 正文, punctuated
 WITH_NOTES = "KR1d0054-SBCK"  # the 禮記 with Zheng's notes, unpunctuated
 HELD_OUT = ("投壺", "喪服四制")  # 篇 of the 禮記 kept out of training
+# the genre's texts with their notes, unpunctuated, whose statistics are features: the 禮記 and the
+# 儀禮 with Zheng's notes (四部叢刊) and with the 疏 (四庫), 楊復's 儀禮圖 and the 欽定儀禮義疏
+UNPUNCTUATED = ("KR1d0054-SBCK", "KR1d0053-WYG", "KR1d0026-SBCK", "KR1d0028-WYG", "KR1d0032-WYG", "KR1d0037-WYG")
 CHAPTER = regex.compile(r"^\*\* \d+ (\S+)", regex.M)
 NOT_TEXT = regex.compile(r"^#.*$|<pb:[^>]*>|¶|^\d+(?:\.\d+)+|^\*\*.*$", regex.M)
 CHARACTER = regex.compile(r"[\p{Han}\p{Co}]|&[A-Za-z0-9]+;")
 NOTE = regex.compile(r"\([^()]*\)")
+SEPARATOR = regex.compile(r"[○〇]")  # between the items of a note (a gloss, the 音義, the 疏)
 
 
 def punctuated(text: str, layer: str = "classic") -> Labelled:
@@ -83,6 +91,20 @@ def classic_with_notes(folder: Path) -> tuple[str, set[int]]:
                 notes.add(len(chars) - 1)
                 position = note.end()
     return "".join(chars), notes
+
+
+def stretches_of(folder: Path) -> list[str]:
+    """The stretches of an edition's text between two notes, and within each note (its lines
+    joined) between two separators, in simplified script."""
+    out = []
+    for path in sorted(folder.glob("*.txt")):
+        text = NOT_TEXT.sub("", path.read_text(encoding="utf-8")).replace("\n", "").replace(")(", "")
+        for part in [*NOTE.split(text), *(m.group()[1:-1] for m in NOTE.finditer(text))]:
+            for stretch in SEPARATOR.split(part):
+                chars = "".join(c if len(c) == 1 else "□" for c in CHARACTER.findall(stretch))
+                if chars:
+                    out.append(fold(chars))
+    return out
 
 
 def fold(text: str) -> str:
@@ -214,11 +236,25 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def genre_statistics(kanripo: Path) -> NgramStatistics:
+    return NgramStatistics.counted(s for folder in UNPUNCTUATED for s in stretches_of(kanripo / folder))
+
+
+def files_digest(folder: Path) -> dict:
+    files = sorted(folder.glob("*.txt"))
+    listing = "".join(f"{sha256(p)}  {p.name}\n" for p in files)
+    return {"files": len(files), "sha256_of_listing": hashlib.sha256(listing.encode()).hexdigest()}
+
+
 def build_model(corpus: Corpus, kanripo: Path, witness_files: dict[str, Path], out: Path) -> dict:
-    """Train the model on the whole corpus but the held-out 篇, score it on them, and write it with
-    its provenance beside it."""
-    train(corpus.training(), out)
-    held_out = scores(PunctuationModel(out), corpus.held_out())
+    """Count the genre's statistics, train the model on the whole corpus but the held-out 篇, score
+    it on them, and write it with the statistics and its provenance beside it."""
+    statistics = genre_statistics(kanripo)
+    statistics.write(
+        out.with_name(STATISTICS.name), "the statistics of the 句讀 model's features: " + ", ".join(UNPUNCTUATED)
+    )
+    train(corpus.training(), out, statistics)
+    held_out = scores(PunctuationModel(out, statistics), corpus.held_out())
     provenance = {
         "model": "CRF (CRFsuite, L-BFGS), python-crfsuite " + version("python-crfsuite"),
         "labels": "the break after each character: " + BREAKS,
@@ -231,6 +267,11 @@ def build_model(corpus: Corpus, kanripo: Path, witness_files: dict[str, Path], o
             },
             "witnesses": {name: {"file": p.name, "sha256": sha256(p)} for name, p in witness_files.items()},
             "characters": sum(len(t.chars) for t in corpus.training()),
+        },
+        "statistics_from": {
+            "texts": {folder: files_digest(kanripo / folder) for folder in UNPUNCTUATED},
+            "characters": statistics.characters,
+            "runs_kept": len(statistics.counts),
         },
         "held_out_scores": held_out,
     }
