@@ -69,10 +69,10 @@ def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
         own = pages(work / "chapters" / chapter.folder / "edition.pdf")[skipped(work, chapter.folder) :]
         for offset, text in enumerate(own, 1):
             number = at + offset - page_one + 1
-            assert volume_pages[at + offset].rstrip() == f"{text.rstrip()}\n{number}", (
-                chapter.heading,
-                offset,
-            )  # the chapter's own number is cut off from view, not from the text
+            # the chapter's own number is cut off from view, not from the text; where pdftotext
+            # breaks a line of a page set into another (the volume's) may differ by a rounding
+            assert flat(volume_pages[at + offset]) == f"{flat(text)}{number}", (chapter.heading, offset)
+            assert volume_pages[at + offset].rstrip().endswith(f"\n{number}")
         at += 1 + len(own)
     index_pages = len(volume_pages) - at
     assert flat(volume_pages[at]).startswith("今古文索引")
