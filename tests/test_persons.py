@@ -29,3 +29,29 @@ def test_a_table_without_the_layers_column_is_one_line_once_for_the_work(tmp_pat
         load_persons(table)
     problems = check_work(sources)
     assert len(problems) == 1 and "persons.tsv" in problems[0] and "layers" in problems[0]
+
+
+def test_a_persons_table_with_no_rows_gives_valid_tei_with_no_list_of_persons(tmp_path):
+    """A new work's persons.tsv may be its header alone (a work of no tradition, whose notes on
+    readings need no commentator): the header then has no listPerson (an empty one is no TEI), and
+    the edition and the witness's transcription are valid."""
+    from probe import sample_sources
+
+    from edition.collation import decision_file
+    from edition.publication import tei, validate
+    from edition.work.chapter_build import edit
+    from edition.work.sources import Sources, decisions_path
+
+    root = sample_sources(tmp_path / "sources", tradition="")
+    table = root / "persons.tsv"
+    lines = table.read_text(encoding="utf-8").splitlines()
+    table.write_text("\n".join(line for line in lines if line.startswith(("#", "id\t"))) + "\n", encoding="utf-8")
+    sources = Sources.load(root)
+    assert sources.persons == {}
+    witnesses = sources.intake_all()
+    edited = edit(sources, witnesses, decision_file.load(decisions_path(root)))
+    document = tei.edition_document(sources, edited.apparatus, edited.sections, {})
+    transcription = tei.witness_document(sources, witnesses[0])
+    for tree in (document, transcription):
+        assert not tree.xpath("//t:listPerson", namespaces={"t": tei.TEI_NS})
+        assert validate.problems(tree, project=tree is document) == []

@@ -123,8 +123,8 @@ def header(
     lang_usage = el("langUsage", parent=profile)
     for ident, name in LANGUAGES.items():
         el("language", {"ident": ident}, name, parent=lang_usage)
-    partic = el("particDesc", parent=profile)
-    persons = el("listPerson", parent=partic)
+    if sources.persons:  # a work's table may list no one yet, and an empty listPerson is no TEI
+        persons = el("listPerson", parent=el("particDesc", parent=profile))
     for person in sources.persons.values():
         node = el("person", {XML_ID: person.id}, parent=persons)
         el("persName", text=person.name, parent=node)
