@@ -16,9 +16,10 @@ from . import __version__
 from .errors import EditionError, one_line, os_error_parts, warn
 from .work.additions import add_edition, add_to_chapter
 from .work.chapter_build import build, check, collate_only
+from .work.new_work import edition_siglum, init
 from .work.sources import add_witness, guess_layout
 from .work.work_build import build_work, check_work
-from .work.work_sources import is_work
+from .work.work_sources import Work, is_work
 
 
 def paths_and_verbosity(command):
@@ -132,7 +133,7 @@ def add_witness_command(
         warn(EditionError(file, f"is a symbolic link: what it points to ({file.resolve()}) is copied in"))
     with one_line_errors(["add-witness"]):
         if is_work(sources_dir):
-            if file.is_dir():
+            if file.is_dir() or not Work.load(sources_dir, taking_up=siglum).chapters:
                 target, lines = add_edition(
                     sources_dir, file, siglum, options, lambda m: click.echo(f"  {m}", err=True)
                 )
@@ -157,6 +158,31 @@ def add_witness_command(
     for line in lines:
         click.echo(f"  {line}")
     click.echo(f"edition: added {target} as witness {siglum}; `make edition` includes it")
+
+
+@main.command("init")
+@click.argument("base", required=False, type=click.Path(path_type=Path))
+@click.option("--siglum", help="The base's siglum (default: the edition its files name, else BASE).")
+@click.option("--title", help="The work's title (default: the base's).")
+@click.option("--sources", "sources_dir", type=click.Path(path_type=Path), default=Path("sources"), show_default=True)
+def init_command(base: Path | None, siglum: str | None, title: str | None, sources_dir: Path) -> None:
+    """Start a new work in SOURCES: its settings and tables, and, from BASE (a folder of 卷 files,
+    or one file), its base edition and chapters. Without BASE, the first edition added is the base."""
+    with one_line_errors(["init"]):
+        if base is not None and not base.exists():
+            raise EditionError(base, "no such base edition (a folder of 卷 files, or a file)")
+        written = init(sources_dir, title)
+    click.echo(f"edition: started a work in {sources_dir}/ ({', '.join(p.name for p in written)})")
+    if base is None:
+        click.echo("  add its base edition: edition add-witness FOLDER --siglum X")
+        return
+    with one_line_errors(["init"]):
+        target, lines = add_edition(
+            sources_dir, base, siglum or edition_siglum(base), {}, lambda m: click.echo(f"  {m}", err=True)
+        )
+    for line in lines:
+        click.echo(f"  {line}")
+    click.echo(f"edition: added {target} as the base; `make edition` builds the work")
 
 
 @main.command("check")

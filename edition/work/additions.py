@@ -8,6 +8,7 @@ import shutil
 import tomllib
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,9 +21,10 @@ from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import book_of, check_text_data, read_raw
 from ..tables import read_text, violations
 from .file_kinds import kind_of
+from .new_work import book_title, chapters_of, read_base, with_chapters
 from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
-from .work_sources import NO_CHAPTER, Chapter, Work
+from .work_sources import NO_CHAPTER, WORK_FILE, Chapter, Work
 
 LONG_ADD = 10_000_000  # bytes of witness files from which a folder add shows its progress as it goes
 OWN_BETTER = 0.05  # how much more of the classic text (a share) a file's own profile must read to be its
@@ -105,12 +107,23 @@ def add_edition(
     (a file it reads clearly worse by a profile of its own), copied into `sources/<siglum>/` and
     described by one stanza in the work's witnesses.toml."""
     work = Work.load(root, taking_up=siglum)
-    files, skipped = witness_files(folder)
+    files, skipped = witness_files(folder) if folder.is_dir() else ([folder], [])
     if not files:
         raise EditionError(folder, "no witness files (.txt) in the folder")
     if siglum in taken(work):
         raise EditionError(root / "witnesses.toml", f"siglum {siglum!r} is taken")
-    placements, by_chapter = placed_in_chapters(work, files, options, progress)
+    written: dict[Path, bytes] = {}
+    if work.chapters:
+        placements, by_chapter = placed_in_chapters(work, files, options, progress)
+    else:  # the work's first edition is its base: its 卷 are the chapters
+        for path in files:
+            check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
+        chapters, placements = chapters_of(read_base(files))
+        title = work.settings.get("title") or book_title(files)
+        work_toml = with_chapters(read_text(root / WORK_FILE), chapters, siglum, title)
+        written[root / WORK_FILE] = work_toml.encode("utf-8")
+        work = replace(work, chapters=chapters, settings=dict(work.settings, base=siglum, title=title))
+        by_chapter = {p.chapter.number: [path] for path, p in placements.items() if p.chapter}
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
     if sum(path.stat().st_size for path in files) >= LONG_ADD:
@@ -140,11 +153,11 @@ def add_edition(
             stanza[kind] = [p.name for p, (k, _) in kinds.items() if k.name == kind]
     meta_path = root / "witnesses.toml"
     document = tomlkit.parse(read_text(meta_path))
-    document["witness"].append(tomlkit.item(stanza))
+    document.setdefault("witness", tomlkit.aot()).append(tomlkit.item(stanza))
     text = tomlkit.dumps(document)
     if violations(meta_path, text, tomllib.loads(text), "witnesses.toml"):
         raise EditionError(meta_path, "the new stanza would not be valid; nothing was added")
-    written = {meta_path: text.encode("utf-8")}
+    written[meta_path] = text.encode("utf-8")
     for name, composed in read.composed.items():
         profile_path = root / "profiles" / f"{name}.toml"
         if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:
@@ -314,7 +327,10 @@ class EditionLayout:
 
 
 def base_of(work: Work, chapter: Chapter) -> tuple:
-    """The base's witness of a chapter and the normalizer, to weigh a profile by (`guess.fit`)."""
+    """The base's witness of a chapter and the normalizer, to weigh a profile by (`guess.fit`);
+    no witness while the base itself is being added."""
+    if not any(e.meta.siglum == work.settings["base"] for e in work.editions):
+        return None, work.normalizer()
     sources = work.sources(chapter)
     normalizer = sources.normalizer()
     return sources.intake(next(m for m in sources.witnesses if m.siglum == sources.config.base), normalizer), normalizer

@@ -5,11 +5,12 @@ forms folded, as collation compares them), Han characters only. The file belongs
 that holds the largest share of its runs of RUN characters, if it holds clearly more than any other
 chapter; a 卷 that holds part of a chapter much like another (鄉飲酒禮 and 鄉射禮) belongs to it if it
 holds enough of that chapter's own runs (those of no other chapter), clearly more than of any other
-chapter's; a file too corrupt for that (scrambled, reversed, interleaved) belongs to the chapter that
-leads, by less, at every run length from 2 to RUN. Two chapters close at the top ask the user to
-name it (`--chapter`); a file that no chapter leads, or that holds too little of any chapter for
-two close at the top to matter (plates that quote a few phrases), belongs to none (a 卷首, another
-text).
+chapter's, and nearly as much of its text as the chapter that has most (a 序官 that names the next
+book's offices holds many of its own runs, but little of its text); a file too corrupt for that
+(scrambled, reversed, interleaved) belongs to the chapter that leads, by less, at every run length
+from 2 to RUN; a 卷 that holds the end of one chapter and the start of the next, to the one that
+holds most of its text. A file that holds too little of any chapter (plates that quote a few
+phrases) belongs to none (a 卷首, another text).
 """
 
 from __future__ import annotations
@@ -39,8 +40,11 @@ class Placement:
     share: float
     runner_up: tuple[Chapter, float] | None
     holds: float = 0.0  # of the chapter's own runs, where that placed it
+    how: str = ""  # how it was placed, where not by its text (a 卷 of the base is a chapter)
 
     def words(self) -> str:
+        if self.how:
+            return self.how
         if self.chapter is None:
             return f"at most {self.share:.0%} of its text is in one chapter of the base"
         if self.holds:
@@ -103,15 +107,11 @@ class ChapterPlacer:
         if best >= AT_LEAST and best >= CLEARLY * second:
             return Placement(chapter, best, runner_up)
         (most, holder), (next_most, _) = self.held(text)[:2]
-        if most >= HOLDS and most >= CLEARLY * next_most:
-            share = next(s for s, c in ranked[RUN] if c == holder)
+        share = next(s for s, c in ranked[RUN] if c == holder)
+        if most >= HOLDS and most >= CLEARLY * next_most and share * LEADS >= best:
             return Placement(holder, share, runner_up if holder != other else (chapter, best), most)
         if all(r[0][1] == chapter and r[0][0] > 0 and r[0][0] >= LEADS * r[1][0] for r in ranked.values()):
             return Placement(chapter, best, runner_up)
-        if best >= AT_LEAST and most >= HOLDS and all(r[0][1] == chapter for r in ranked.values()):
-            raise EditionError(
-                file,
-                f"it could belong to {chapter.title} ({best:.0%} of its runs) or {other.title} ({second:.0%}): "
-                "name the chapter (--chapter)",
-            )
+        if best >= AT_LEAST and most >= HOLDS:  # a 卷 that holds the end of one chapter and the start of the next
+            return Placement(chapter, best, runner_up)
         return Placement(None, best, (chapter, best) if chapter else None)

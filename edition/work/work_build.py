@@ -75,7 +75,7 @@ def build_work(
 ) -> list[str]:
     """Build the work's chapters whose inputs changed (with `only`, that one chapter alone, the
     others carried as they were), then the work's products. Returns the folders of the chapters built."""
-    work = Work.load(sources_dir)
+    work = Work.load(sources_dir).started()
     selected = [work.chapter(only)] if only else work.chapters
     with staged(out, sources_dir, force, carry=False, complete=only is None) as staging:
         code = code_listing()
@@ -216,7 +216,7 @@ def check_work(sources_dir: Path, only: str | None = None) -> list[str]:
     """The problems of the work's sources, chapter by chapter (or of one chapter); a problem of a
     file the chapters share (a table, an edition's stanza) once."""
     try:
-        work = Work.load(sources_dir)
+        work = Work.load(sources_dir).started()
         chapters = [work.chapter(only)] if only else work.chapters
         work.check_evidence()
     except EditionError as error:

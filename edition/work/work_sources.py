@@ -25,6 +25,7 @@ from .. import traditions
 from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.model import EvidenceMeta, WitnessMeta
+from ..intake.normalize import Normalizer
 from ..intake.profile import load_profile
 from ..intake.variants import VariantForms
 from ..intake.witness import load_witness_metadata
@@ -119,6 +120,24 @@ class Work:
                 return chapter
         raise EditionError(
             self.root / WORK_FILE, f"no chapter {name!r} (chapters: {', '.join(c.title for c in self.chapters)})"
+        )
+
+    def started(self) -> Work:
+        """The work, if it has chapters (a new one has none until its base is added)."""
+        if not self.chapters:
+            raise EditionError(
+                self.root / WORK_FILE,
+                "the work has no chapters yet: add its base edition (add-witness FOLDER --siglum X)",
+            )
+        return self
+
+    def normalizer(self) -> Normalizer:
+        """The comparison forms of the work's settings and tables (a chapter's may differ)."""
+        inside = Confinement(self.root)
+        return Normalizer(
+            self.settings["comparison_script"],
+            VariantForms.load(inside.file(self.root / "variants.tsv", "table")),
+            GaijiTable.load(inside.file(self.root / "gaiji.tsv", "table")),
         )
 
     def chapter_dir(self, chapter: Chapter) -> Path:
@@ -235,14 +254,14 @@ class Work:
         check_undescribed_folders)."""
         inside = Confinement(root)
         document, lines = read_toml(inside.file(root / WORK_FILE, "work settings"), "work.toml")
-        chapters = [Chapter(c["number"], c["title"], c.get("heading", c["title"])) for c in document["chapter"]]
+        chapters = [Chapter(c["number"], c["title"], c.get("heading", c["title"])) for c in document.get("chapter", ())]
         numbers = [c.number for c in chapters]
         if len(set(numbers)) != len(numbers):
             raise EditionError(root / WORK_FILE, "two chapters have the same number")
         meta_path = inside.file(root / "witnesses.toml", "witness metadata file")
         stanzas, _ = read_toml(meta_path, "witnesses.toml")
         editions = []
-        for number, stanza in enumerate(stanzas["witness"]):
+        for number, stanza in enumerate(stanzas.get("witness", ())):
             if "files" not in stanza:
                 raise EditionError(
                     meta_path,

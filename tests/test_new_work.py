@@ -1,0 +1,105 @@
+"""`edition init`: a new work from its base edition, whose 卷 give the chapters, on 卷 of the 禮記
+(纂圖互註禮記, Kanripo KR1d0054, and 禮記注疏, KR1d0053) cut from the real files."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from conftest import ROOT
+
+from edition.work.new_work import chapters_of, edition_siglum, headings_in, read_base
+from edition.work.work_sources import Work
+
+FIXTURES = ROOT / "tests" / "fixtures" / "kanripo"
+LIJI = FIXTURES / "KR1d0054-SBCK"
+EDITION = [str(Path(sys.executable).parent / "edition")]
+
+
+def edition(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([*EDITION, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_a_base_file_names_the_pian_it_holds_but_not_its_juan_or_a_reference_in_a_note():
+    text = (LIJI / "KR1d0054_001.txt").read_text(encoding="utf-8")
+    assert headings_in(text) == (("曲禮上", "曲禮上第一"), ("曲禮下", "曲禮下第二"))
+    assert "重意" in text and "曲禮第一" not in [h for _, h in headings_in(text)]
+
+
+def test_the_bases_juan_are_the_chapters_and_plates_are_none():
+    files = sorted(LIJI.glob("*.txt"))
+    chapters, placements = chapters_of(read_base(files))
+    assert [(c.number, c.title, c.heading) for c in chapters] == [
+        (1, "曲禮上、曲禮下", "曲禮上第一、曲禮下第二"),
+        (2, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
+        (3, "深衣", "深衣第三十九"),
+        (4, "投壷", "投壷第四十"),
+    ]
+    assert placements[LIJI / "KR1d0054_000.txt"].chapter is None
+    assert edition_siglum(LIJI) == "SBCK"
+
+
+def test_init_without_a_base_writes_a_work_that_asks_for_one(tmp_path):
+    sources = tmp_path / "sources"
+    done = edition("init", "--sources", str(sources), "--title", "禮記")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in sources.iterdir()) == [
+        "gaiji.tsv",
+        "persons.tsv",
+        "variants.tsv",
+        "witnesses.toml",
+        "work.toml",
+    ]
+    checked = edition("check", "--sources", str(sources))
+    assert checked.returncode == 1 and "no chapters yet" in checked.stdout and "add-witness" in checked.stdout
+    again = edition("init", "--sources", str(sources))
+    assert again.returncode == 1 and again.stderr.count("\n") == 1 and "not empty" in again.stderr
+
+
+def test_init_from_a_base_then_add_witness_of_a_zhushu_whose_juan_straddles_two_chapters(tmp_path):
+    """The first edition added is the base and gives the chapters; a 卷 of the 注疏 that holds the end
+    of 深衣 and the start of 投壺 is placed in the chapter that holds most of it, not refused."""
+    sources = tmp_path / "sources"
+    base = tmp_path / "base"
+    base.mkdir()
+    for name in ("KR1d0054_018.txt", "KR1d0054_019.txt"):
+        shutil.copy(LIJI / name, base / name)
+    assert edition("init", "--sources", str(sources)).returncode == 0
+    added = edition("add-witness", str(base), "--siglum", "SBCK", "--sources", str(sources))
+    assert added.returncode == 0, added.stderr
+    work = tomllib.loads((sources / "work.toml").read_text(encoding="utf-8"))
+    assert work["work"]["base"] == "SBCK" and work["work"]["title"] == "纂圖互註禮記"
+    assert [c["title"] for c in work["chapter"]] == ["深衣", "投壷"]
+    zhushu = edition("add-witness", str(FIXTURES / "KR1d0053-WYG"), "--siglum", "WYG", "--sources", str(sources))
+    assert zhushu.returncode == 0, zhushu.stderr
+    loaded = Work.load(sources)
+    wyg = next(e for e in loaded.editions if e.meta.siglum == "WYG")
+    assert list(wyg.files.values()) == [("KR1d0053_058.txt",)]
+    assert "KR1d0053_058.txt: 深衣第三十九" in zhushu.stdout and "投壷" in zhushu.stdout  # the runner-up said
+
+
+def test_the_yinyi_in_the_notes_is_a_layer_of_its_own_and_circles_between_passages_are_no_text(tmp_path):
+    """纂圖互註禮記 prints 陸德明's 音義 inside Zheng's notes after 〇 or ○ (or opening with 陸曰), with
+    the compiler's cross-references (重意…), and a circle before a passage of the classic text."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    shutil.copy(LIJI / "KR1d0054_001.txt", base)
+    added = edition("init", str(base), "--sources", str(sources))
+    assert added.returncode == 0, added.stderr
+    assert "phonetic-notes" in added.stdout and "compiler-remarks" not in added.stdout
+    work = Work.load(sources)
+    chapter = work.sources(work.chapters[0])
+    witness = chapter.intake(chapter.witnesses[0], chapter.normalizer())
+
+    def text(layer: str) -> str:
+        return "".join(s.text(witness.raw) for s in witness.segments_of(layer))
+
+    assert "礼主於敬" in text("commentary") and "毋音无" not in text("commentary")
+    assert "陸曰毋音无" in text("phonetic") and "儼魚檢反" in text("phonetic").replace(")¶\n(", "")
+    assert "重意哀公問君子毋不敬也" in text("scholia")
+    assert "陸曰此記二礼之" in text("label") + text("phonetic")  # the book's line is no classic text
+    assert text("classic").startswith("曲禮曰母不敬儼若思安定辭安民哉敖不可長")
+    assert "〇" not in text("classic") and "○" not in text("classic")
