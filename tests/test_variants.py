@@ -24,7 +24,14 @@ from lxml import etree
 
 from edition.collation.apparatus import collate
 from edition.intake.normalize import Normalizer
-from edition.intake.variants import KANRIPO_GAIJI, VariantForms, kanripo_substitutions, kanripo_tables, unihan
+from edition.intake.variants import (
+    CURATED,
+    KANRIPO_GAIJI,
+    VariantForms,
+    kanripo_substitutions,
+    kanripo_tables,
+    unihan,
+)
 from edition.publication import render
 from edition.publication.tei import TEI_NS
 from edition.tables import read_tsv
@@ -120,10 +127,12 @@ def test_pairs_that_merge_only_in_simplified_script(sources):
     assert orthography.sources("于", "於") == ("OpenCC (t2s): one character in simplified script",)
 
 
-def test_every_curated_row_is_one_the_tables_lack(normalizer):
-    """sources/variants.tsv holds only what the tables and the script conversion do not give."""
+@pytest.mark.parametrize("table", [CURATED, SOURCES / "variants.tsv"], ids=["package", "work"])
+def test_every_curated_row_is_one_the_tables_lack(normalizer, table):
+    """The curated variants.tsv, the package's and the work's, holds only what the tables and the
+    script conversion do not give."""
     tables_only = Normalizer("simplified", VariantForms({}), normalizer.gaiji)
-    rows = read_tsv(SOURCES / "variants.tsv", ("variant", "standard", "source"))
+    rows = read_tsv(table, ("variant", "standard", "source"))
     assert rows
     for _, row in rows:
         assert tables_only.fold(row["variant"])[0] != tables_only.fold(row["standard"])[0], row

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..intake.normalize import Normalizer
 from ..vocabulary import ReadingType as T
-from .relations import Relations
+from .relations import Relations, Row
 
 if TYPE_CHECKING:
     from .model import Reading
@@ -29,6 +29,7 @@ class Orthography:
     normalizer: Normalizer
     at_each_place: bool
     script: str = "traditional"  # the script the edition writes its words in
+    own_usages: tuple[Row, ...] = ()  # the work's usages (sources/usages.tsv), besides the package's
 
     def in_edition_script(self, reading: Reading) -> bool:
         """The reading's witness writes the edition's script."""
@@ -36,9 +37,9 @@ class Orthography:
 
     @cached_property
     def relations(self) -> Relations:
-        """The tables of graphic families, usages, taboo characters and word filters, compared as
-        this normalizer compares the witnesses' characters."""
-        return Relations(lambda char: self.normalizer.fold(char)[0])
+        """The tables of graphic families, usages (the work's too), taboo characters and word
+        filters, compared as this normalizer compares the witnesses' characters."""
+        return Relations(lambda char: self.normalizer.fold(char)[0], self.own_usages)
 
     def difference(self, a: str, a_simplified: bool, b: str, b_simplified: bool) -> str:
         """'' (none), 'script' or 'orthographic'."""

@@ -8,7 +8,8 @@ are, and a reading that differs from the lemma only by them is typed as what it 
 `reading.classify`): `graphic`, `usage` (subtype the relation), `taboo`, or `intrusion` of subtype
 `word-filter`. None of them is ever an automatic emendation, which rests on substantive readings
 alone. The tables are compared in the comparison script, their characters folded as the witnesses'
-are (`Relations(fold)`, with a normalizer's fold).
+are (`Relations(fold)`, with a normalizer's fold). A work adds usages of its own
+(`sources/usages.tsv`, read by `read_usages`), which come before the package's.
 """
 
 from __future__ import annotations
@@ -77,16 +78,22 @@ def graphic_families() -> tuple[Row, ...]:
     return tuple(out)
 
 
+def read_usages(path: Path) -> tuple[Row, ...]:
+    """The rows of a table of usages (the package's, or a work's of the same columns)."""
+    out = []
+    for line, row in read_tsv(path, ("character", "other", "relation", "source", "evidence")):
+        if row["relation"] not in USAGE_SUBTYPES:
+            raise EditionError(path, f"relation must be one of {', '.join(USAGE_SUBTYPES)}", line)
+        pair = (single(path, line, row["character"], "character"), single(path, line, row["other"], "other"))
+        relation = Relation(USAGE, USAGE_SUBTYPES[row["relation"]])
+        out.append(Row(pair, relation, sourced(path, line, row), line))
+    return tuple(out)
+
+
 @cache
 def usages() -> tuple[Row, ...]:
-    out = []
-    for line, row in read_tsv(USAGES, ("character", "other", "relation", "source", "evidence")):
-        if row["relation"] not in USAGE_SUBTYPES:
-            raise EditionError(USAGES, f"relation must be one of {', '.join(USAGE_SUBTYPES)}", line)
-        pair = (single(USAGES, line, row["character"], "character"), single(USAGES, line, row["other"], "other"))
-        relation = Relation(USAGE, USAGE_SUBTYPES[row["relation"]])
-        out.append(Row(pair, relation, sourced(USAGES, line, row), line))
-    return tuple(out)
+    """The package's usages."""
+    return read_usages(USAGES)
 
 
 @cache
@@ -119,8 +126,9 @@ class Relations:
     site writes for it); a family, a usage and a taboo pair either way. Asked in this order: a
     filter, a taboo, a family, a usage."""
 
-    def __init__(self, fold: Callable[[str], str]):
-        """The tables with their characters as `fold` (a normalizer's) compares them."""
+    def __init__(self, fold: Callable[[str], str], own_usages: tuple[Row, ...] = ()):
+        """The tables with their characters as `fold` (a normalizer's) compares them; a work's
+        `own_usages` before the package's, so that its row of a pair decides."""
         self.filtered: dict[tuple[str, str], Row] = {}
         self.pairs: dict[frozenset[str], Row] = {}
         for row in word_filters():
@@ -133,7 +141,7 @@ class Relations:
             for a in members:
                 for b in members:
                     self.pair((a, b), row)
-        for row in usages():
+        for row in own_usages + usages():
             self.pair(map(fold, row.characters), row)
 
     def pair(self, characters, row: Row) -> None:

@@ -4,8 +4,9 @@ the tables that give it.
 A character is asked of the tables in this order; the first that folds it decides, and every
 later table that folds it the same way is named as a source too:
 
-1. the edition's curated `variants.tsv`: the editors' word, for what the tables lack (a row whose
-   standard is the variant itself keeps a character unfolded);
+1. the curated `variants.tsv`: the editors' word, for what the tables lack (a row whose standard
+   is the variant itself keeps a character unfolded): the package's (`data/variants.tsv`, for
+   every work) with the work's own rows (`sources/variants.tsv`) over it;
 2. Unicode's canonical equivalents of the CJK compatibility ideographs (篆 U+2F962 → 篆);
 3. the substitutions that Kanripo's normalized text makes against each edition at every
    occurrence (`data/kanripo-normalized.tsv`, derived by `bench/kanripo_variants`);
@@ -46,6 +47,7 @@ from ..text import HAN
 
 UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 DATA = Path(str(resources.files("edition.intake") / "data"))
+CURATED = DATA / "variants.tsv"
 KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
 KANRIPO_GAIJI = DATA / "kanripo-gaiji.tsv"
 SCRIPT_FIELDS = ("kSimplifiedVariant", "kTraditionalVariant")
@@ -214,8 +216,10 @@ class VariantForms:
         self.folds: dict[str, Fold | None] = {}
 
     @classmethod
-    def load(cls, curated: Path) -> VariantForms:
-        return cls(load_curated(curated))
+    def load(cls, work_table: Path) -> VariantForms:
+        """The package's curated table with a work's own rows over it (a row of the work's that
+        folds a character the package's folds decides it)."""
+        return cls(load_curated(CURATED) | load_curated(work_table))
 
     def step(self, char: str) -> Fold | None:
         """The one fold `char` has: the curated table's, else the first table's if no standard

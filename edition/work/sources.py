@@ -2,8 +2,9 @@
 
 `sources/` holds the raw witness files (kept byte for byte), `witnesses.toml` (one stanza each),
 `edition.toml` (title, base witness, comparison script) and the data tables `variants.tsv`,
-`gaiji.tsv`, `persons.tsv`. Optional `profiles/` adds layout profiles of the edition's own. The
-editors' `decisions.toml` is read by `decisions.py`, after collation.
+`gaiji.tsv`, `persons.tsv`. Optional `profiles/` adds layout profiles of the edition's own, and
+optional `usages.tsv` classical usages of its own. The editors' `decisions.toml` is read by
+`decisions.py`, after collation.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import tomlkit
 
 from .. import traditions
 from ..collation.reading import Orthography
+from ..collation.relations import Row, read_usages
 from ..errors import EditionError, interrupts_as_errors
 from ..intake.alignment_rule import Reference
 from ..intake.gaiji import GaijiTable
@@ -72,6 +74,7 @@ class Sources:
     variants: VariantForms
     gaiji: GaijiTable
     persons: dict[str, Person]
+    own_usages: tuple[Row, ...] = ()  # its usages (usages.tsv), besides the package's
     # siglum -> its raw files, in order, where not in `root` (a work's chapter, its 卷 of it)
     paths: dict[str, tuple[Path, ...]] = field(default_factory=dict)
     file_profiles: dict[Path, str] = field(default_factory=dict)  # a file's own profile, where not its witness's
@@ -98,7 +101,9 @@ class Sources:
         return Normalizer(self.config.comparison_script, self.variants, self.gaiji)
 
     def orthography(self) -> Orthography:
-        return Orthography(self.normalizer(), self.config.variant_forms == "apparatus", self.config.script)
+        return Orthography(
+            self.normalizer(), self.config.variant_forms == "apparatus", self.config.script, self.own_usages
+        )
 
     def intake(self, meta: WitnessMeta, normalizer: Normalizer, reference: Reference | None = None) -> Witness:
         """A witness read by its profile and its own repairs."""
@@ -193,9 +198,19 @@ class Sources:
             variants=VariantForms.load(inside.file(root / "variants.tsv", "table")),
             gaiji=GaijiTable.load(inside.file(root / "gaiji.tsv", "table")),
             persons=persons,
+            own_usages=own_usages(root),
             evidence=evidence,
             chapter=EditionChapter.of(config),
         )
+
+
+def own_usages(root: Path) -> tuple[Row, ...]:
+    """The usages of the sources' own `usages.tsv`, which may be absent, confined like every other
+    source."""
+    path = root / "usages.tsv"
+    if not path.exists() and not path.is_symlink():
+        return ()
+    return read_usages(Confinement(root).file(path, "table"))
 
 
 def load_evidence(root: Path, meta_path: Path, inside: Confinement, tradition: Tradition) -> tuple[EvidenceMeta, ...]:

@@ -7,8 +7,8 @@ as one text in order; `profiles`: a file's own profile where the edition's reads
 the files that belong to no chapter by what they are (`NO_CHAPTER`). Each chapter may have a
 folder `chapters/NN-title/` with its own settings (`chapter.toml`), its own witnesses
 (`witnesses.toml` and their files, as in a one-chapter edition) and its decisions
-(`decisions.toml`). The data tables (`variants.tsv`, `gaiji.tsv`, `persons.tsv`) and `profiles/`
-are shared.
+(`decisions.toml`). The data tables (`variants.tsv`, `gaiji.tsv`, `persons.tsv`, and optional
+`usages.tsv`) and `profiles/` are shared.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from .sources import (
     check_roles,
     config_of,
     load_evidence,
+    own_usages,
     profiles_and_rules,
 )
 
@@ -47,7 +48,8 @@ WORK_FILE = "work.toml"
 # What of a title may stand in a file name: letters, digits, marks and the middle dot; any other
 # run of characters (separators, dots, TeX's specials, spaces) becomes one '-'.
 UNSAFE_IN_NAMES = regex.compile(r"[^\p{L}\p{N}\p{M}·]+")
-SHARED = ("work.toml", "witnesses.toml", "variants.tsv", "gaiji.tsv", "persons.tsv")  # what every chapter reads
+TABLES = ("variants.tsv", "gaiji.tsv", "persons.tsv", "usages.tsv")  # usages.tsv optional
+SHARED = ("work.toml", "witnesses.toml", *TABLES)  # what every chapter reads
 # What an edition's files of no chapter are, as its stanza lists them.
 NO_CHAPTER = ("front", "collation_notes", "plates", "unused")
 
@@ -233,6 +235,7 @@ class Work:
             variants=VariantForms.load(inside.file(self.root / "variants.tsv", "table")),
             gaiji=GaijiTable.load(inside.file(self.root / "gaiji.tsv", "table")),
             persons=load_persons(inside.file(self.root / "persons.tsv", "table")),
+            own_usages=own_usages(self.root),
             paths=paths,
             file_profiles=file_profiles,
             decisions_file=own / "decisions.toml",
@@ -390,8 +393,9 @@ def export_chapter(work: Work, chapter: Chapter, folder: Path) -> Path:
     if work.evidence:
         document["evidence"] = evidence_stanzas(work, folder)
     (folder / "witnesses.toml").write_text(tomlkit.dumps(document), encoding="utf-8")
-    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copyfile(work.root / name, folder / name)
+    for name in TABLES:
+        if (work.root / name).is_file():
+            shutil.copyfile(work.root / name, folder / name)
     if sources.decisions.is_file():
         shutil.copyfile(sources.decisions, folder / "decisions.toml")
     if (work.root / "profiles").is_dir():
@@ -438,8 +442,9 @@ def export_work(root: Path, numbers: tuple[int, ...], folder: Path) -> Path:
     (folder / "witnesses.toml").write_text(tomlkit.dumps(witnesses), encoding="utf-8")
     for stanza in witnesses.get("evidence", ()):
         shutil.copytree(root / stanza["folder"], folder / stanza["folder"])
-    for name in ("variants.tsv", "gaiji.tsv", "persons.tsv"):
-        shutil.copyfile(root / name, folder / name)
+    for name in TABLES:
+        if (root / name).is_file():
+            shutil.copyfile(root / name, folder / name)
     for chapter in (root / "chapters").iterdir():
         if int(chapter.name.split("-")[0]) in numbers:
             shutil.copytree(chapter, folder / "chapters" / chapter.name)
