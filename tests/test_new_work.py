@@ -9,6 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from edition.work.new_work import chapters_of, edition_siglum, headings_in, read_base
@@ -61,7 +62,8 @@ def test_init_without_a_base_writes_a_work_that_asks_for_one(tmp_path):
 
 def test_init_from_a_base_then_add_witness_of_a_zhushu_whose_juan_straddles_two_chapters(tmp_path):
     """The first edition added is the base and gives the chapters; a 卷 of the 注疏 that holds the end
-    of 深衣 and the start of 投壺 is placed in the chapter that holds most of it, not refused."""
+    of 深衣 and the start of 投壺 (about as much of each) is placed in one of them, and says the
+    other, not refused."""
     sources = tmp_path / "sources"
     base = tmp_path / "base"
     base.mkdir()
@@ -78,7 +80,8 @@ def test_init_from_a_base_then_add_witness_of_a_zhushu_whose_juan_straddles_two_
     loaded = Work.load(sources)
     wyg = next(e for e in loaded.editions if e.meta.siglum == "WYG")
     assert list(wyg.files.values()) == [("KR1d0053_058.txt",)]
-    assert "KR1d0053_058.txt: 深衣第三十九" in zhushu.stdout and "投壷" in zhushu.stdout  # the runner-up said
+    line = next(line for line in zhushu.stdout.splitlines() if "KR1d0053_058.txt" in line)
+    assert "深衣" in line and "投壷" in line  # the two chapters it holds, about as much of each
 
 
 def test_the_yinyi_in_the_notes_is_a_layer_of_its_own_and_circles_between_passages_are_no_text(tmp_path):
@@ -103,3 +106,31 @@ def test_the_yinyi_in_the_notes_is_a_layer_of_its_own_and_circles_between_passag
     assert "陸曰此記二礼之" in text("label") + text("phonetic")  # the book's line is no classic text
     assert text("classic").startswith("曲禮曰母不敬儼若思安定辭安民哉敖不可長")
     assert "〇" not in text("classic") and "○" not in text("classic")
+
+
+@pytest.mark.tier("typeset")  # a chapter built, with its PDF
+def test_a_new_classic_is_built_with_nothing_of_the_yili_on_its_pages(tmp_path):
+    """A work started with init and add-witness alone, with no tradition: its 凡例 names no book of
+    the 儀禮 and no 今文/古文, and neither its site nor its PDF has a 今古文 index."""
+    sources, base, out = tmp_path / "sources", tmp_path / "base", tmp_path / "build"
+    base.mkdir()
+    for name in ("KR1d0054_018.txt", "KR1d0054_019.txt"):
+        shutil.copy(LIJI / name, base / name)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    added = edition("add-witness", str(FIXTURES / "KR1d0053-WYG"), "--siglum", "WYG", "--sources", str(sources))
+    assert added.returncode == 0, added.stderr
+    built = edition("build", "--quiet", "--sources", str(sources), "--out", str(out), "--chapter", "深衣")
+    assert built.returncode == 0, built.stderr
+    chapter = next((out / "chapters").iterdir())
+    tei = (chapter / "edition.xml").read_text(encoding="utf-8")
+    front = tei[tei.index("<front") : tei.index("</front>")]
+    assert "凡例" in front and "底本不誤不改" in front
+    for word in ("今文", "古文", "單疏本", "識誤", "儀禮"):
+        assert word not in front, word
+    assert "他書各算一種" in front
+    site = chapter / "site"
+    assert not (site / "jinguwen.html").exists()
+    page = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="jinguwen.html"' not in page and 'value="jinwen"' not in page
+    pdf = subprocess.run(["pdftotext", str(chapter / "edition.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "今古文索引" not in pdf and "異體字表" in pdf

@@ -57,6 +57,7 @@ def test_a_chapter_without_a_punctuated_witness_has_its_jing_and_zhu_punctuated_
     assert "KR1d0052" in declared and "F1" in declared
     fanli = "".join(document.find(".//t:editorialDecl/t:punctuation", NS).itertext())
     assert "句讀模型所擬" in fanli and "從其句讀" not in fanli  # no witness is carried from
+    assert "處，皆為句讀模型所擬" in fanli and "其餘" not in fanli  # every mark is the model's
 
 
 def test_the_sentence_is_the_citation_unit_where_the_model_punctuates(guanli_edition):
@@ -80,6 +81,7 @@ def test_a_punctuated_witness_is_carried_where_extant_and_the_model_proposes_the
     assert by == {("#edition-auto", "#w002"), (f"#{PROPOSED_RESP}", None)}  # 002 has part of the 注
     fanli = "".join(document.find(".//t:editorialDecl/t:punctuation", NS).itertext())
     assert "從其句讀" in fanli and "句讀模型所擬" in fanli
+    assert "；其餘" in fanli and "皆為句讀模型所擬" not in fanli  # the model's are the rest
 
 
 DECIDED = """

@@ -107,6 +107,7 @@ class Site:
     conventions: Conventions | None = None
     entries: dict = field(default_factory=dict)  # app id -> its phrased entry
     folds: Folds | None = None  # the variant forms the search folds together
+    jinguwen: bool = False  # the work's tradition reports Zheng Xuan's 今文/古文 notes (its report is written)
 
     def apparatus(self, app: App) -> list[tuple[str, list]]:
         """An entry as the edition's conventions phrase it: (series, pieces) for each series it has."""
@@ -697,7 +698,7 @@ def load_site(edition_xml: Path, build_dir: Path) -> Site:
         name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8"))
         for name in ("witnesses", "collation")
     }
-    # Zheng Xuan's 今文/古文 notes, where the work's tradition has them (an empty index where not)
+    # Zheng Xuan's 今文/古文 notes, where the work's tradition has them (no index where not)
     jinguwen = build_dir / "reports" / "jinguwen.json"
     reports["jinguwen"] = (
         json.loads(jinguwen.read_text(encoding="utf-8"))
@@ -724,6 +725,7 @@ def load_site(edition_xml: Path, build_dir: Path) -> Site:
     site.conventions = Conventions(edition.style)
     site.entries = site.conventions.entries(edition)
     site.folds = Folds(edition, characters)
+    site.jinguwen = jinguwen.is_file()
     return site
 
 
@@ -763,7 +765,7 @@ def build_site(
         "index.html": ("index.html.j2", {}),
         "synopsis.html": ("synopsis.html.j2", {}),
         "witnesses.html": ("witnesses.html.j2", {}),
-        "jinguwen.html": ("jinguwen.html.j2", {}),
+        **({"jinguwen.html": ("jinguwen.html.j2", {})} if site.jinguwen else {}),
         "variants.html": ("variants.html.j2", {}),
         "intake.html": ("intake.html.j2", {}),
         "collation.html": ("collation.html.j2", {}),

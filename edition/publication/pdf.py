@@ -174,6 +174,7 @@ def latex(edition: EditionView) -> str:
             emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
             label=conventions.label,
             jinguwen=jinguwen,
+            traditions=any(w.hypothetical for w in edition.witnesses.values()),  # the work reports 今文/古文
             tradition_labels=TRADITION_NAMES,
             counts={series: conventions.words(number) for series, number in counts(edition).items()},
             manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],

@@ -141,10 +141,11 @@ def descriptions(parts: list[VolumeChapter]) -> dict[str, WitnessView]:
     return described
 
 
-def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions) -> list[str]:
+def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions, indexed: bool) -> list[str]:
     """The 凡例 of the work: its base and chapters, the witnesses collated throughout, those of
     some chapters only and those left out, then the items of the first chapter's 凡例 that hold
-    for all (`from_chapters`: those of its config, phrased alike in every chapter)."""
+    for all (`from_chapters`: those of its config, phrased alike in every chapter); the index of
+    the 今文/古文 readings is said where the work has one (`indexed`)."""
     templates = conventions.templates["volume"]
     headings = {c.number: c.heading for c in work.chapters}
     names = {w.siglum: w.name or w.siglum for w in work.witnesses}
@@ -171,7 +172,7 @@ def fanli(work: BuiltWork, parts: list[VolumeChapter], conventions: Conventions)
     punctuation = templates["punctuation"].format(
         sentence_f1=scores["sentence_breaks"]["f1"], all_f1=scores["all_breaks"]["f1"]
     )
-    items += [templates["chapters"], templates["gaiji"], punctuation]
+    items += [templates["chapters" if indexed else "chapters_without_index"], templates["gaiji"], punctuation]
     first = parts[0].edition
     own = dict(zip(first.fanli_keys, first.fanli))
     return items + [own[key] for key in templates["from_chapters"] if key in own]
@@ -229,16 +230,17 @@ def volume_latex(build_root: Path) -> str:
         raise EditionError(build_root / "work.json", "the work has no chapters")
     paginate(parts)
     conventions = Conventions(parts[0].edition.style)
+    readings = index(parts, conventions)
     return (
         environment()
         .get_template("volume.tex.j2")
         .render(
             work=work,
             parts=parts,
-            fanli=fanli(work, parts, conventions),
+            fanli=fanli(work, parts, conventions, bool(readings)),
             fanli_head=parts[0].edition.fanli_head,
             conspectus=conspectus(work, parts, conventions),
-            index=index(parts, conventions),
+            index=readings,
             chapters=conventions.words(len(parts)),
             tool=parts[0].edition.tool,
             h=conventions.templates["headings"],

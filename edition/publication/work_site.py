@@ -175,15 +175,18 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
         (site_dir / name).write_text(script, encoding="utf-8")
         scripts.append((name, script))
     env = environment({k: v for view in chapters for k, v in view.site.edition.gaiji.items()})
-    nav = [(name, key) for name, (_, key) in PAGES.items()]
+    jinguwen = any(view.site.jinguwen for view in chapters)  # the work's tradition reports 今文/古文
+    pages = {name: page for name, page in PAGES.items() if jinguwen or name != "jinguwen.html"}
+    nav = [(name, key) for name, (_, key) in pages.items()]
     written = []
     for lang in languages:
         folder = site_dir / lang.folder if lang.folder else site_dir
         folder.mkdir(exist_ok=True)
-        for name, (template, _) in PAGES.items():
+        for name, (template, _) in pages.items():
             html = env.get_template(template).render(
                 work=work,
                 chapters=chapters,
+                jinguwen=jinguwen,
                 page=name,
                 nav=nav,
                 scripts=[s for s, _ in scripts],

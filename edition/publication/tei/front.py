@@ -10,7 +10,7 @@ from ...collation.apparatus import EMENDING_SUPPORT
 from ...collation.lost_leaf import READS_ON
 from ...collation.punctuation_model import provenance
 from ...intake.gaiji import GaijiEntry
-from ...intake.model import WitnessMeta
+from ...intake.model import EvidenceMeta, WitnessMeta
 from ..conventions import Conventions, table
 from ..render import reports_a_reading
 from .apparatus import CommentaryWriter, EditionWriter
@@ -18,6 +18,7 @@ from .header import SourcesForTei
 from .markup import XML_ID, XML_LANG, append_text, el, in_edition_script
 
 VARIANT_FORMS_ID = "variant-forms"
+EDITION_OF_A_KIND = "本"  # a name that ends so names an edition (單疏本, 四庫本), not a book
 
 
 VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")  # by their headings
@@ -33,10 +34,25 @@ def punctuation_values(conventions: Conventions, writers: list[EditionWriter], m
         "punctuation_marks": conventions.words(len(by) + decided) if by or decided else "",
         "punctuation_decided": conventions.words(decided) if decided else "",
         "punctuation_carried": conventions.list_of([metas[s].name or s for s in dict.fromkeys(b for b in by if b)]),
-        "punctuation_proposed": conventions.words(by.count("")) if "" in by else "",
+        "punctuation_proposed": (
+            conventions.templates["proposed_rest"].format(n=conventions.words(by.count("")))
+            if any(by) or decided
+            else conventions.templates["proposed_all"]
+        )
+        if "" in by
+        else "",
         "sentence_f1": str(scores["sentence_breaks"]["f1"]),
         "all_f1": str(scores["all_breaks"]["f1"]),
     }
+
+
+def book_cited(conventions: Conventions, book: EvidenceMeta) -> str:
+    """A book of evidence as the 凡例 cites it: by its name where that names an edition of a kind
+    (單疏本), else its author and title (張淳《儀禮識誤》), the title without what follows it in brackets."""
+    if book.name.endswith(EDITION_OF_A_KIND):
+        return book.name
+    title = book.title.split(" (")[0]
+    return conventions.templates["book_cited"].format(author=book.author, title=title) if book.author else title
 
 
 def editorial_principles(
@@ -84,6 +100,7 @@ def editorial_principles(
     for kind in writer.written_kinds():  # what annotations say in the principles (the editions a 校语 reports)
         values |= {name: conventions.list_of(items) for name, items in kind.principles(writer).items()}
     values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
+    values["evidence_books"] = conventions.list_of([book_cited(conventions, book) for book in sources.evidence])
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])

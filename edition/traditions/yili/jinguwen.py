@@ -553,6 +553,11 @@ class Reported(Annotation):
         return replace(self, reading=reading, confidence="high", span=(t0, t1))
 
     @classmethod
+    def principles(cls, writer) -> dict[str, list[str]]:
+        """The traditions the notes report (the principles' `traditions`)."""
+        return {"traditions": list(TRADITIONS)}
+
+    @classmethod
     def encode(cls, writer, unit: Unit, reported: list[Reported]) -> Encoded:
         writer.kept(cls)
         commentator = f"#{writer.owners['commentary']}" if "commentary" in writer.owners else None
