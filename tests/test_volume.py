@@ -148,12 +148,16 @@ def test_the_fanli_says_which_witnesses_are_collated_where(work):
     """A witness of some chapters is collated there only; one the chapters leave out is named as such."""
     sample = read_work(work)
     sample.witnesses = [sample.witnesses[0], WorkWitness("WYG", "四庫本", [10]), WorkWitness("X", "某本", [3])]
-    items = fanli(sample, [read_part(work, c) for c in sample.chapters], Conventions("chinese"))
+    parts = [read_part(work, c) for c in sample.chapters]
+    items = fanli(sample, parts, Conventions("chinese"), indexed=True)
     assert "一、四庫本僅見於覲禮第十，只於此出校。" in items
     assert "一、某本見於士相見禮第三，不據以出校，說見該篇凡例。" in items
     assert not any("通校全書" in item for item in items)
     (punctuation,) = [item for item in items if "句讀模型所擬" in item]  # how the whole work is punctuated
     assert "F1" in punctuation and "各篇凡例列其數" in punctuation
+    assert any("今古文索引" in item for item in items)
+    unindexed = fanli(sample, parts, Conventions("chinese"), indexed=False)  # a work whose notes report none
+    assert not any("今古文" in item for item in unindexed) and len(unindexed) == len(items)
 
 
 def test_a_chapter_not_built_fails_in_one_line_and_leaves_the_volume(work, tmp_path):
