@@ -14,8 +14,8 @@ from edition.publication import tei, validate
 from edition.publication.tei.apparatus import Encoded
 from edition.publication.tei.markup import el
 from edition.traditions import Tradition
+from edition.traditions.textual_note import TextualNote
 from edition.traditions.yili.reported_editions import ReportedReading
-from edition.traditions.yili.textual_note import TextualNote
 from edition.work.chapter_build import edit
 from edition.work.sources import Sources
 
@@ -64,7 +64,7 @@ def test_an_annotation_placed_by_one_module_reaches_the_tei(tmp_path):
 
 def test_the_engines_entries_hold_no_field_of_an_analysis_of_the_yili():
     """The 校语 and the editions they report are annotations: a unit has no field of them, and
-    their kinds are the tradition's."""
+    their kinds are the traditions' (the editions, the 儀禮's; the 校语, every work's)."""
     assert not {"editions", "textual_notes"} & {f.name for f in fields(Unit)}
-    for kind in (ReportedReading, TextualNote):
-        assert issubclass(kind, Annotation) and kind.__module__.startswith("edition.traditions.yili")
+    for kind, package in ((ReportedReading, "edition.traditions.yili"), (TextualNote, "edition.traditions")):
+        assert issubclass(kind, Annotation) and kind.__module__.startswith(package)

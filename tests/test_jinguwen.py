@@ -10,7 +10,7 @@ import pytest
 from lxml import etree
 
 from edition.publication.tei import TEI_NS
-from edition.traditions.yili import jinguwen
+from edition.traditions import jinguwen
 
 NS = {"t": TEI_NS}
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from edition.collation import analysis
-from edition.traditions import NONE, load
+from edition.traditions import COMMON, NONE, load
 from edition.work.chapter_build import ANALYSES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,14 +23,17 @@ def test_the_architecture_page_prints_the_yilis_pipeline_as_the_code_orders_it()
     assert f"for the 儀禮 it runs {ordered} (a test" in page
 
 
-def test_a_work_without_a_tradition_runs_the_engines_analyses_alone():
-    assert NONE.analyses == () and names(analysis.ordered(ANALYSES)) == [
+def test_a_work_without_a_tradition_runs_the_engines_analyses_and_the_notes_every_work_has():
+    assert NONE.analyses == COMMON and names(analysis.ordered((*ANALYSES, *COMMON))) == [
         "punctuation",
+        "jinguwen",
+        "textual_notes",
         "headings",
         "sections",
         "decisions",
         "same_error",
     ]
+    assert set(COMMON) < set(load("yili").analyses)
 
 
 def test_an_analysis_runs_after_those_it_reads_whatever_the_order_given():
@@ -84,9 +87,9 @@ def test_a_book_of_evidence_is_read_only_by_a_tradition_with_a_reader_of_its_kin
 
 
 @pytest.mark.tier("build")
-def test_a_work_without_a_tradition_builds_with_the_engines_analyses_alone(tmp_path):
-    """The sample (儀禮 text, with Zheng's 今文无告) built without a tradition: a valid edition
-    with no 今文/古文 reading, since no analysis of the 儀禮 runs."""
+def test_a_work_without_a_tradition_builds_with_the_engines_analyses_and_the_common_ones(tmp_path):
+    """The sample (儀禮 text, with Zheng's 今文无告) built without a tradition: a valid edition whose
+    notes on readings are read as every work's are (今文无告 is a reading), with no person named."""
     from probe import SAMPLE, edition, sample_sources, write_witness
 
     root = sample_sources(tmp_path / "sources", tradition="")
@@ -94,4 +97,4 @@ def test_a_work_without_a_tradition_builds_with_the_engines_analyses_alone(tmp_p
     result = edition("build", "--quiet", "--sources", root, "--out", tmp_path / "build")
     assert result.returncode == 0, result.stderr
     tei = (tmp_path / "build" / "edition.xml").read_text(encoding="utf-8")
-    assert 'type="jinguwen"' not in tei and ">东</rdg>" in tei
+    assert 'type="jinguwen"' in tei and ">东</rdg>" in tei

@@ -31,7 +31,8 @@ from edition.collation.model import Reading, Unit
 from edition.publication import render, tei, validate
 from edition.publication.conventions import Conventions
 from edition.tables import expand_macros
-from edition.traditions.yili import reported_editions, textual_note
+from edition.traditions import textual_note
+from edition.traditions.yili import reported_editions
 from edition.traditions.yili.reported_editions import ReportedReading
 
 NS = {"t": tei.TEI_NS}

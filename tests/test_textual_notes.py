@@ -10,7 +10,7 @@ from lxml import etree
 
 from edition.publication import validate
 from edition.publication.tei import TEI_NS, XML_ID
-from edition.traditions.yili import jinguwen, textual_note
+from edition.traditions import jinguwen, textual_note
 
 NS = {"t": TEI_NS}
 

@@ -7,7 +7,9 @@ setting) whose `TRADITION` gives:
 - the readers of its books of evidence, by the `kind` their stanzas name
   (`collation.external_evidence.EvidenceReader`).
 
-A work with no tradition is built by the engine's analyses alone, with no book of evidence.
+Besides, every work's notes are read by the analyses of `COMMON` (modules here, with their data in
+`data/`). A work with no tradition is built by the engine's analyses and those, with no book of
+evidence.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import regex
 
 from ..collation.external_evidence import EvidenceReader
 from ..errors import EditionError
+from . import jinguwen, textual_note
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,11 @@ class Tradition:
     readers: Mapping[str, EvidenceReader] = field(default_factory=dict)  # by kind of book of evidence
 
 
-NONE = Tradition("")
+# What every work's notes are read for, whatever its tradition: Zheng Xuan's notes on readings
+# (`jinguwen`, the traditions the notes name) and the 校语 of the witnesses (`textual_note`); a
+# work whose commentary has none has none of their entries.
+COMMON = (jinguwen, textual_note)
+NONE = Tradition("", analyses=COMMON)
 
 
 def load(name: str, named_in: Path | None = None) -> Tradition:

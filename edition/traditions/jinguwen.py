@@ -22,18 +22,18 @@ import regex
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Annotated, Annotation, Apparatus, EntryOver, Unit
-from ...intake.model import Witness
-from ...intake.normalize import DROPPED, Normalizer
-from ...publication.conventions import Conventions
-from ...publication.tei.apparatus import Encoded
-from ...publication.tei.markup import XML_ID, append_text, el
-from ...tables import expand_macros
+from ..collation.analysis import Context, Placements, Report
+from ..collation.model import Annotated, Annotation, Apparatus, EntryOver, Unit
+from ..intake.model import Witness
+from ..intake.normalize import DROPPED, Normalizer
+from ..publication.conventions import Conventions
+from ..publication.tei.apparatus import Encoded
+from ..publication.tei.markup import XML_ID, append_text, el
+from ..tables import expand_macros
 
 NAME = "jinguwen"
 PHASE = "entries"
-DATA = resources.files("edition.traditions.yili") / "data" / "jinguwen.toml"
+DATA = resources.files("edition.traditions") / "data" / "jinguwen.toml"
 
 
 @dataclass

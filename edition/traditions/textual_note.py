@@ -28,19 +28,19 @@ from pathlib import Path
 
 import regex
 
-from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Annotated, Annotation, Apparatus, EntryOver
-from ...intake.model import Stream, Witness
-from ...intake.normalize import Normalizer
-from ...publication.tei.apparatus import Encoded
-from ...publication.tei.markup import XML_ID, append_text, el
-from ...tables import expand_macros, read_toml
-from ...text import HAN
+from ..collation.analysis import Context, Placements, Report
+from ..collation.model import Annotated, Annotation, Apparatus, EntryOver
+from ..intake.model import Stream, Witness
+from ..intake.normalize import Normalizer
+from ..publication.tei.apparatus import Encoded
+from ..publication.tei.markup import XML_ID, append_text, el
+from ..tables import expand_macros, read_toml
+from ..text import HAN
 from . import jinguwen
 
 NAME = "textual_notes"
 PHASE = "entries"
-DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "textual_notes.toml"))
+DATA = Path(str(resources.files("edition.traditions") / "data" / "textual_notes.toml"))
 BOUNDARY = "|"
 MIN_HEADING = 2  # characters of a heading's place found in the classic text, at least
 MIN_QUOTED = 2  # characters quoted before an unnamed 案 that judges them, at least

@@ -42,8 +42,8 @@ from ...publication.tei.markup import XML_ID, append_text, el
 from ...tables import read_toml, read_tsv
 from ...text import HAN
 from ...vocabulary import ReadingType as T
-from . import textual_note
-from .textual_note import FormulaMatch, TextualNote
+from .. import textual_note
+from ..textual_note import FormulaMatch, TextualNote
 
 NAME = "reported_editions"
 PHASE = "entries"
