@@ -272,3 +272,17 @@ def test_each_formula_of_the_grammar_reads_its_example():
         parsed, problem = jinguwen.parse(table["example"])
         assert parsed and not problem, (formula.name, table["example"], problem)
         assert formula.pattern is None or formula.pattern.search(table["example"]), formula.name
+
+
+def test_the_old_copies_zheng_xuan_names_in_the_zhouli_are_a_tradition_of_the_grammar():
+    """故書X作Y, 故書X爲Y: Zheng Xuan's 周禮注 on its old copies (春官 小宗伯 掌建國之神位: 故書位作立;
+    大祝 祈: 故書祈爲幾), read as the 今文/古文 notes are, as readings of the tradition 故書."""
+    for note, lemma, reading in (("故書位作立", "位", "立"), ("故書祈爲幾", "祈", "幾")):
+        (parsed,), problem = jinguwen.parse(note)
+        assert (parsed.tradition, parsed.kind, parsed.lemma, parsed.reading, problem) == (
+            "gushu",
+            "substitution",
+            lemma,
+            reading,
+            "",
+        )

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import regex
 from conftest import ROOT
 
 from edition.work.new_work import chapters_of, edition_siglum, headings_in, read_base
@@ -104,6 +105,9 @@ def test_the_yinyi_in_the_notes_is_a_layer_of_its_own_and_circles_between_passag
     assert "陸曰毋音无" in text("phonetic") and "儼魚檢反" in text("phonetic").replace(")¶\n(", "")
     assert "重意哀公問君子毋不敬也" in text("scholia")
     assert "陸曰此記二礼之" in text("label") + text("phonetic")  # the book's line is no classic text
+    persons = (sources / "persons.tsv").read_text(encoding="utf-8")  # whose each layer is, from the headings
+    assert "\nzheng-xuan\t鄭玄\t" in persons and "\tcommentary\t" in persons.split("zheng-xuan")[1].splitlines()[0]
+    assert "\nlu-deming\t陸德明\t" in persons and "persons.tsv: 鄭玄 added" in added.stdout
     assert text("classic").startswith("曲禮曰母不敬儼若思安定辭安民哉敖不可長")
     assert "〇" not in text("classic") and "○" not in text("classic")
 
@@ -128,6 +132,11 @@ def test_a_new_classic_is_built_with_nothing_of_the_yili_on_its_pages(tmp_path):
     for word in ("今文", "古文", "單疏本", "識誤", "儀禮"):
         assert word not in front, word
     assert "他書各算一種" in front
+    # Zheng Xuan's note on a reading, X或爲Y, stands on X, his
+    note = regex.search(
+        r'<app xml:id="[^"]+"><lem[^>]*>要</lem><note [^>]*resp="#zheng-xuan"[^>]*><quote[^>]*>[^<]*要或爲優', tei
+    )
+    assert note, "the note 要或爲優 is not on 要"
     site = chapter / "site"
     assert not (site / "jinguwen.html").exists()
     page = (site / "index.html").read_text(encoding="utf-8")

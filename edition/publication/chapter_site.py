@@ -46,7 +46,7 @@ HANAMIN = (
     Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
 )
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
-TRADITIONS = {"#jinwen": "今文", "#guwen": "古文"}
+TRADITIONS = {"#jinwen": "今文", "#guwen": "古文", "#gushu": "故書"}
 CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
 # Reading types, most telling first, and the 校语 (textual): a marker is coloured by the first its entry has.
 KINDS = (
@@ -107,7 +107,7 @@ class Site:
     conventions: Conventions | None = None
     entries: dict = field(default_factory=dict)  # app id -> its phrased entry
     folds: Folds | None = None  # the variant forms the search folds together
-    jinguwen: bool = False  # the work's tradition reports Zheng Xuan's 今文/古文 notes (its report is written)
+    jinguwen: bool = False  # Zheng Xuan's notes name traditions (今文, 古文, 故書) here: its report has notes
 
     def apparatus(self, app: App) -> list[tuple[str, list]]:
         """An entry as the edition's conventions phrase it: (series, pieces) for each series it has."""
@@ -698,7 +698,7 @@ def load_site(edition_xml: Path, build_dir: Path) -> Site:
         name: json.loads((build_dir / "reports" / f"{name}.json").read_text(encoding="utf-8"))
         for name in ("witnesses", "collation")
     }
-    # Zheng Xuan's 今文/古文 notes, where the work's tradition has them (no index where not)
+    # Zheng Xuan's notes on the traditions he names (今文, 古文, 故書), where his notes have them
     jinguwen = build_dir / "reports" / "jinguwen.json"
     reports["jinguwen"] = (
         json.loads(jinguwen.read_text(encoding="utf-8"))
@@ -725,7 +725,7 @@ def load_site(edition_xml: Path, build_dir: Path) -> Site:
     site.conventions = Conventions(edition.style)
     site.entries = site.conventions.entries(edition)
     site.folds = Folds(edition, characters)
-    site.jinguwen = jinguwen.is_file()
+    site.jinguwen = bool(reports["jinguwen"]["notes"])
     return site
 
 

@@ -32,7 +32,7 @@ COMMENTARY_SERIES = "D"
 REMARKS_SERIES = "E"
 # Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
 QUOTING = ("lacunaStart", "lacunaEnd")
-TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文"}
+TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文", "#gushu": "故書"}
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 

@@ -39,7 +39,7 @@ TEI = "http://www.tei-c.org/ns/1.0"
 NS = {"t": TEI}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 MARKERS = ("witStart", "witEnd", "lacunaStart", "lacunaEnd")
-TRADITIONS = ("jinwen", "guwen")  # Zheng Xuan's 今文 and 古文: reported, not extant witnesses
+TRADITIONS = ("jinwen", "guwen", "gushu")  # Zheng Xuan's 今文, 古文 and 故書: reported, not extant witnesses
 
 
 UNDESCRIBED = "〓"  # a stand-in that no table maps or describes

@@ -175,7 +175,9 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
         (site_dir / name).write_text(script, encoding="utf-8")
         scripts.append((name, script))
     env = environment({k: v for view in chapters for k, v in view.site.edition.gaiji.items()})
-    jinguwen = any(view.site.jinguwen for view in chapters)  # the work's tradition reports 今文/古文
+    jinguwen = any(view.site.jinguwen for view in chapters)  # Zheng Xuan's notes name traditions
+    reported = {f"#{r.tradition}" for view in chapters for r in view.traditions}
+    traditions = {ident: name for ident, name in TRADITIONS.items() if ident in reported}
     pages = {name: page for name, page in PAGES.items() if jinguwen or name != "jinguwen.html"}
     nav = [(name, key) for name, (_, key) in pages.items()]
     written = []
@@ -190,7 +192,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
                 page=name,
                 nav=nav,
                 scripts=[s for s, _ in scripts],
-                TRADITION_NAMES=TRADITIONS,
+                TRADITION_NAMES=traditions,
                 EFFECTS=EFFECTS,
                 FORMULAS=FORMULAS,
                 bin=BIN,

@@ -554,8 +554,8 @@ class Reported(Annotation):
 
     @classmethod
     def principles(cls, writer) -> dict[str, list[str]]:
-        """The traditions the notes report (the principles' `traditions`)."""
-        return {"traditions": list(TRADITIONS)}
+        """The traditions the notes report here (the principles' `traditions`)."""
+        return {"traditions": list(reported_traditions(writer))}
 
     @classmethod
     def encode(cls, writer, unit: Unit, reported: list[Reported]) -> Encoded:
@@ -581,12 +581,9 @@ class Reported(Annotation):
 
     @classmethod
     def witnesses(cls, writer, sources, parent) -> None:
-        """The traditions (data/jinguwen.toml), hypothetical witnesses, described in the style's words."""
+        """The traditions the notes report here, hypothetical witnesses, described in the style's words."""
         described = Conventions(sources.config.apparatus_style).templates["headings"]["traditions"]
-        first_names: dict[str, str] = {}
-        for name, xml_id in TRADITIONS.items():
-            first_names.setdefault(xml_id, name)
-        for xml_id, name in first_names.items():
+        for name, xml_id in reported_traditions(writer).items():
             witness = el("witness", {XML_ID: xml_id, "n": name}, parent=parent)
             el("abbr", {"type": "siglum"}, name, parent=witness)
             append_text(witness, " " + described[xml_id])
@@ -596,6 +593,17 @@ class Reported(Annotation):
                 "hypothetical: a tradition reported by Zheng Xuan's notes, attested only where a note reports it",
                 parent=witness,
             )
+
+
+def reported_traditions(writer) -> dict[str, str]:
+    """The traditions the notes report in the entries written, name -> id, in the grammar's order
+    (data/jinguwen.toml)."""
+    found = {r.tradition for unit in writer.apparatus.all_units() for r in readings_on(unit)}
+    first_names: dict[str, str] = {}
+    for name, xml_id in TRADITIONS.items():
+        if xml_id in found:
+            first_names.setdefault(xml_id, name)
+    return {name: xml_id for xml_id, name in first_names.items()}
 
 
 def readings_on(unit: Unit) -> list[Reported]:

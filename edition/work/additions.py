@@ -21,6 +21,7 @@ from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import book_of, check_text_data, read_raw
 from ..tables import read_text, violations
 from .file_kinds import kind_of
+from .named_persons import named_in, with_persons
 from .new_work import book_title, chapters_of, read_base, with_chapters
 from .placement import ChapterPlacer, Placement
 from .sources import WITNESS_SUFFIXES, add_witness, check_options, guess_layout, write_together
@@ -115,15 +116,8 @@ def add_edition(
     written: dict[Path, bytes] = {}
     if work.chapters:
         placements, by_chapter = placed_in_chapters(work, files, options, progress)
-    else:  # the work's first edition is its base: its 卷 are the chapters
-        for path in files:
-            check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
-        chapters, placements = chapters_of(read_base(files))
-        title = work.settings.get("title") or book_title(files)
-        work_toml = with_chapters(read_text(root / WORK_FILE), chapters, siglum, title)
-        written[root / WORK_FILE] = work_toml.encode("utf-8")
-        work = replace(work, chapters=chapters, settings=dict(work.settings, base=siglum, title=title))
-        by_chapter = {p.chapter.number: [path] for path, p in placements.items() if p.chapter}
+    else:
+        work, placements, by_chapter, written = begun(root, work, files, siglum, options)
     if not by_chapter:
         raise EditionError(folder, "none of its files belongs to a chapter of the work")
     if sum(path.stat().st_size for path in files) >= LONG_ADD:
@@ -163,11 +157,29 @@ def add_edition(
         if profile_path.exists() and profile_path.read_text(encoding="utf-8") != composed:
             raise EditionError(profile_path, "a profile of that name is already in the sources")
         written[profile_path] = composed.encode("utf-8")
+    persons, persons_added = with_persons(root / "persons.tsv", named_in(files, work.normalizer(), siglum))
+    if persons_added:
+        written[root / "persons.tsv"] = persons.encode("utf-8")
     if read.composed:
         (root / "profiles").mkdir(exist_ok=True)
     place_folder(root / siglum, files, written, folder)
     report = placement_lines(files, placements, by_chapter, kinds, read.said)
-    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report, *skipped])
+    return Added(root / siglum, [*read.lines(options.get("profile") is not None), *report, *persons_added, *skipped])
+
+
+def begun(
+    root: Path, work: Work, files: list[Path], siglum: str, options: dict
+) -> tuple[Work, dict[Path, Placement], dict[int, list[Path]], dict[Path, bytes]]:
+    """The work's first edition is its base: its 卷 are the chapters, written into work.toml with
+    the base's siglum (and its title, if the work has none)."""
+    for path in files:
+        check_text_data(path, path.read_bytes(), options.get("encoding") or "utf-8")
+    chapters, placements = chapters_of(read_base(files))
+    title = work.settings.get("title") or book_title(files)
+    work_toml = with_chapters(read_text(root / WORK_FILE), chapters, siglum, title)
+    work = replace(work, chapters=chapters, settings=dict(work.settings, base=siglum, title=title))
+    by_chapter = {p.chapter.number: [path] for path, p in placements.items() if p.chapter}
+    return work, placements, by_chapter, {root / WORK_FILE: work_toml.encode("utf-8")}
 
 
 def placed_in_chapters(

@@ -28,9 +28,10 @@ from .work_sources import WORK_FILE, Chapter
 
 SKELETON = resources.files("edition.work") / "data" / "new-work"
 # A 篇's heading at a line's head: its title (a Kanripo entity among its characters) and 第 with its
-# number, then a space, a note, the line's end or the end of the printed line (¶).
+# number, then a space, a note (音義 or 疏 before it), the line's end or the end of the printed line (¶).
 HEADING = regex.compile(
-    rf"(?m)^[\u3000 ]*(?P<title>(?:\p{{Han}}|&KR\d+;){{1,12}}?)第(?P<number>[{NUMERAL}]+)(?=[\u3000 (（¶]|$)"
+    rf"(?m)^[\u3000 ]*(?P<title>(?:\p{{Han}}|&KR\d+;){{1,12}}?)第(?P<number>[{NUMERAL}]+)"
+    r"(?=[\u3000 (（¶]|(?:音義|疏)\(|$)"
 )
 PAGE_ID = regex.compile(r"<pb:[^_>]+_(?P<edition>[A-Za-z][\w-]*?)_\d+")  # Kanripo's page ids name the edition
 ENTITY = regex.compile(r"&KR\d+;")

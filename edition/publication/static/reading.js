@@ -22,7 +22,7 @@
     all: () => true,
     major: (tags) => !tags.includes("minor"),
     substantive: (tags) => tags.includes("substantive"),
-    jinguwen: (tags) => tags.includes("jinwen") || tags.includes("guwen"),
+    jinguwen: (tags) => tags.includes("jinwen") || tags.includes("guwen") || tags.includes("gushu"),
     jinwen: (tags) => tags.includes("jinwen"),
     guwen: (tags) => tags.includes("guwen"),
     textual: (tags) => tags.includes("textual"),
