@@ -13,6 +13,9 @@ import pytest
 import regex
 from conftest import ROOT
 
+from edition.intake.guess import common_features, decode, features_found
+from edition.intake.profile import load_profile, split_layers
+from edition.intake.raw import read_raw
 from edition.work.new_work import chapters_of, edition_siglum, headings_in, read_base
 from edition.work.work_sources import Work
 
@@ -36,9 +39,10 @@ def test_the_bases_juan_are_the_chapters_and_plates_are_none():
     chapters, placements = chapters_of(read_base(files))
     assert [(c.number, c.title, c.heading) for c in chapters] == [
         (1, "曲禮上、曲禮下", "曲禮上第一、曲禮下第二"),
-        (2, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
-        (3, "深衣", "深衣第三十九"),
-        (4, "投壷", "投壷第四十"),
+        (2, "檀弓上", "檀弓上第三"),
+        (3, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
+        (4, "深衣", "深衣第三十九"),
+        (5, "投壷", "投壷第四十"),
     ]
     assert placements[LIJI / "KR1d0054_000.txt"].chapter is None
     assert edition_siglum(LIJI) == "SBCK"
@@ -143,3 +147,30 @@ def test_a_new_classic_is_built_with_nothing_of_the_yili_on_its_pages(tmp_path):
     assert 'href="jinguwen.html"' not in page and 'value="jinwen"' not in page
     pdf = subprocess.run(["pdftotext", str(chapter / "edition.pdf"), "-"], capture_output=True, text=True).stdout
     assert "今古文索引" not in pdf and "異體字表" in pdf
+
+
+def test_a_mark_only_some_juan_have_is_the_editions_and_its_words_are_no_classic_text(tmp_path):
+    """纂圖互註's cross-references, 互註(…), stand in some 卷 only (卷二 here, of five): the edition's
+    profile composes them, so that the word is a label and the note the compiler's, not Zheng's."""
+    found = [features_found(decode(p.read_bytes())[0]) for p in sorted(LIJI.glob("*.txt"))]
+    assert sum(any(d.feature == "cross-references" for d in f) for f in found) == 1
+    assert "cross-references" in [d.feature for d in common_features(found)]
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    shutil.copy(LIJI / "KR1d0054_002.txt", base)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    work = Work.load(sources)
+    chapter = work.sources(work.chapters[0])
+    witness = chapter.intake(chapter.witnesses[0], chapter.normalizer())
+    layer = lambda name: "".join(s.text(witness.raw) for s in witness.segments_of(name))
+    assert "互註" in layer("label") and "互註" not in layer("classic")
+    assert "左僖四年晉献公" in layer("scholia") and "左僖四年" not in layer("commentary")
+
+
+def test_the_zhushus_pian_title_alone_after_its_commentators_is_a_heading(tmp_path):
+    """禮記注疏 卷七 opens 　　漢鄭氏注　唐陸德明音義　孔穎達疏, then the 篇's title alone, 　檀弓上: a
+    label, not text of the classic that the other witnesses lack."""
+    raw = read_raw(FIXTURES / "KR1d0053-WYG" / "KR1d0053_007.txt", "utf-8")
+    segments = split_layers(raw, load_profile("mandoku-zhushu", ROOT / "sources"), ())
+    text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
+    assert "檀弓上" in text("label") and text("classic").startswith("大公封於營丘")

@@ -46,6 +46,7 @@ class Detector:
     min: int
     goes_with: tuple[str, ...]
     unless: tuple[str, ...]
+    sparse: bool = False  # an edition has it if any of its files shows it (a mark only some 卷 have)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ def detectors() -> tuple[Detector, ...]:
                 detect.get("min", 1),
                 tuple(detect.get("with", ())),
                 tuple(detect.get("unless", ())),
+                detect.get("sparse", False),
             )
         )
     return tuple(out)
@@ -141,8 +143,8 @@ def composition(found: list[Detection], what: str) -> str:
 
 
 def common_features(found: list[list[Detection]]) -> list[Detection]:
-    """The features of an edition of several files: those found in at least ENOUGH of them, in the
-    order a profile composes them, their matches added up."""
+    """The features of an edition of several files: those found in at least ENOUGH of them (a
+    sparse one, in any), in the order a profile composes them, their matches added up."""
     counts: dict[str, list[Detection]] = {}
     for detections in found:
         for detection in detections:
@@ -150,7 +152,7 @@ def common_features(found: list[list[Detection]]) -> list[Detection]:
     return [
         Detection(d.feature, d.words, sum(f.count for f in counts[d.feature]))
         for d in detectors()
-        if len(counts.get(d.feature, ())) >= ENOUGH * len(found)
+        if len(counts.get(d.feature, ())) >= (1 if d.sparse else ENOUGH * len(found))
     ]
 
 
