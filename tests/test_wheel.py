@@ -58,3 +58,7 @@ def test_a_wheel_installs_in_a_fresh_venv_and_builds_a_chapter(tmp_path):
         and (out / "site" / "index.html").is_file()
         and (out / "edition.pdf").stat().st_size > 10_000
     )
+    # a new work from the installed package's files: its skeleton and the persons its base names
+    base = ROOT / "tests" / "fixtures" / "kanripo" / "KR1d0054-SBCK"
+    run(venv / "bin" / "edition", "init", base, "--sources", tmp_path / "new", cwd=tmp_path)
+    assert "zheng-xuan" in (tmp_path / "new" / "persons.tsv").read_text(encoding="utf-8")
