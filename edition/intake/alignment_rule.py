@@ -369,7 +369,14 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
         for left, right in zip([None, *anchors], [*anchors, None]):
             w0, w1 = (left + 1 if left is not None else 0), (right if right is not None else len(text))
             inside = {stretch[k] for k in range(w0, w1) if stretch[k] >= 0} - placed
-            r1 = firm[right] if right is not None else min(len(reference_text), firm[left] + 1 + 2 * (w1 - w0))
+            # with no firm run at all (a text read with no sure text), the whole reference faces it
+            r1 = (
+                firm[right]
+                if right is not None
+                else min(len(reference_text), firm[left] + 1 + 2 * (w1 - w0))
+                if left is not None
+                else len(reference_text)
+            )
             r0 = firm[left] + 1 if left is not None else max(0, r1 - 2 * (w1 - w0))
             # Sure text that this reference has nothing for here (its own lost leaf): it cannot judge.
             lacking = (
