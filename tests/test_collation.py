@@ -96,8 +96,8 @@ def test_every_app_has_ids_and_typed_readings(edition):
     ids = [n.get(XML_ID) for n in edition.xpath("//t:app | //t:lem | //t:rdg", namespaces=NS)]
     assert all(ids) and len(ids) == len(set(ids))
     types = {r.get("type") for r in edition.xpath("//t:rdg", namespaces=NS)}
-    assert types == {"substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen", "fragment"}, (
-        "variant forms are in the 异体字表 only"
+    assert types == {"substantive", "lacuna", "gaiji", "transposition", "intrusion", "jinguwen", "fragment", "usage"}, (
+        "variant forms are in the 异体字表 only; a usage (一/壹, 通假) is a reading of its own type"
     )
 
 
