@@ -453,8 +453,9 @@ def base_leaf_markers(
     markers: Markers, base_siglum: str, lost: list[tuple[int, int, Supplied, bool]], n: int
 ) -> dict[tuple[int, int], dict[str, list[str]]]:
     """The base's markers at its lost leaves. Where the 經's entry holds the 注 of a leaf, the base's
-    lacunaStart and lacunaEnd in the 注 stand in the base's readings of the entries of the 注 at the
-    leaf's edges (returned by edge), else beside them (in `markers`)."""
+    lacunaStart and lacunaEnd in the 注 (witEnd and witStart where the leaf ends or starts the base's
+    text) stand in the base's readings of the entries of the 注 at the leaf's edges (returned by
+    edge), else beside them (in `markers`)."""
     held = [(t0, t1) for t0, t1, _, entry in lost if not entry]
     edges = {(t0, t1) for t0, t1, _, entry in lost if entry}
     leaf_markers: dict[tuple[int, int], dict[str, list[str]]] = {}
@@ -462,8 +463,9 @@ def base_leaf_markers(
     for t0, t1 in held:
         lead = next(((a, b) for a, b in edges if b == t0), None)
         trail = next(((a, b) for a, b in edges if a == t1), None)
-        for edge, token, name in ((lead, t0 - 1, "lacunaStart"), (trail, t1, "lacunaEnd")):
-            if edge is not None:
+        for edge, token, names in ((lead, t0 - 1, ("lacunaStart", "witEnd")), (trail, t1, ("lacunaEnd", "witStart"))):
+            if edge is not None:  # a leaf lost at the start of the base's text is where it starts
+                name = next(m for m in markers[token][base_siglum] if m in names)
                 markers[token][base_siglum].remove(name)
                 if not markers[token][base_siglum]:
                     del markers[token][base_siglum]
