@@ -187,3 +187,17 @@ def test_a_volume_whose_latex_is_unchanged_is_only_assembled_again(work, tmp_pat
     assert (tmp_path / "kept" / "volume.tex").read_text(encoding="utf-8") == (kept / "volume.tex").read_text(
         encoding="utf-8"
     )
+
+
+def test_a_chapter_whose_folder_has_a_character_outside_the_bmp_is_in_the_volume(work, tmp_path):
+    """XeTeX finds no file by such a path (the 禮記's 14-𥙊法-𥙊義-𥙊統): the volume links it."""
+    root = tmp_path / "work"
+    data = json.loads((work / "work.json").read_text(encoding="utf-8"))
+    for chapter in data["chapters"]:
+        chapter["folder"] = chapter["folder"] + "-𥙊"
+        shutil.copytree(
+            work / "chapters" / chapter["folder"].removesuffix("-𥙊"), root / "chapters" / chapter["folder"]
+        )
+    (root / "work.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    build_volume(root, root / "edition.pdf")
+    assert pages(root / "edition.pdf") == pages(work / "edition.pdf")

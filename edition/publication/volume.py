@@ -53,6 +53,10 @@ class VolumeChapter:
     contents: list[tuple[str, int]]  # the chapters of the chapter's PDF: title (LaTeX), the page it starts on
     start: int = 0  # the volume's page of the part's title page
 
+    @property
+    def linked(self) -> str:
+        return linked_name(self.chapter)
+
     def volume_page(self, app_id: str) -> int:
         """The page of the volume an entry of the chapter is on."""
         return self.in_volume(self.text_from + self.app_pages[app_id] - 1)
@@ -84,6 +88,12 @@ def page_count(pdf: Path) -> int:
     if result.returncode != 0 or pages is None:
         raise EditionError(pdf, f"pdfinfo cannot read it: {result.stderr.strip() or 'no page count'}")
     return int(pages)
+
+
+def linked_name(chapter: BuiltChapter) -> str:
+    """The name the volume's folder gives a chapter's PDF: a link, since XeTeX finds no file whose
+    path has a character outside the BMP (a folder 14-𥙊法)."""
+    return f"chapter-{chapter.number}.pdf"
 
 
 def read_part(build_root: Path, chapter: BuiltChapter) -> VolumeChapter:
@@ -257,6 +267,10 @@ def build_volume(build_root: Path, out_pdf: Path, kept: Path | None = None, prev
     tex = volume_latex(build_root)
     workdir = Path(tempfile.mkdtemp(prefix=".volume-", dir=build_root))
     try:
+        for chapter in read_work(build_root).chapters:
+            (workdir / linked_name(chapter)).symlink_to(
+                build_root.resolve() / "chapters" / chapter.folder / "edition.pdf"
+            )
         if (
             previous is not None
             and (previous / "volume.xdv").is_file()
