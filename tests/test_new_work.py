@@ -41,8 +41,9 @@ def test_the_bases_juan_are_the_chapters_and_plates_are_none():
         (1, "曲禮上、曲禮下", "曲禮上第一、曲禮下第二"),
         (2, "檀弓上", "檀弓上第三"),
         (3, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
-        (4, "深衣", "深衣第三十九"),
-        (5, "投壷", "投壷第四十"),
+        (4, "哀公問", "哀公問第二十七"),
+        (5, "深衣", "深衣第三十九"),
+        (6, "投壷", "投壷第四十"),
     ]
     assert placements[LIJI / "KR1d0054_000.txt"].chapter is None
     assert edition_siglum(LIJI) == "SBCK"
@@ -150,10 +151,10 @@ def test_a_new_classic_is_built_with_nothing_of_the_yili_on_its_pages(tmp_path):
 
 
 def test_a_mark_only_some_juan_have_is_the_editions_and_its_words_are_no_classic_text(tmp_path):
-    """纂圖互註's cross-references, 互註(…), stand in some 卷 only (卷二 here, of five): the edition's
+    """纂圖互註's cross-references, 互註(…), stand in some 卷 only (卷二 and 卷十五 here, of seven): the edition's
     profile composes them, so that the word is a label and the note the compiler's, not Zheng's."""
     found = [features_found(decode(p.read_bytes())[0]) for p in sorted(LIJI.glob("*.txt"))]
-    assert sum(any(d.feature == "cross-references" for d in f) for f in found) == 1
+    assert sum(any(d.feature == "cross-references" for d in f) for f in found) == 2
     assert "cross-references" in [d.feature for d in common_features(found)]
     sources, base = tmp_path / "sources", tmp_path / "base"
     base.mkdir()
@@ -174,3 +175,27 @@ def test_the_zhushus_pian_title_alone_after_its_commentators_is_a_heading(tmp_pa
     segments = split_layers(raw, load_profile("mandoku-zhushu", ROOT / "sources"), ())
     text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
     assert "檀弓上" in text("label") and text("classic").startswith("大公封於營丘")
+
+
+def test_the_commentator_after_a_titles_note_and_a_cross_reference_over_a_line_end_are_no_classic_text(tmp_path):
+    """纂圖互註禮記 ends a 篇's title line with its commentator after the note on the title (卷十五:
+    哀公問第二十七(陸曰…)鄭氏註; 卷十八: (純則曰/長衣也)鄭氏註; 卷十九: …賔禮也)禮記　鄭氏註), and prints 互註
+    at a line's end with its note on the next line, a note that may go on over a line (卷十五)."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    for name in ("KR1d0054_015.txt", "KR1d0054_018.txt", "KR1d0054_019.txt"):
+        shutil.copy(LIJI / name, base)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    work = Work.load(sources)
+    layers = []
+    for chapter in work.chapters:
+        sources_of = work.sources(chapter)
+        witness = sources_of.intake(sources_of.witnesses[0], sources_of.normalizer())
+        layers.append(lambda name, w=witness: "".join(s.text(w.raw) for s in w.segments_of(name)))
+    ai_gong, shen_yi, tou_hu = layers
+    for layer in layers:
+        assert "鄭氏" in layer("label") and "鄭氏" not in layer("classic")
+    assert "禮記　鄭氏註" in tou_hu("label")
+    assert "無體之禮也" in ai_gong("classic") and "互註" not in ai_gong("classic")
+    assert "凡民有䘮" in ai_gong("classic") and "詩𨚍栢舟" in ai_gong("scholia")
+    assert "詩昊" in ai_gong("scholia") and "(云)" not in ai_gong("commentary").replace("¶", "")

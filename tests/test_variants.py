@@ -30,6 +30,9 @@ from edition.intake.variants import (
     VariantForms,
     kanripo_substitutions,
     kanripo_tables,
+    large_characters,
+    mandoku_characters,
+    standard_text_characters,
     unihan,
 )
 from edition.publication import render
@@ -139,13 +142,14 @@ def test_every_curated_row_is_one_the_tables_lack(normalizer, table):
 
 
 def test_the_tables_fold_only_forms_outside_the_standard_repertoires():
-    normalized, gaiji = kanripo_tables()
+    normalized, standard_text, gaiji = kanripo_tables()
     tables = VariantForms({})
     assert tables.fold("羋") is None, "Kanripo's 羋→芉 once: 羋 is a character of its own"
     assert tables.fold("杞") is None and gaiji["杞"][0] == "𣏌", "nor a standard character to a rarer one"
     assert tables.fold("余") is None, "OpenCC's Japanese 余→餘"
     assert tables.standard("𢧐") == "戰", "a chain: Kanripo's 𢧐→戦, then OpenCC's 戦→戰"
     assert normalized["𠋣"] == ("倚", "Kanripo normalized text: KR1d0026 SBCK")
+    assert tables.fold("衆") is None and standard_text["衆"][0] == "眾", "the 正文's 眾 for OpenCC's traditional 衆"
     assert "荅" in unihan()["kSemanticVariant"]["答"]
 
 
@@ -154,9 +158,27 @@ def test_kanripo_substitutions_on_a_small_sample():
     some places only (七 once read 匙) is not; markup, remarks and entities are no characters."""
     edition = "#+TITLE: 儀禮\n<pb:X_005-1a>¶\n𠋣旌七人(注&KR0002;𠋣/也)¶\n# page missing\n七匕𠋣¶\n"
     normalized = "#+TITLE: 儀禮\n#+PROPERTY: X\n<pb:X_005-1a>¶\n倚旌七人(注若倚/也)¶\n# page missing\n匙匕倚¶\n"
-    assert kanripo_substitutions([("X SBCK", edition, normalized)]) == [
+    assert kanripo_substitutions([("X SBCK", mandoku_characters(edition), mandoku_characters(normalized))]) == [
         ("𠋣", "倚", 3, "Kanripo normalized text: X SBCK")
     ]
+
+
+def test_a_standardized_text_of_another_edition_gives_forms_it_reads_at_two_places_at_least():
+    """The 正文 is another edition: 岀 read 出 at both places is a form, 冝 read 宜 once a reading;
+    the edition's small notes and the 正文's punctuation, numbers and headings are no characters."""
+    edition = "#+TITLE: 禮記\n<pb:X_001-1a>¶\n岀門(注岀/也)冝乎岀入¶\n"
+    text = "#+TITLE: 禮記\n** 1 曲禮上\n\n1.1出門，宜乎出入。¶\n"
+    pair = (large_characters(edition), standard_text_characters(text))
+    assert pair == ("岀門冝乎岀入", "出門宜乎出入")
+    assert kanripo_substitutions([("X SBCK", *pair)], least=2, label="standard") == [
+        ("岀", "出", 2, "standard: X SBCK")
+    ]
+
+
+def test_the_standardized_text_folds_the_forms_of_the_sbck_liji():
+    forms = VariantForms({})
+    assert forms.standard("岀") == "出" and any("正文" in source for source in forms.sources("岀"))
+    assert forms.standard("𫝊") == "傳", "the 正文's 傅 where the 禮記's SBCK writes 𫝊 yields to Kanripo's table"
 
 
 # --- Collation -----------------------------------------------------------------------------------
@@ -173,9 +195,9 @@ def variant_forms_of(text: str) -> dict[str, str]:
     """For characters of `text`, a variant form that the tables fold to it (from Unihan and
     Kanripo's tables, in the BMP so that the fonts have it)."""
     forms = VariantForms({})
-    normalized, gaiji = kanripo_tables()
+    normalized, standard_text, gaiji = kanripo_tables()
     by_standard = {}
-    for variant in [*normalized, *gaiji, *unihan()["kSemanticVariant"], *unihan()["kZVariant"]]:
+    for variant in [*normalized, *standard_text, *gaiji, *unihan()["kSemanticVariant"], *unihan()["kZVariant"]]:
         standard = forms.standard(variant)
         if standard != variant and ord(variant) < 0x10000 and regex.match(r"\p{Han}", variant):
             by_standard.setdefault(standard, variant)

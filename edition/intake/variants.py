@@ -10,6 +10,9 @@ later table that folds it the same way is named as a source too:
 2. Unicode's canonical equivalents of the CJK compatibility ideographs (篆 U+2F962 → 篆);
 3. the substitutions that Kanripo's normalized text makes against each edition at every
    occurrence (`data/kanripo-normalized.tsv`, derived by `bench/kanripo_variants`);
+3b. the forms of an edition's large characters that Kanripo's standardized text of the classic
+   alone (its 正文, another edition) reads otherwise at every place, at two places at least
+   (`data/kanripo-standard-text.tsv`, derived by `bench/kanripo_variants`);
 4. Kanripo's table of uncoded characters: a Unicode form and the character it normalizes to
    (`data/kanripo-gaiji.tsv`);
 5. Unihan kZVariant, 6. OpenCC's Japanese variants (jp2t), 7. Unihan kSemanticVariant,
@@ -49,6 +52,7 @@ UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 DATA = Path(str(resources.files("edition.intake") / "data"))
 CURATED = DATA / "variants.tsv"
 KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
+KANRIPO_STANDARD_TEXT = DATA / "kanripo-standard-text.tsv"
 KANRIPO_GAIJI = DATA / "kanripo-gaiji.tsv"
 SCRIPT_FIELDS = ("kSimplifiedVariant", "kTraditionalVariant")
 UNIHAN_FIELDS = ("kZVariant", "kSemanticVariant", "kSpecializedSemanticVariant")
@@ -150,10 +154,11 @@ def load_pairs(path: Path, variant_column: str, standard_column: str, source) ->
 
 
 @cache
-def kanripo_tables() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+def kanripo_tables() -> tuple[dict[str, tuple[str, str]], ...]:
     normalized = load_pairs(KANRIPO_NORMALIZED, "variant", "standard", lambda row: row["source"])
+    standard_text = load_pairs(KANRIPO_STANDARD_TEXT, "variant", "standard", lambda row: row["source"])
     gaiji = load_pairs(KANRIPO_GAIJI, "form", "normalized", lambda row: f"Kanripo gaiji table ({row['code']})")
-    return normalized, gaiji
+    return normalized, standard_text, gaiji
 
 
 def load_curated(path: Path) -> dict[str, tuple[str, str]]:
@@ -196,16 +201,25 @@ def unihan_table(field: str):
 def tables() -> tuple:
     """The tables after the curated one, in order: each a function giving a character's standard
     form there and the source to name, or None."""
-    normalized, gaiji = kanripo_tables()
+    normalized, standard_text, gaiji = kanripo_tables()
     return (
         canonical,
         normalized.get,
+        standard_text.get,
         gaiji.get,
         unihan_table("kZVariant"),
         japanese,
         unihan_table("kSemanticVariant"),
         unihan_table("kSpecializedSemanticVariant"),
     )
+
+
+def folds_elsewhere(char: str) -> set[str]:
+    """The standard forms the tables but the standardized text's give `char` (the derivation of
+    that table leaves out a character they fold otherwise: 𫝊, 傳 in Unihan, 傅 in the 禮記's 正文)."""
+    normalized, _, gaiji = kanripo_tables()
+    others = (canonical, normalized.get, gaiji.get, japanese, *map(unihan_table, UNIHAN_FIELDS))
+    return {hit[0] for table in others if (hit := table(char))}
 
 
 class VariantForms:
@@ -262,6 +276,7 @@ class VariantForms:
 ENTITY = regex.compile(r"&KR\d+;")
 MARKUP = regex.compile(r"<pb:[^>]*>|[¶\r\n()/\u3000]")
 ENTITY_MARK = "\ufffc"  # an entity stands for one character; never a fold of its own
+SMALL_NOTE = regex.compile(r"\([^()]*\)")
 
 
 def mandoku_characters(text: str) -> str:
@@ -271,16 +286,29 @@ def mandoku_characters(text: str) -> str:
     return MARKUP.sub("", ENTITY.sub(ENTITY_MARK, body))
 
 
-def kanripo_substitutions(editions: list[tuple[str, str, str]]) -> list[tuple[str, str, int, str]]:
+def large_characters(text: str) -> str:
+    """The characters of a mandoku file but its small notes `(…)`: an edition's 經 and headings."""
+    return mandoku_characters(SMALL_NOTE.sub("", text))
+
+
+def standard_text_characters(text: str) -> str:
+    """The Han characters (and entities) of a standardized text: no punctuation, paragraph numbers
+    or `** N 篇名` headings."""
+    body = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("*"))
+    return "".join(regex.findall(rf"{HAN.pattern}|{ENTITY_MARK}", mandoku_characters(body)))
+
+
+def kanripo_substitutions(
+    editions: list[tuple[str, str, str]], least: int = 1, label: str = "Kanripo normalized text"
+) -> list[tuple[str, str, int, str]]:
     """(variant, standard, count, source) of each character that Kanripo's normalized text
-    replaces by one and the same character at every occurrence in the editions, aligned one to
-    one character by character (rapidfuzz's Levenshtein opcodes). `editions` are (label,
-    edition text, normalized text)."""
+    replaces by one and the same character at every occurrence in the editions, at `least` places,
+    aligned one to one character by character (rapidfuzz's Levenshtein opcodes). `editions` are
+    (label, edition characters, normalized characters)."""
     replaced: dict[str, Counter] = defaultdict(Counter)
     kept: Counter = Counter()
     seen_in: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for label, edition, normalized in editions:
-        a, b = mandoku_characters(edition), mandoku_characters(normalized)
+    for edition_label, a, b in editions:
         for tag, i1, i2, j1, j2 in Levenshtein.opcodes(a, b):
             if tag == "equal":
                 kept.update(a[i1:i2])
@@ -288,12 +316,11 @@ def kanripo_substitutions(editions: list[tuple[str, str, str]]) -> list[tuple[st
                 for x, y in zip(a[i1:i2], b[j1:j2]):
                     if HAN.match(x) and HAN.match(y):
                         replaced[x][y] += 1
-                        seen_in[x, y].add(label)
+                        seen_in[x, y].add(edition_label)
     rows = []
     for variant, targets in replaced.items():
         if len(targets) == 1 and not kept[variant]:
             ((standard, count),) = targets.items()
-            rows.append(
-                (variant, standard, count, "Kanripo normalized text: " + ", ".join(sorted(seen_in[variant, standard])))
-            )
+            if count >= least:
+                rows.append((variant, standard, count, f"{label}: " + ", ".join(sorted(seen_in[variant, standard]))))
     return sorted(rows, key=lambda row: (-row[2], row[0]))
