@@ -71,6 +71,17 @@ def test_each_class_is_typed_from_its_table(orthography, lemma, text, typed):
     assert classify(reading(orthography, text), reading(orthography, lemma), orthography.relations) == typed
 
 
+def test_a_character_unicode_lacks_against_one_the_other_writes_is_no_substantive_reading(orthography):
+    """The 禮記's SBCK writes 漆 as &KR0238;, which Kanripo's table gives no form: against the 四庫's
+    漆, where the rest of the reading is the same, the difference is one of coding (gaiji), either way."""
+    uncoded = Reading(["SBCK"], [], "&KR0238;", "\ufffc", forms=("&KR0238;",), owner="SBCK")
+    assert classify(reading(orthography, "漆"), uncoded, orthography.relations) == ("gaiji", None)
+    assert classify(uncoded, reading(orthography, "漆"), orthography.relations) == ("gaiji", None)
+    other = Reading(["SBCK"], [], "&KR0238;漆", "\ufffc漆", forms=("&KR0238;", "漆"), owner="SBCK")
+    assert classify(reading(orthography, "漆漆"), other, orthography.relations) == ("gaiji", None)
+    assert classify(reading(orthography, "被"), reading(orthography, "漆"), orthography.relations)[0] == "substantive"
+
+
 def test_without_the_tables_a_difference_of_characters_is_substantive(orthography):
     assert classify(reading(orthography, "熟"), reading(orthography, "孰")) == ("substantive", "substitution")
 

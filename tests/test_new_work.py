@@ -64,6 +64,14 @@ def test_init_without_a_base_writes_a_work_that_asks_for_one(tmp_path):
     assert checked.returncode == 1 and "no chapters yet" in checked.stdout and "add-witness" in checked.stdout
     again = edition("init", "--sources", str(sources))
     assert again.returncode == 1 and again.stderr.count("\n") == 1 and "not empty" in again.stderr
+    settings = (sources / "work.toml").read_text(encoding="utf-8")
+    (sources / "work.toml").write_text(
+        settings.replace('# tradition = "yili"', 'tradition = "zhouli"'), encoding="utf-8"
+    )
+    line = 1 + settings.splitlines().index('# tradition = "yili"')
+    checked = edition("check", "--sources", str(sources))
+    assert checked.returncode == 1 and checked.stdout.count("\n") == 1, checked.stdout
+    assert f"work.toml:{line}: no tradition 'zhouli' (the traditions are yili)" in checked.stdout
 
 
 def test_init_from_a_base_then_add_witness_of_a_zhushu_whose_juan_straddles_two_chapters(tmp_path):

@@ -1,8 +1,11 @@
 """Normalization for comparison: variants folded, script converted, gaps and gaiji recorded, and
 every token traced back to its raw offsets."""
 
+from pathlib import Path
+
 import pytest
 
+from edition.intake.model import RawText, Segment
 from edition.intake.normalize import DROPPED
 
 REQUIRED_VARIANTS = [
@@ -59,7 +62,7 @@ def test_every_token_points_at_its_raw_characters(witnesses, normalizer, siglum)
         if token.kind == "char":
             assert len(source) == 1 and normalizer.fold(source)[0] == token.char
         elif token.kind == "gap":
-            assert set(source) <= {"▯", "\ufffd"}
+            assert set(source) <= {"▯", "□", "\ufffd"}
         covered.update(range(token.start, token.end))
     for segment in w.segments:
         if segment.layer in w.stream.layers:
@@ -101,3 +104,12 @@ def test_gaiji_become_their_mapping_or_stay_unmapped(witnesses):
     assert gaiji["{髟木}"].end - gaiji["{髟木}"].start == 4 and gaiji["{髟木}"].char == "髹"
     assert gaiji["纟舀"].gaiji.mapping == "" and gaiji["纟舀"].char == "纟舀"
     assert gaiji["┸"].gaiji.kind == "box-drawing" and gaiji["┸"].char == "旞"
+
+
+def test_a_square_the_transcriber_put_for_a_character_not_read_is_a_gap(normalizer):
+    """The 四庫 儀禮注疏 (KR1d0028 卷八, 聘禮 注) prints 今之□也 where the others read 今之縳也: a lost
+    character, not a witness that leaves one out; □□ is one gap, as ▯▯ is."""
+    text = "紡紡絲為之今之□也□□所以遺聘君"
+    raw = RawText(Path("KR1d0028_008.txt"), text.encode("utf-8"), text, "utf-8")
+    stream = normalizer.stream(raw, [Segment("classic", 0, len(text), 1, "test")], ("classic",))
+    assert stream.text == "纺纺丝为之今之▯也▯所以遗聘君"

@@ -91,8 +91,8 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
         return (T.GAIJI if special else T.ORTHOGRAPHIC), None
     if "▯" in r and (wildcard_equal(r, m) or set(r) == {"▯"}):
         return T.LACUNA, None
-    if UNMAPPED in r and wildcard_equal(r, m):
-        return T.GAIJI, None
+    if UNMAPPED in r and wildcard_equal(r, m) or UNMAPPED in m and wildcard_equal(m, r):
+        return T.GAIJI, None  # a character Unicode lacks, where the other writes one of its own
     if "▯" in r:
         return T.LACUNA, None
     if not r:

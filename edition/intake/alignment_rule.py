@@ -4,40 +4,43 @@ other witnesses can.
 A rule of kind `alignment` takes the stretches that earlier rules put in its `within` layers, or
 with a `pattern` only its matches there (read `across` other layers, as a pattern rule reads), and
 gives each character of a stretch that aligns in order with a reference's text the layer of the
-reference's character (its `layer`, classic, where the reference gives none), where the
-witness's sure text (its other characters of the reference's layers) lacks that text. In the 注疏
-of the 四庫全書 the text after 注 runs on, unmarked, from Zheng's note into the classic text
+reference's character (its `layer`, classic, where the reference gives none), where the witness's
+sure text (its other characters of the reference's layers) lacks that text. In the 注疏 of the
+四庫全書 the text after 注 runs on, unmarked, from Zheng's note into the classic text
 (`classic-by-alignment`, within commentary: it decides what of the text is collated); in the
-四部叢刊 the text after the 也 that ends a 傳 may be the classic text that follows, up to its
-note, or the 傳 going on (`tradition-by-alignment`, within the 傳 and the classic text: it only
-divides the text collated, `Rule.divides`).
+四部叢刊 the text after the 也 that ends a 傳 may be the classic text that follows, up to its note,
+or the 傳 going on (`tradition-by-alignment`, within the 傳 and the classic text: it only divides
+the text collated, `Rule.divides`).
 
-The references are the texts collated of the other witnesses (intake reads witnesses in turns,
-see witness.intake_witnesses), with their layers: where a reference's own alignment rules left a
-stretch undecided, its characters there are UNDECIDED, text for sure but not how it divides; a
-rule that divides takes nothing from them, another gives them the layer of the character before.
-A reference that aligns in order over less than half of the shorter of its own text and the
-witness's sure text (a scrambled one) decides nothing, nor does one that lacks a layer a rule
-that divides would give (a witness without a 傳 cannot tell it from the classic text); the others
-are tried in the order of how much of the sure text they align in order, and the first that
+The references are the texts collated of the other witnesses (intake reads witnesses in turns, see
+witness.intake_witnesses), with their layers: where a reference's own alignment rules left a stretch
+undecided, its characters there are UNDECIDED, text for sure but not how it divides; a rule that
+divides takes nothing from them, another gives them the layer of the character before. A reference
+that aligns in order over less than half of the shorter of its own text and the witness's sure text
+(a scrambled one) decides nothing, unless its firm runs are most of the sure text where they stand
+(a 卷 that holds the end of one chapter and the start of the next), nor does one that lacks a layer
+a rule that divides would give (a witness without a 傳 cannot tell it from the classic text); the
+others are tried in the order of how much of the sure text they align in order, and the first that
 places a stretch decides it.
 
-Against a reference, the sure text is aligned first, as collation aligns a witness with the base
-(no anchor spanning a place where a stretch stands); its runs of at least `min_run` equal
-characters are firm. Between two firm runs, the witness's characters (sure and stretches) are
-aligned with the reference text between them at a cost: a sure character left out costs as
-much as a reference character left out, a stretch's character left out costs nothing (it is
-commentary), so a stretch's characters align only where the sure text lacks the reference's
-text, and never take it from the sure text. A stretch's aligned characters form runs; a run is
-decided if it is `min_run` long, or two or more at the stretch's edge where the reference's
-text goes on next to it, or the whole stretch however short where the reference's text goes on
-next to it on both sides (甥 between two 傳). The decided span of a stretch runs from its first
-to its last run, with up to `EDGE` substituted characters at the stretch's edge next to them (a
-variant where the classic text ends); a character of it already in the layer it would take
-keeps its place. With `whole`, a stretch is one unit (a line): half of it or more decided decides
-all of it. What no reference decides stays as the layout put it, and is recorded as
-undecided (`Layering.undecided`). The work is one anchored alignment per reference and one
-bounded alignment per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
+Against a reference, the sure text is aligned first, as collation aligns a witness with the base (no
+anchor spanning a place where a stretch stands); its runs of at least `min_run` equal characters are
+firm. Between two firm runs, the witness's characters (sure and stretches) are aligned with the
+reference text between them at a cost: a sure character left out costs as much as a reference
+character left out, a stretch's character left out costs nothing (it is commentary), so a stretch's
+characters align only where the sure text lacks the reference's text, and never take it from the
+sure text; each run of a stretch's characters opened, or closed before its stretch ends, costs a
+little, so that of the words of the notes the classic text is the run where it takes up again and
+runs on to the next marker, not the same characters scattered. A stretch's aligned characters form
+runs; a run is decided if it is `min_run` long, or two or more at the stretch's edge where the
+reference's text goes on next to it, or the whole stretch however short where the reference's text
+goes on next to it on both sides (甥 between two 傳). The decided span of a stretch runs from its
+first to its last run, with up to `EDGE` substituted characters at the stretch's edge next to them
+(a variant where the classic text ends); a character of it already in the layer it would take keeps
+its place. With `whole`, a stretch is one unit (a line): half of it or more decided decides all of
+it. What no reference decides stays as the layout put it, and is recorded as undecided
+(`Layering.undecided`). The work is one anchored alignment per reference and one bounded alignment
+per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
 """
 
 from __future__ import annotations
@@ -60,9 +63,13 @@ if TYPE_CHECKING:
 
 MIN_RUN = 4
 EDGE = 2  # substituted characters at a stretch's edge that go with its classic run
+PART_HELD = 200  # firm characters of a reference that holds part of the witness only
 MAX_CELLS = 400_000  # the largest alignment between two firm runs; a larger window is left undecided
 LEFT_OUT, SUBSTITUTED = 2, 2  # costs of a sure or reference character left out, of a sure character substituted
 CANDIDATE_SUBSTITUTED = 1  # a stretch's character in place of a reference character: cheaper than leaving both
+# The costs above counted in quarters; a run of a stretch's characters opened, or closed before the
+# stretch ends: less than any of them.
+SCALE, RUN_OPENED, RUN_CLOSED = 4, 1, 1
 UNDECIDED = CODES[UNASSIGNED]  # a reference's character whose layer its own alignment rules left undecided
 
 
@@ -140,49 +147,58 @@ def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tupl
     return alignment.in_order, firm, unread
 
 
-def weighted(reference: str, text: str, sure: list[bool]) -> list[tuple[str, int, int]]:
+def weighted(reference: str, text: str, sure: list[bool], stretch: list[int]) -> list[tuple[str, int, int]]:
     """The alignment of `text` with `reference` at the costs above: (tag, reference position,
-    text position) for each "equal" or "replace" pair, in order."""
+    text position) for each "equal" or "replace" pair, in order. Of alignments otherwise as cheap,
+    the one whose stretch characters hold together up to their stretch's end: each run of them
+    opened costs RUN_OPENED, and each closed before its stretch ends RUN_CLOSED (the classic text
+    where it takes up again in a 注 runs on to the next marker; the same words scattered over the
+    notes after it do not)."""
     m, n = len(reference), len(text)
-    skip = [LEFT_OUT if s else 0 for s in sure]
-    cost = [[0] * (n + 1) for _ in range(m + 1)]
+    inf = float("inf")
+    skip = [LEFT_OUT * SCALE if s else 0 for s in sure]
+    # closing[j]: what skipping text[j - 1] right after a pair costs more: a run closed inside its stretch
+    closing = [0] + [
+        RUN_CLOSED if j > 1 and not sure[j - 1] and stretch[j - 1] == stretch[j - 2] else 0 for j in range(1, n + 1)
+    ]
+    # paired[i][j]: the cheapest alignment of reference[:i] and text[:j] that ends in a pair; gap[i][j]: in a gap
+    paired = [[inf] * (n + 1) for _ in range(m + 1)]
+    gap = [[inf] * (n + 1) for _ in range(m + 1)]
+    gap[0][0] = 0
     for j in range(1, n + 1):
-        cost[0][j] = cost[0][j - 1] + skip[j - 1]
+        gap[0][j] = gap[0][j - 1] + skip[j - 1]
     for i in range(1, m + 1):
-        row, above = cost[i], cost[i - 1]
-        row[0] = above[0] + LEFT_OUT
+        p_row, g_row, p_above, g_above = paired[i], gap[i], paired[i - 1], gap[i - 1]
+        g_row[0] = g_above[0] + LEFT_OUT * SCALE
         r = reference[i - 1]
         for j in range(1, n + 1):
-            pair = 0 if text[j - 1] == r else (SUBSTITUTED if sure[j - 1] else CANDIDATE_SUBSTITUTED)
-            row[j] = min(above[j - 1] + pair, above[j] + LEFT_OUT, row[j - 1] + skip[j - 1])
+            cost = pair_cost(text[j - 1] == r, sure[j - 1])
+            opened = 0 if sure[j - 1] else RUN_OPENED
+            p_row[j] = min(p_above[j - 1], g_above[j - 1] + opened) + cost
+            g_row[j] = min(
+                min(p_row[j - 1] + closing[j], g_row[j - 1]) + skip[j - 1],
+                min(p_above[j], g_above[j]) + LEFT_OUT * SCALE,
+            )
     pairs = []
-    i, j = m, n
+    i, j, state = m, n, "paired" if paired[m][n] < gap[m][n] else "gap"
     while i and j:
-        pair = 0 if text[j - 1] == reference[i - 1] else (SUBSTITUTED if sure[j - 1] else CANDIDATE_SUBSTITUTED)
-        if cost[i][j] == cost[i - 1][j - 1] + pair:
-            pairs.append(("equal" if pair == 0 else "replace", i - 1, j - 1))
+        if state == "paired":
+            cost = pair_cost(text[j - 1] == reference[i - 1], sure[j - 1])
+            pairs.append(("equal" if text[j - 1] == reference[i - 1] else "replace", i - 1, j - 1))
+            state = "paired" if paired[i][j] == paired[i - 1][j - 1] + cost else "gap"
             i, j = i - 1, j - 1
-        elif cost[i][j] == cost[i][j - 1] + skip[j - 1]:
+        elif gap[i][j] == min(paired[i][j - 1] + closing[j], gap[i][j - 1]) + skip[j - 1]:
+            state = "paired" if paired[i][j - 1] + closing[j] <= gap[i][j - 1] else "gap"
             j -= 1
         else:
+            state = "paired" if paired[i - 1][j] <= gap[i - 1][j] else "gap"
             i -= 1
-    # Of the equally cheap alignments, the one whose runs hold together: a stretch's character
-    # matched away from the pair before it moves next to it where the same character stands there.
     pairs.reverse()
-    previous = (-1, -1)
-    for number, (tag, i, j) in enumerate(pairs):
-        k = previous[1] + 1
-        if (
-            tag == "equal"
-            and not sure[j]
-            and i == previous[0] + 1
-            and k < j
-            and not sure[k]
-            and text[k] == reference[i]
-        ):
-            pairs[number] = (tag, i, k)
-        previous = pairs[number][1:]
     return pairs
+
+
+def pair_cost(same: bool, sure: bool) -> int:
+    return 0 if same else (SUBSTITUTED if sure else CANDIDATE_SUBSTITUTED) * SCALE
 
 
 def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, window: int) -> dict[int, tuple[int, int]]:
@@ -339,6 +355,16 @@ def read_stretches(
     return Stretches(text, starts, ends, codes, stretch)
 
 
+def holds_in_part(firm: dict[int, int], sure: list[bool]) -> bool:
+    """The reference is the text of part of the witness (a 卷 that holds the end of one chapter
+    and the start of the next): its firm runs, PART_HELD characters at least, are most of the sure
+    text from the first to the last of them."""
+    if len(firm) < PART_HELD:
+        return False
+    first, last = min(firm), max(firm)
+    return 2 * len(firm) >= sum(sure[first : last + 1])
+
+
 def firm_references(reference: Reference, layers: list, needed: set[int], read: Stretches, min_run: int, limit):
     """The references that can judge, each with its firm runs against the sure text, those that
     align most of it in order first."""
@@ -351,7 +377,7 @@ def firm_references(reference: Reference, layers: list, needed: set[int], read: 
         in_order, firm, unread = limit.timed(
             lambda reference_text=reference_text: firm_runs(reference_text, read.text, sure, min_run)
         )
-        if in_order >= min(len(reference_text), sum(sure)) / 2:
+        if in_order >= min(len(reference_text), sum(sure)) / 2 or holds_in_part(firm, sure):
             firms.append((in_order, reference_text, reference_codes, firm, unread))
     firms.sort(key=lambda found: -found[0])
     return firms
@@ -391,7 +417,7 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
             if r1 <= r0:
                 continue
             limit.left_from(starts[w0])
-            pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1]))
+            pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1], stretch[w0:w1]))
             if rule.divides:  # what the reference left undecided cannot decide how the text divides
                 pairs = [(tag, i, j) for tag, i, j in pairs if sure[w0 + j] or reference_codes[r0 + i] != UNDECIDED]
             spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)

@@ -4,7 +4,7 @@ to its raw offsets.
 For comparison only: variant forms are folded to their standard form (`variants.VariantForms`),
 OpenCC converts to the edition's comparison script by way of the other script (so that 馀 and 余,
 both simplified forms of 餘, compare equal), punctuation and line wraps are dropped, runs of ▯
-become one gap token, gaiji become one token carrying their mapped character (or their own form
+or □ become one gap token, gaiji become one token carrying their mapped character (or their own form
 when unmapped). The witness's own characters stay in the raw text for display.
 
 A stream (`model.Stream`) keeps its tokens column by column (a witness of 50 MB has tens of millions of them);
@@ -26,7 +26,7 @@ from .model import CODES, HOW, KINDS, RawText, Segment, Stream
 from .variants import VariantForms
 
 OPENCC_CONFIG = {"simplified": ("s2t", "t2s"), "traditional": ("t2s", "s2t")}  # by way of the other script
-GAP = regex.compile(r"▯+|\uFFFD+")
+GAP = regex.compile(r"[▯□]+|\uFFFD+")  # □: the transcriber's mark of a character not read (今之□也)
 DROPPED = regex.compile(r"[\p{P}\p{S}\p{Z}\s\p{Cc}\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}]")
 TEXT_LAYERS = (
     "classic",

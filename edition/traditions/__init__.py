@@ -45,13 +45,22 @@ def load(name: str, named_in: Path | None = None) -> Tradition:
     """The tradition of that name (none for ""), or an error naming the setting's file."""
     if not name:
         return NONE
+    line = setting_line(named_in)
     if not regex.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise EditionError(named_in, f"tradition {name!r}: a tradition is named in lower-case letters (yili)")
+        raise EditionError(named_in, f"tradition {name!r}: a tradition is named in lower-case letters (yili)", line)
     try:
         module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
-        raise EditionError(named_in, f"no tradition {name!r} (the traditions are {', '.join(known())})") from None
+        raise EditionError(named_in, f"no tradition {name!r} (the traditions are {', '.join(known())})", line) from None
     return module.TRADITION
+
+
+def setting_line(path: Path | None) -> int | None:
+    """The line of the settings file that names the tradition."""
+    if path is None or not path.is_file():
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((number for number, text in enumerate(lines, 1) if regex.match(r"\s*tradition\s*=", text)), None)
 
 
 def known() -> list[str]:
