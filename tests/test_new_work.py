@@ -207,3 +207,37 @@ def test_the_commentator_after_a_titles_note_and_a_cross_reference_over_a_line_e
     assert "無體之禮也" in ai_gong("classic") and "互註" not in ai_gong("classic")
     assert "凡民有䘮" in ai_gong("classic") and "詩𨚍栢舟" in ai_gong("scholia")
     assert "詩昊" in ai_gong("scholia") and "(云)" not in ai_gong("commentary").replace("¶", "")
+
+
+def test_a_pian_title_alone_after_the_last_note_of_the_pian_before_is_a_heading(tmp_path):
+    """禮記注疏 卷五十六 goes on from 奔喪 to 問喪 inside the 卷: the last 疏 note of 奔喪, then the new 篇's
+    title alone, indented (lines 331–333, byte for byte); the title is a label, not classic text
+    that the base lacks."""
+    lines = (FIXTURES / "KR1d0053-WYG" / "KR1d0053_007.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = "".join(lines[:5]) + "(同故云/或曰)¶\n　問喪¶\n親始死雞斯徒跣扱上衽交手哭惻怛之心痛疾之意¶\n"
+    (tmp_path / "KR1d0053_056.txt").write_text(cut, encoding="utf-8")
+    raw = read_raw(tmp_path / "KR1d0053_056.txt", "utf-8")
+    segments = split_layers(raw, load_profile("mandoku-zhushu", ROOT / "sources"), ())
+    text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
+    assert "問喪" in text("label") and text("classic").startswith("親始死雞斯徒跣")
+
+
+def test_a_punctuated_zhengwen_goes_in_as_a_punctuated_witness_not_as_web_spam(tmp_path):
+    """Kanripo's 禮記 正文 (KR1d0052, tls: 曲禮上, cut): mandoku with an org outline, its headline
+    (** 1 曲禮上) and paragraph numbers (1.1) labels, its punctuation in its classic text for the
+    edition to carry; not the web page's profile, whose intrusions would be its numbers and ¶."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    shutil.copy(LIJI / "KR1d0054_001.txt", base)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    added = edition("add-witness", str(FIXTURES / "KR1d0052-tls"), "--siglum", "TLS", "--sources", str(sources))
+    assert added.returncode == 0, added.stderr
+    stanza = (sources / "witnesses.toml").read_text(encoding="utf-8").split('siglum = "TLS"')[1]
+    assert 'profile = "scrambled-web"' not in stanza
+    work = Work.load(sources)
+    chapter = work.sources(work.chapters[0])
+    witness = chapter.intake(next(m for m in chapter.witnesses if m.siglum == "TLS"), chapter.normalizer())
+    layer = lambda name: "".join(s.text(witness.raw) for s in witness.segments_of(name))
+    assert "** 1 曲禮上" in layer("label") and "1.1" in layer("label")
+    assert layer("classic").startswith("《曲禮》曰：毋不敬，儼若思，安定辭。") and "¶" not in layer("classic")
+    assert not layer("intrusion")
