@@ -106,3 +106,13 @@ def test_a_bad_row_of_the_sources_usages_is_one_line(tmp_path, row, problem):
     for root, problems in ((work, check_work), (edition, check)):
         (root / "usages.tsv").write_text("# the work's usages\n" + USAGES_HEADER + row, encoding="utf-8")
         assert problems(root) == [f"{(root / 'usages.tsv').resolve()}:3: {problem}"]
+
+
+def test_two_characters_that_differ_each_by_a_relation_of_its_own_are_two_entries(tmp_path):
+    """A witness reads 熟已 for the base's 孰巳: a usage (孰/熟, 古今字) and a graphic variant (巳/已),
+    each an entry typed by its own relation, not one substantive reading of two characters."""
+    base = BASE[:30] + "孰巳" + BASE[30:]
+    units = collated(new_work(tmp_path / "sources", base.replace("孰巳", "熟已"), base)).units
+    typed = sorted((u.lemma.display, [(r.display, r.type) for r in u.readings]) for u in units)
+    # the graphic variant's lemma is the one the sense asks for (已), the base's 巳 its reading
+    assert typed == [("孰", [("熟", "usage")]), ("已", [("巳", "graphic")])], typed

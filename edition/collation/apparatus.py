@@ -274,6 +274,8 @@ def apparatus_of(
     and the lemma chosen at each place."""
     base, statuses, maps, lost = aligned.base, aligned.statuses, aligned.maps, aligned.lost
     n = len(base.classic.tokens)
+    for wmap in maps.values():
+        wmap.separate(orthography.relations.each_related, base.classic.text)
     cuts, titles = section_cuts(aligned.included, maps, statuses, n)
     leaf_ends = {g for t0, t1, *_ in lost for g in (t0, t1)}
     transpositions = moved_clauses_of(

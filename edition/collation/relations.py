@@ -158,6 +158,13 @@ class Relations:
         row = self.row(lemma, reading)
         return row.relation if row else None
 
+    def each_related(self, reading: str, lemma: str) -> bool:
+        """Every character in which a reading differs from the lemma (of one length) is related to
+        the lemma's by a table, by relations of two kinds or more (孰巳 and 熟已: a usage and a
+        graphic variant): each is a difference of its own."""
+        found = [self.of(m, r) for r, m in zip(reading, lemma) if r != m]
+        return len(reading) == len(lemma) and None not in found and len(set(found)) > 1
+
     def between(self, reading: str, lemma: str) -> Relation | None:
         """The one relation of every character in which a reading differs from the lemma (two
         comparison texts of one length), if a table gives each the same; None if any differs

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import islice
 
@@ -78,6 +79,25 @@ class WitnessMap:
                 self.place(ops[-1])
                 self.place(op)
             ops.append(op)
+        self.alignment.ops[:] = ops
+
+    def separate(self, related: Callable[[str, str], bool], base_text: str) -> None:
+        """Each replacement of as many characters as it replaces whose characters are `related` to
+        the base's (each by a relation of another kind: a usage and a graphic variant) in
+        replacements of one character, so that each is an entry of its own, typed by its relation."""
+        text = self.witness.classic.text
+        ops = []
+        for op in self.alignment.ops:
+            if op.tag != "replace" or op.b1 - op.b0 != op.w1 - op.w0:
+                ops.append(op)
+                continue
+            if not related(text[op.w0 : op.w1], base_text[op.b0 : op.b1]):
+                ops.append(op)
+                continue
+            for k in range(op.b1 - op.b0):
+                tag = "equal" if text[op.w0 + k] == base_text[op.b0 + k] else "replace"
+                ops.append(replace(op, tag=tag, b0=op.b0 + k, b1=op.b0 + k + 1, w0=op.w0 + k, w1=op.w0 + k + 1))
+                self.place(ops[-1])
         self.alignment.ops[:] = ops
 
     def base_of(self) -> dict[int, int]:
