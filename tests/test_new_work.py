@@ -241,3 +241,23 @@ def test_a_punctuated_zhengwen_goes_in_as_a_punctuated_witness_not_as_web_spam(t
     assert "** 1 曲禮上" in layer("label") and "1.1" in layer("label")
     assert layer("classic").startswith("《曲禮》曰：毋不敬，儼若思，安定辭。") and "¶" not in layer("classic")
     assert not layer("intrusion")
+
+
+def test_a_cross_reference_inside_a_note_is_the_compilers(tmp_path):
+    """纂圖互註禮記 卷十四 (祭義, lines 189–190, byte for byte) prints 互註 inside Zheng's note, with no
+    brackets of its own: (親長父兄也睦和厚也互註書伊訓立/愛惟親…). From 互註 the note is scholia."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    shutil.copy(LIJI / "KR1d0054_001.txt", base)  # the edition's profile: its notes hold the 音義
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    lines = (LIJI / "KR1d0054_015.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = "".join(lines[:7]) + (
+        "(古衡反下及/下更相同)子曰立愛自親始教民睦也立敬自長始教¶\n"
+        "民順也(親長父兄也睦和厚也互註書伊訓立/愛惟親立敬惟長始于家&KR0022;終于四海)教以慈睦而¶\n"
+    )
+    (tmp_path / "KR1d0054_014.txt").write_text(cut, encoding="utf-8")
+    raw = read_raw(tmp_path / "KR1d0054_014.txt", "utf-8")
+    segments = split_layers(raw, load_profile("SBCK", sources), ())
+    text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
+    assert "親長父兄也睦和厚也" in text("commentary") and "伊訓" not in text("commentary")
+    assert text("scholia").startswith("互註書伊訓立") and "教以慈睦而" in text("classic")
