@@ -150,3 +150,20 @@ def test_an_entry_a_decision_made_that_breaks_a_rule_names_the_decision(chapter,
     said = str(failure.value)
     assert said.startswith(f"{path}:4: decision 1 (note) cannot be applied: "), said
     assert "breaks a rule of the edition" in said and "\n" not in said
+
+
+def test_an_emendation_of_ones_own_on_the_text_supplied_for_a_lost_leaf_is_stale(chapter, tmp_path):
+    """士相見禮's base lost the leaf of 對也妥而后傳言…毋改眾皆若是 (supplied from the 四庫本): an editor's
+    reading of his own there (本校) would leave the base attested nowhere in its entry; it is stale,
+    said why, and the edition stays valid (hypothesis found it)."""
+    context = (
+        "在凡言非[对也妥而后传言与君言言使臣与大人言言事君与老者言言使弟子与幼者言言孝弟于父兄与众言言忠信"
+        "慈祥与居官者言言忠信凡与大人言始视面中视抱卒视面毋改众皆若是]若父则游"
+    )
+    drawn = [{"kind": "lemma", "context": context, "reading": "", "basis": "本校", "reason": "試", "resp": "ed"}]
+    path = tmp_path / "decisions.toml"
+    path.write_text(toml_of(drawn), encoding="utf-8")
+    edited, problems = chapter.edited(path)
+    assert problems == []
+    said = json.dumps([r.summary for r in edited.reports], ensure_ascii=False)
+    assert "lost the leaf these characters are on" in said, said[:2000]

@@ -184,6 +184,10 @@ def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
             stale = "no entry stands at the empty brackets: bracket the characters the note is on"
             found.outcomes[decision.number] = Outcome(stale=stale)
             continue
+        if conjectural(decision) and any(on_leaf(leaf, t0, t1) for leaf in apparatus.leaves):
+            stale = "the base lost the leaf these characters are on (its text supplied): no emendation of one's own"
+            found.outcomes[decision.number] = Outcome(stale=stale)
+            continue
         # a note, or an emendation not on the witnesses, may stand where they agree: it makes an entry of its own
         if decision.kind == "note" or conjectural(decision):
             unit = yield EntryOver(t0, t1)
@@ -199,6 +203,11 @@ def place(apparatus: Apparatus, found: DecisionFindings) -> Placements:
             found.outcomes[decision.number] = Outcome(stale=ruling)
         else:
             found.outcomes[decision.number] = Outcome((yield ruling))
+
+
+def on_leaf(leaf: Unit, t0: int, t1: int) -> bool:
+    """Base tokens t0:t1 (gap t0 if none) touch the text supplied for a lost leaf."""
+    return max(t0, leaf.t0) < min(t1, leaf.t1) or leaf.t0 < t0 == t1 < leaf.t1
 
 
 def report(apparatus: Apparatus, found: DecisionFindings, context: Context) -> Report:
