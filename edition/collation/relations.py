@@ -162,8 +162,12 @@ class Relations:
         """Every character in which a reading differs from the lemma (of one length) is related to
         the lemma's by a table, by relations of two kinds or more (孰巳 and 熟已: a usage and a
         graphic variant): each is a difference of its own."""
-        found = [self.of(m, r) for r, m in zip(reading, lemma) if r != m]
+        found = self.differences(reading, lemma)
         return len(reading) == len(lemma) and None not in found and len(set(found)) > 1
+
+    def differences(self, reading: str, lemma: str) -> list[Relation | None]:
+        """The relation of each character in which a reading differs from the lemma."""
+        return [self.of(m, r) for r, m in zip(reading, lemma) if r != m]
 
     def between(self, reading: str, lemma: str) -> Relation | None:
         """The one relation of every character in which a reading differs from the lemma (two
@@ -171,7 +175,7 @@ class Relations:
         otherwise, or by relations of two kinds."""
         if len(reading) != len(lemma) or reading == lemma:
             return None
-        found = {self.of(m, r) for r, m in zip(reading, lemma) if r != m}
+        found = set(self.differences(reading, lemma))
         return found.pop() if len(found) == 1 else None
 
 

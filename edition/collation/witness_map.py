@@ -88,10 +88,7 @@ class WitnessMap:
         text = self.witness.classic.text
         ops = []
         for op in self.alignment.ops:
-            if op.tag != "replace" or op.b1 - op.b0 != op.w1 - op.w0:
-                ops.append(op)
-                continue
-            if not related(text[op.w0 : op.w1], base_text[op.b0 : op.b1]):
+            if op.tag != "replace" or not related(text[op.w0 : op.w1], base_text[op.b0 : op.b1]):
                 ops.append(op)
                 continue
             for k in range(op.b1 - op.b0):
