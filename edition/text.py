@@ -7,6 +7,8 @@ import regex
 HAN = regex.compile(r"\p{Han}")  # one Han character
 NOT_HAN = regex.compile(r"\P{Han}+")  # a run of anything else
 HAN_OR_GAP = regex.compile(r"[\p{Han}▯□]")  # a character of the printed text, a lost one (▯, □) among them
+# a character as a transcription writes it: Han, private use, lost, or an entity
+WRITTEN = regex.compile(r"[\p{Han}\p{Co}▯□]|&[A-Za-z0-9]+;")
 
 DIGITS = "〇一二三四五六七八九"
 NUMERAL = "一二三四五六七八九十百"  # the characters of a numeral up to 999

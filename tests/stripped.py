@@ -21,3 +21,15 @@ def without(doc: etree._ElementTree, path: str = COMMENTARY) -> etree._ElementTr
                 parent.text = (parent.text or "") + node.tail
         parent.remove(node)
     return out
+
+
+def quoted_words(quote) -> str:
+    """A quoted note's words as its witness has them: its heading, without the marks of 句讀 the
+    edition adds (`pc`)."""
+    return "".join(quote.xpath(".//text()[not(parent::t:pc)]", namespaces=NS))
+
+
+def quoting(document, words: str, path: str = "//t:app/t:note[@type='textual']") -> list:
+    """The notes at `path` whose quotation holds `words`, as its witness has them."""
+    notes = document.xpath(path, namespaces=NS)
+    return [n for n in notes if any(words in quoted_words(q) for q in n.iterfind("t:quote", NS))]

@@ -6,7 +6,10 @@ import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from edition.collation.punctuation import quoted_marks
 from edition.collation.punctuation_model import (
     BREAKS,
     SENTENCE_BREAKS,
@@ -18,6 +21,7 @@ from edition.collation.punctuation_model import (
     score,
     train,
 )
+from edition.text import WRITTEN
 from edition.work.punctuation_training import (
     HELD_OUT,
     PUNCTUATED,
@@ -105,3 +109,22 @@ def test_training_is_deterministic(tmp_path):
         train(texts, tmp_path / f"{name}.crfsuite", iterations=20)
     digest = [hashlib.sha256((tmp_path / f"{n}.crfsuite").read_bytes()).hexdigest() for n in "ab"]
     assert digest[0] == digest[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.lists(st.sampled_from([*"縜監本譌作絹今据考工記正之○", "&KR0056;"]), max_size=30).map("".join),
+    unbroken=st.sets(st.integers(0, 31)),
+)
+def test_a_quoted_note_is_punctuated_after_its_characters_never_where_unbroken_and_ends_a_sentence(words, unbroken):
+    """The shipped model on the words of a quoted note: a mark after a character (an entity one),
+    none where a formula runs on but at the end, the last a sentence's end; words with marks of
+    their own are left as they are."""
+    marks = quoted_marks(words, unbroken)
+    ends = [m.end() for m in WRITTEN.finditer(words)]
+    if not ends:
+        assert marks == {}
+        return
+    assert set(marks) <= set(ends) and marks[ends[-1]] in SENTENCE_BREAKS
+    assert not (set(marks) - {ends[-1]}) & unbroken
+    assert quoted_marks(words + "，" + words) == {}

@@ -26,6 +26,7 @@ import pytest
 import regex
 from conftest import edited_chapter, printed_entries
 from lxml import etree
+from stripped import quoting
 
 from edition.collation.model import Reading, Unit
 from edition.publication import render, tei, validate
@@ -101,7 +102,7 @@ def dashe() -> SimpleNamespace:
 
 def note_quoting(document, words: str):
     """The one 校语 that quotes `words`, and the app it stands in."""
-    found = document.xpath(f"//t:app/t:note[@type='textual'][t:quote[contains(., '{words}')]]", namespaces=NS)
+    found = quoting(document, words)
     assert len(found) == 1, words
     return found[0], found[0].getparent()
 

@@ -6,7 +6,9 @@ import json
 from copy import deepcopy
 
 import pytest
+import regex
 from lxml import etree
+from stripped import quoted_words, quoting
 
 from edition.publication import validate
 from edition.publication.tei import TEI_NS, XML_ID
@@ -38,7 +40,7 @@ def base_at(apparatus, note) -> str:
 
 def entry_of(edition, words: str):
     """The app holding the textual note that quotes `words`, and that note."""
-    found = edition.xpath(f"//t:app/t:note[@type='textual'][t:quote[contains(., '{words}')]]", namespaces=NS)
+    found = quoting(edition, words)
     assert len(found) == 1, words
     return found[0].getparent(), found[0]
 
@@ -59,9 +61,8 @@ def test_jiang_yongs_remark_on_feng_is_his_and_stands_with_the_entry_where_the_b
     assert app.findtext("t:lem", namespaces=NS) == "拳"
     assert any(r.text == "奉" for r in app.iterfind("t:rdg", NS))
     # the 考證 of WYG discusses the same place: one entry for both
-    assert app.xpath(
-        "t:note[@resp='#siku-guanchen']/t:quote[starts-with(., '楅髤横而奉之○奉石經及釋文作拳')]", namespaces=NS
-    )
+    (official,) = app.xpath("t:note[@resp='#siku-guanchen']/t:quote", namespaces=NS)
+    assert quoted_words(official).startswith("楅髤横而奉之○奉石經及釋文作拳")
 
 
 def test_the_one_edition_reading_fu_is_found_in_000_and_in_sbcks_zhu_and_placed_after_wo_su(
@@ -95,9 +96,27 @@ def test_ao_jigong_and_the_officials_in_wygs_kaozheng_each_speak_for_themselves(
     assert official.author == "siku-guanchen" and base_at(apparatus, official) == "薫"
     app, tei_note = entry_of(edition, "纁石經及楊本敖本作薰")
     assert tei_note.get("resp") == "#siku-guanchen" and app.xpath("t:rdg[@wit='#wWYG'][.='纁']", namespaces=NS)
-    assert app.xpath("t:note[@resp='#ao-jigong']/t:quote[.='敖繼公云古字通用今从纁']", namespaces=NS)
+    assert [quoted_words(q) for q in app.xpath("t:note[@resp='#ao-jigong']/t:quote", namespaces=NS)] == [
+        "敖繼公云古字通用今从纁"
+    ]
     # a 今文 reading that 敖繼公 would adopt is a 校语 of his
     assert one(notes[0], "WYG", "宜從今文").author == "ao-jigong"
+
+
+def test_the_words_quoted_are_punctuated_by_the_model_never_inside_a_formula_and_their_own_marks_kept(edition):
+    """敖繼公云請下似脱一賓字: the heading left out, the words punctuated by the model, no break
+    inside the formula (請下似脱一賓字) but after the characters it names, the last a sentence's
+    end; 002's words, punctuated, keep their own."""
+    _, note = entry_of(edition, "請下似脱一賓字")
+    (quote,) = note.iterfind("t:quote", NS)
+    marks = quote.findall("t:pc", NS)
+    assert marks and {m.get("resp") for m in marks} == {"#edition-punctuation-model"}
+    assert marks[-1].text in "。；：？！" and marks[-1].tail is None
+    said = "".join(quote.xpath("text()|t:pc/text()|t:pc/following-sibling::text()", namespaces=NS))
+    assert regex.sub(r"\p{P}", "", said) == "請下似脱一賓字" and regex.search(r"請\p{P}?下似脱一賓字\p{P}$", said)
+    _, own = entry_of(edition, "经“宾”上有“于”字者，误")
+    assert own.find("t:quote[@source='#w002']", NS) is not None
+    assert not own.xpath("t:quote[@source='#w002']/t:pc", namespaces=NS)
 
 
 def test_a_kaozheng_note_on_the_commentary_stands_on_its_place_and_one_on_a_lost_leaf_nowhere(notes, apparatus):
@@ -200,7 +219,7 @@ def test_a_synthetic_witness_has_its_notes_found_placed_through_its_alignment_an
     # the name of who speaks is the quote's heading, which the 校勘記 leaves out
     (quote,) = document.xpath("//t:app[t:lem='纳']/t:note[@resp='#sheng-shizuo']/t:quote[@source='#wB']", namespaces=NS)
     assert quote.findtext("t:seg[@type='heading']", namespaces=NS) == "盛氏世佐曰"
-    assert "".join(quote.itertext()) == "盛氏世佐曰纳当作内" and quote[-1].tail == "纳当作内"
+    assert quoted_words(quote) == "盛氏世佐曰纳当作内" and quote[0].tail.startswith("纳")
 
 
 def test_a_note_is_by_the_one_who_judges_not_by_the_one_it_quotes(tmp_path):

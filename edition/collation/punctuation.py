@@ -27,9 +27,10 @@ import regex
 from ..errors import EditionError
 from ..intake.model import Witness
 from ..intake.rule import TRANSMITTED
+from ..text import WRITTEN
 from .analysis import Context, Placements
 from .model import Apparatus, Punctuated
-from .punctuation_model import Labelled, model
+from .punctuation_model import SENTENCE_BREAKS, Labelled, model
 
 NAME = "punctuation"
 PHASE = "text"
@@ -127,6 +128,22 @@ def proposed(base: Witness) -> dict[int, str]:
             if mark:
                 out[first + i + 1] = mark
     return out
+
+
+def quoted_marks(words: str, unbroken: set[int] = frozenset()) -> dict[int, str]:
+    """The model's marks for the words of a quoted note, read as commentary, if they have none of
+    their own: by the offset in `words` after which each stands, none at the offsets `unbroken`
+    (inside a formula). A quotation ends a sentence."""
+    written = list(WRITTEN.finditer(words))
+    if not written or BREAK.search(WRITTEN.sub("", words)):
+        return {}
+    chars = "".join(m.group() if len(m.group()) == 1 else "□" for m in written)
+    breaks = model().breaks(Labelled(chars, [""] * len(chars), layer="commentary"))
+    if not breaks[-1] or breaks[-1] not in SENTENCE_BREAKS:
+        breaks[-1] = "。"
+    ends = [m.end() for m in written]
+    last = ends[-1]
+    return {end: mark for end, mark in zip(ends, breaks, strict=True) if mark and (end == last or end not in unbroken)}
 
 
 def find(apparatus: Apparatus, context: Context) -> Punctuated:

@@ -412,15 +412,25 @@ class Witness:
         line ends or any other layer."""
         return between(self.raw.text, self.segments_of(layer), self._segment_ends.get(layer, []), start, end)
 
+    def layer_offsets(self, layer: str, start: int, end: int) -> list[int]:
+        """The raw offset of each character of `layer_between` the same offsets."""
+        spans = spans_between(self.segments_of(layer), self._segment_ends.get(layer, []), start, end)
+        return [offset for a, b in spans for offset in range(a, b)]
+
 
 def between(text: str, segments: list[Segment], ends: list[int], start: int, end: int) -> str:
     """The characters of `segments` (in order, `ends` their ends) between two raw offsets."""
+    return "".join(text[a:b] for a, b in spans_between(segments, ends, start, end))
+
+
+def spans_between(segments: list[Segment], ends: list[int], start: int, end: int) -> list[tuple[int, int]]:
+    """The raw spans of `segments` (in order, `ends` their ends) between two raw offsets."""
     i = bisect_right(ends, start)
     out = []
     while i < len(segments) and segments[i].start < end:
-        out.append(text[max(segments[i].start, start) : min(segments[i].end, end)])
+        out.append((max(segments[i].start, start), min(segments[i].end, end)))
         i += 1
-    return "".join(out)
+    return out
 
 
 @dataclass(frozen=True)

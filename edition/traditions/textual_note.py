@@ -30,6 +30,8 @@ import regex
 
 from ..collation.analysis import Context, Placements, Report
 from ..collation.model import Annotated, Annotation, Apparatus, EntryOver
+from ..collation.punctuation import quoted_marks
+from ..collation.punctuation_model import PROPOSED_RESP
 from ..intake.model import Stream, Witness
 from ..intake.normalize import Normalizer
 from ..publication.tei.apparatus import Encoded
@@ -64,6 +66,8 @@ class FormulaMatch:
     side: str = ""  # 上 or 下: where beside the place a reading has (or lacks) characters, as compared
     verb: str = ""  # 有, 衍, 疊 (the reading has the characters) or 脫 (it lacks them), as compared
     trimmed: int = 0  # characters left out at the head of the named ones (`trim`)
+    span: tuple[int, int] = (0, 0)  # raw offsets of the formula's words
+    named_end: int = 0  # raw offset where its named characters end
 
     def trim(self, first: int) -> None:
         """Name only the characters from `first` on: in unpunctuated text a formula's named
@@ -99,6 +103,11 @@ class TextualNote(Annotation):
     confidence: str = "none"
     reason: str = ""
     on: FormulaMatch | None = None  # the formula whose named characters t0:t1 are, if it is placed on them
+
+    def within_formula(self, offset: int) -> bool:
+        """A character at this raw offset is inside one of its formulas, where no break stands,
+        except after the characters it names (X，某本作Y)."""
+        return any(f.span[0] <= offset < f.span[1] - 1 and offset != f.named_end - 1 for f in self.found)
 
     @property
     def key(self) -> tuple:
@@ -144,12 +153,21 @@ class TextualNote(Annotation):
     def quoted(parent, witness: Witness, note: TextualNote) -> None:
         """The note's words, quoted from its witness (`@source`): what comes before the words it says
         (the place it quotes at its head, the ○, the name of who speaks) a `seg type="heading"`,
-        which the 校勘記 leaves out."""
+        which the 校勘記 leaves out; the words punctuated by the model of 句讀 where they have no
+        marks of their own."""
         quote = el("quote", {"source": f"#{witness.meta.xml_id}"}, parent=parent)
         said = min(max(note.said, note.start), note.end)
         if said > note.start:
             el("seg", {"type": "heading"}, witness.layer_between(note.layer, note.start, said), parent=quote)
-        append_text(quote, witness.layer_between(note.layer, said, note.end))
+        words = witness.layer_between(note.layer, said, note.end)
+        offsets = witness.layer_offsets(note.layer, said, note.end)
+        inside = {i + 1 for i, offset in enumerate(offsets) if note.within_formula(offset)}
+        done = 0
+        for end, mark in quoted_marks(words, inside).items():
+            append_text(quote, words[done:end])
+            el("pc", {"resp": f"#{PROPOSED_RESP}"}, mark, parent=quote)
+            done = end
+        append_text(quote, words[done:])
 
     @staticmethod
     def id_of(writer, note: TextualNote) -> str:
@@ -438,6 +456,8 @@ class Reader:
             stop = passage.text.find(BOUNDARY, reading[0])
             reading = (reading[0], min(reading[0] + lemma[1] - lemma[0], stop if stop >= 0 else len(passage.text)))
         named = lemma or span("place")
+        raw = [p for p in passage.tokens[begin + m.start() : begin + m.end()] if p >= 0]
+        named_raw = [p for p in passage.tokens[named[0] : named[1]] if p >= 0] if named else []
         return FormulaMatch(
             formula.name,
             formula.kind,
@@ -451,6 +471,8 @@ class Reader:
             tuple(chars(reading)),
             compared(span("side")),
             compared(span("verb")),
+            span=(passage.stream.starts[raw[0]], passage.stream.ends[raw[-1]]) if raw else (0, 0),
+            named_end=passage.stream.ends[named_raw[-1]] if named_raw else 0,
         )
 
     def quote(self, passage: Passage, begin: int, end: int, found: list) -> tuple[int, int]:
