@@ -218,11 +218,18 @@ def test_a_pian_title_alone_after_the_last_note_of_the_pian_before_is_a_heading(
     that the base lacks."""
     lines = (FIXTURES / "KR1d0053-WYG" / "KR1d0053_007.txt").read_text(encoding="utf-8").splitlines(keepends=True)
     cut = "".join(lines[:5]) + "(同故云/或曰)¶\n　問喪¶\n親始死雞斯徒跣扱上衽交手哭惻怛之心痛疾之意¶\n"
-    (tmp_path / "KR1d0053_056.txt").write_text(cut, encoding="utf-8")
-    raw = read_raw(tmp_path / "KR1d0053_056.txt", "utf-8")
-    segments = split_layers(raw, load_profile("mandoku-zhushu", ROOT / "sources"), ())
-    text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
-    assert "問喪" in text("label") and text("classic").startswith("親始死雞斯徒跣")
+    # and 卷六十一 (lines 256–259): a page break between the last note and the title, 鄉飲酒義
+    page = "(信若不信不可/定以為騐也)¶\n<pb:KR1d0053_WYG_061-15a>¶\n　鄉飲酒義¶\n"
+    page += "鄉飲酒之義主人拜迎賓于庠門之外入三揖而后至¶\n"
+    for name, text, title, first in (
+        (56, cut, "問喪", "親始死"),
+        (61, "".join(lines[:5]) + page, "鄉飲酒義", "鄉飲酒之義"),
+    ):
+        (tmp_path / f"KR1d0053_0{name}.txt").write_text(text, encoding="utf-8")
+        raw = read_raw(tmp_path / f"KR1d0053_0{name}.txt", "utf-8")
+        segments = split_layers(raw, load_profile("mandoku-zhushu", ROOT / "sources"), ())
+        layer = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
+        assert title in layer("label") and layer("classic").startswith(first)
 
 
 def test_a_punctuated_zhengwen_goes_in_as_a_punctuated_witness_not_as_web_spam(tmp_path):
@@ -264,3 +271,32 @@ def test_a_cross_reference_inside_a_note_is_the_compilers(tmp_path):
     text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
     assert "親長父兄也睦和厚也" in text("commentary") and "伊訓" not in text("commentary")
     assert text("scholia").startswith("互註書伊訓立") and "教以慈睦而" in text("classic")
+
+
+def test_a_leaf_the_transcription_lacks_is_a_lacuna_and_a_cross_reference_word_in_large_characters_no_text(tmp_path):
+    """纂圖互註禮記 卷十八 (問喪, lines 134–137, byte for byte): 6a has no line and 7a follows, so the
+    leaf's text is lost (WYG reads 或問曰冠者不肉袒何也… there); 卷十二 (雜記下, line 266) prints 重言 in
+    large characters before its small note, a cross-reference of the compiler's, as 互註."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    for name in ("KR1d0054_001.txt", "KR1d0054_015.txt"):  # 卷十五 has the compiler's 互註(…)
+        shutil.copy(LIJI / name, base)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    lines = (LIJI / "KR1d0054_015.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = "".join(lines[:7]) + (
+        "泣無時服勤三年思慕之心孝子之志也人情之實也¶\n"
+        "<pb:KR1d0054_SBCK_018-6a>¶\n"
+        "<pb:KR1d0054_SBCK_018-7a>¶\n"
+        "唯哀爲主矣女子哭泣悲哀擊胷傷心男子哭泣悲哀¶\n"
+        "子不奪人之䘮(重䘮/禮也)亦不可奪䘮也(不可以輕/之於巳也)重言(君子/不奪)¶\n"
+    )
+    (tmp_path / "KR1d0054_018.txt").write_text(cut, encoding="utf-8")
+    raw = read_raw(tmp_path / "KR1d0054_018.txt", "utf-8")
+    segments = split_layers(raw, load_profile("SBCK", sources), ())
+    (lost,) = [s for s in segments if "gap" in s.attrs]
+    assert (lost.layer, lost.text(raw)) == ("remark", "<pb:KR1d0054_SBCK_018-6a>")
+    pages = [s.text(raw) for s in segments if s.attrs.get("break") == "page"]
+    assert pages[-1] == "<pb:KR1d0054_SBCK_018-7a>" and lost.text(raw) not in pages
+    text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
+    assert text("classic").endswith("亦不可奪䘮也") and "重言" in text("label")
+    assert "君子" in text("scholia") and "君子" not in text("commentary")
