@@ -161,7 +161,7 @@ def test_a_usage_or_a_taboo_pair_is_two_characters_never_folded(orthography):
         ("莅", "涖", "Unihan kSemanticVariant"),  # 涖 to 蒞 and 莅, one character in script
         ("蒞", "涖", "Unihan kSemanticVariant"),
         ("貎", "貌", "variants.tsv"),
-        ("㛮", "嫂", "variants.tsv"),
+        ("㛮", "嫂", "Unihan kDefinition (same as 嫂)"),
         ("䄂", "袖", "variants.tsv"),
         ("𣙗", "槷", "variants.tsv"),
         ("㗖", "啗", "variants.tsv"),

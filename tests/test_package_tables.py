@@ -20,9 +20,9 @@ from edition.work.work_sources import Work, export_chapter
 
 NS = {"t": tei.TEI_NS}
 USAGES_HEADER = "character\tother\trelation\tsource\tevidence\n"
-# Phrases of the 儀禮; the other witness writes forms of the package's table there (WYG's 筓, YS's 虗).
+# Phrases of the 儀禮; the other witness writes forms of the package's table there (SBCK's 靣, YS's 虗).
 BASE = "納采用鴈主人筵于戶西西上右几使者玄端至擯者出請事入告女子許嫁笄而醴之稱字賓升西階當阿東面致命主人受虛爵達于房"
-FORMS = {"笄": "筓", "虛": "虗"}
+FORMS = {"面": "靣", "虛": "虗"}
 
 
 def new_work(root: Path, other: str, base: str = BASE) -> Path:
@@ -51,7 +51,7 @@ def test_a_new_work_folds_the_variant_forms_of_the_package_table(tmp_path):
     assert {(pair.text, pair.form) for pair in apparatus.variant_forms} == set(FORMS.items())
     assert all(VariantForms({}).fold(form) is None for form in FORMS.values()), "the other tables lack them"
     sources = Sources.load(tmp_path / "sources")
-    assert sources.orthography().sources("筓", "笄") == ("editor (variant form) (variants.tsv)",)
+    assert sources.orthography().sources("靣", "面") == ("editor (variant form) (variants.tsv)",)
 
 
 def test_a_row_of_the_work_comes_before_the_package_table(tmp_path):

@@ -88,7 +88,10 @@ def normalizer(sources) -> Normalizer:
         ("譲", "让", "OpenCC Japanese variants (jp2t)"),
         ("夀", "壽", "Unihan kSemanticVariant"),  # to 壽 and to 寿: one character in script
         ("摰", "摯", "editor (the 四庫 form of 摯) (variants.tsv)"),
-        ("㸑", "爨", "editor (variant form) (variants.tsv)"),
+        ("㸑", "爨", "Unihan kDefinition (same as 爨)"),
+        ("䰟", "魂", "Unihan kDefinition (same as 魂)"),
+        ("㓗", "潔", "Unihan kDefinition (non-classical of 潔)"),
+        ("偹", "備", "Unihan kDefinition and kRSUnicode (the same radical and definition: prepare, ready, perfect)"),
     ],
 )
 def test_real_pairs_fold_each_with_its_source(sources, normalizer, variant, standard, source):
@@ -99,11 +102,30 @@ def test_real_pairs_fold_each_with_its_source(sources, normalizer, variant, stan
 
 @pytest.mark.parametrize(
     "a,b",
-    ["徹澈", "够彀", "關寡", "辯辨", "預豫", "烝蒸", "亏于", "協勰", "綠氯", "弁辨", "芸藝", "胑膱", "升堂", "兴举"],
+    [
+        *(
+            "徹澈",
+            "够彀",
+            "關寡",
+            "辯辨",
+            "預豫",
+            "烝蒸",
+            "亏于",
+            "協勰",
+            "綠氯",
+            "弁辨",
+            "芸藝",
+            "胑膱",
+            "升堂",
+            "兴举",
+        ),
+        *("伹但", "汚汗", "髣髪", "賛質", "旊旅", "璂珮"),
+    ],
 )
 def test_distinct_words_are_never_folded_together(normalizer, a, b):
     """Unihan's kSemanticVariant (徹/澈 from kLau) and OpenCC's Japanese forms (弁 for 辨, 芸 for
-    藝) relate characters that are distinct words in a Chinese text."""
+    藝) relate characters that are distinct words in a Chinese text; characters of one radical and
+    as many strokes that Unihan defines otherwise are too (伹 "dull, slow", 但 "only; but")."""
     assert normalizer.fold(a)[0] != normalizer.fold(b)[0]
 
 

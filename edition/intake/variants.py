@@ -16,7 +16,12 @@ later table that folds it the same way is named as a source too:
 4. Kanripo's table of uncoded characters: a Unicode form and the character it normalizes to
    (`data/kanripo-gaiji.tsv`);
 5. Unihan kZVariant, 6. OpenCC's Japanese variants (jp2t), 7. Unihan kSemanticVariant,
-   8. Unihan kSpecializedSemanticVariant (Unihan from Debian's unicode-data, read at build time).
+   8. Unihan kSpecializedSemanticVariant (Unihan from Debian's unicode-data, read at build time);
+9. Unihan's definitions (kDefinition): a character it defines as the same as another, or as a
+   variant, a non-classical, corrupted, abbreviated, old, ancient or standard form of it (䰟 "(same
+   as 魂)", 㓗 "(non-classical of 潔)"); else a character with the same radical (kRSUnicode) and the same
+   definition as one standard character, and strokes besides it that differ by one at most (偹 and
+   備 "prepare, ready, perfect"; 璂 and 珮 "jade ornament" stay apart).
 
 Only the curated table folds a character that a standard repertoire has. A table folds a
 character only if neither GB 2312 nor Big5 has it (the repertoires of simplified and traditional
@@ -49,6 +54,15 @@ from ..tables import read_tsv
 from ..text import HAN
 
 UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
+UNIHAN_DEFINITIONS = UNIHAN.with_name("Unihan_Readings.txt.bz2")
+UNIHAN_RADICALS = UNIHAN.with_name("Unihan_IRGSources.txt.bz2")  # kRSUnicode, as of Unicode 15
+# how a definition names the character it is a form of: (same as 魂), (non-classical form of U+6D93 涓)
+FORM_OF = regex.compile(
+    r"\((?:same as|(?:an? )?variant of|(?:an? )?(?:non-classical|corrupted|abbreviated|old|ancient|vulgar|standard)"
+    r"(?: form)? of)\s+(?:U\+[0-9A-F]+\s+)?(\p{Han})"
+)
+LEAST_DEFINITION = 8  # characters of a definition that two characters share, at least
+MOST_STROKES = 1  # strokes besides the radical by which two such characters differ, at most
 DATA = Path(str(resources.files("edition.intake") / "data"))
 CURATED = DATA / "variants.tsv"
 KANRIPO_NORMALIZED = DATA / "kanripo-normalized.tsv"
@@ -101,6 +115,51 @@ def unihan() -> dict[str, dict[str, tuple[str, ...]]]:
                 related = tuple(chr(int(value.split("<")[0][2:], 16)) for value in values.split())
                 fields[field][chr(int(code[2:], 16))] = related
     return fields
+
+
+def unihan_field(path: Path, field: str) -> dict[str, str]:
+    """Character -> its value of one field of a Unihan file."""
+    if not path.is_file():
+        raise EditionError(path, "a Unihan table is missing: install the Debian package unicode-data (`make` does)")
+    tag = f"\t{field}\t"
+    with bz2.open(path, "rt", encoding="utf-8") as handle:
+        return {
+            chr(int(line[2 : line.index("\t")], 16)): line.rstrip("\n").split("\t", 2)[2]
+            for line in handle
+            if tag in line
+        }
+
+
+@cache
+def definition_folds() -> dict[str, tuple[str, str]]:
+    """Character -> (the character Unihan's definition makes it a form of, the source): the one it
+    names (䰟 "(same as 魂)"), else the one standard character of the same radical and the same
+    definition (偹, 備)."""
+    definitions = unihan_field(UNIHAN_DEFINITIONS, "kDefinition")
+    radical_strokes = {
+        c: (radical.rstrip("'"), int(strokes))
+        for c, rs in unihan_field(UNIHAN_RADICALS, "kRSUnicode").items()
+        for radical, strokes in [rs.split()[0].split(".")]
+    }
+    folds: dict[str, tuple[str, str]] = {}
+    alike: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
+    for char, definition in definitions.items():
+        if (named := FORM_OF.search(definition)) and named.group(1) != char:
+            folds[char] = (named.group(1), f"Unihan kDefinition ({named.group()[1:]})")
+        elif char in radical_strokes and len(definition) >= LEAST_DEFINITION:
+            alike[radical_strokes[char][0], definition].append(char)
+    for (_, definition), chars in alike.items():
+        best = max(map(standardness, chars))
+        standard = [c for c in chars if standardness(c) == best]
+        if best and len(standard) == 1:
+            strokes = radical_strokes[standard[0]][1]
+            source = f"Unihan kDefinition and kRSUnicode (the same radical and definition: {definition})"
+            folds |= {
+                c: (standard[0], source)
+                for c in chars
+                if standardness(c) < best and c not in folds and abs(radical_strokes[c][1] - strokes) <= MOST_STROKES
+            }
+    return folds
 
 
 def script_pair(a: str, b: str) -> bool:
@@ -211,6 +270,7 @@ def tables() -> tuple:
         japanese,
         unihan_table("kSemanticVariant"),
         unihan_table("kSpecializedSemanticVariant"),
+        definition_folds().get,
     )
 
 
@@ -218,7 +278,7 @@ def folds_elsewhere(char: str) -> set[str]:
     """The standard forms the tables but the standardized text's give `char` (the derivation of
     that table leaves out a character they fold otherwise: 𫝊, 傳 in Unihan, 傅 in the 禮記's 正文)."""
     normalized, _, gaiji = kanripo_tables()
-    others = (canonical, normalized.get, gaiji.get, japanese, *map(unihan_table, UNIHAN_FIELDS))
+    others = (canonical, normalized.get, gaiji.get, japanese, *map(unihan_table, UNIHAN_FIELDS), definition_folds().get)
     return {hit[0] for table in others if (hit := table(char))}
 
 
