@@ -275,8 +275,9 @@ def test_a_cross_reference_inside_a_note_is_the_compilers(tmp_path):
 
 def test_a_leaf_the_transcription_lacks_is_a_lacuna_and_a_cross_reference_word_in_large_characters_no_text(tmp_path):
     """纂圖互註禮記 卷十八 (問喪, lines 134–137, byte for byte): 6a has no line and 7a follows, so the
-    leaf's text is lost (WYG reads 或問曰冠者不肉袒何也… there); 卷十二 (雜記下, line 266) prints 重言 in
-    large characters before its small note, a cross-reference of the compiler's, as 互註."""
+    leaf's text is lost (WYG reads 或問曰冠者不肉袒何也… there), as where a second side is given twice;
+    卷十二 (雜記下, line 266) prints 重言 in large characters before its small note, a cross-reference
+    of the compiler's, as 互註."""
     sources, base = tmp_path / "sources", tmp_path / "base"
     base.mkdir()
     for name in ("KR1d0054_001.txt", "KR1d0054_015.txt"):  # 卷十五 has the compiler's 互註(…)
@@ -300,3 +301,12 @@ def test_a_leaf_the_transcription_lacks_is_a_lacuna_and_a_cross_reference_word_i
     text = lambda name: "".join(s.text(raw) for s in segments if s.layer == name)
     assert text("classic").endswith("亦不可奪䘮也") and "重言" in text("label")
     assert "君子" in text("scholia") and "君子" not in text("commentary")
+    # 卷十四 (祭義, lines 356–359): 14b given twice, no line between; WYG reads 此由大學來者也… there
+    twice = "".join(lines[:7]) + (
+        "弟也是故郷里有齒而老窮不遺強不犯弱衆不暴寡¶\n<pb:KR1d0054_SBCK_014-14b>¶\n<pb:KR1d0054_SBCK_014-14b>¶\n"
+        "人有善本諸父母存諸長老禄爵慶賞成諸宗廟所以¶\n"
+    )
+    (tmp_path / "KR1d0054_014.txt").write_text(twice, encoding="utf-8")
+    raw = read_raw(tmp_path / "KR1d0054_014.txt", "utf-8")
+    lost = [s.text(raw) for s in split_layers(raw, load_profile("SBCK", sources), ()) if "gap" in s.attrs]
+    assert lost == ["<pb:KR1d0054_SBCK_014-14b>"]
