@@ -162,6 +162,11 @@ def definition_folds() -> dict[str, tuple[str, str]]:
     return folds
 
 
+def definition_fold(char: str) -> tuple[str, str] | None:
+    """`char`'s fold by Unihan's definitions; the table is read the first time a character reaches it."""
+    return definition_folds().get(char)
+
+
 def script_pair(a: str, b: str) -> bool:
     """Unihan calls one the simplified or traditional form of the other."""
     return any(b in unihan()[field].get(a, ()) or a in unihan()[field].get(b, ()) for field in SCRIPT_FIELDS)
@@ -270,7 +275,7 @@ def tables() -> tuple:
         japanese,
         unihan_table("kSemanticVariant"),
         unihan_table("kSpecializedSemanticVariant"),
-        definition_folds().get,
+        definition_fold,
     )
 
 
@@ -278,7 +283,7 @@ def folds_elsewhere(char: str) -> set[str]:
     """The standard forms the tables but the standardized text's give `char` (the derivation of
     that table leaves out a character they fold otherwise: 𫝊, 傳 in Unihan, 傅 in the 禮記's 正文)."""
     normalized, _, gaiji = kanripo_tables()
-    others = (canonical, normalized.get, gaiji.get, japanese, *map(unihan_table, UNIHAN_FIELDS), definition_folds().get)
+    others = (canonical, normalized.get, gaiji.get, japanese, *map(unihan_table, UNIHAN_FIELDS), definition_fold)
     return {hit[0] for table in others if (hit := table(char))}
 
 
