@@ -1,9 +1,10 @@
 """An alignment rule's decisions on the 禮記注疏's real words: where the text it reads has no sure
 text at all (服問 read against the base's 奔喪…); where the classic text takes up again at the end
 of a 注 whose next note has the same words scattered (月令); where the reference is the text of
-part of a 卷 only (卷五十八: the end of 深衣, then 投壺)."""
+part of a 卷 only (卷五十八: the end of 深衣, then 投壺); clauses of three characters each run on
+after a note (禮器); the classic text after the last firm run of a 卷 (月令)."""
 
-from edition.intake.alignment_rule import Stretches, decide, holds_in_part, weighted
+from edition.intake.alignment_rule import Stretches, decide, firm_runs, holds_in_part, weighted
 from edition.intake.rule import Rule
 
 # The real words (simplified, as compared): WYG 禮記注疏 卷五十七's 服問 and SBCK's 奔喪.
@@ -64,3 +65,36 @@ def test_the_classic_text_runs_on_to_the_end_of_its_note_rather_than_breaking_of
     pairs = weighted("主人辞洗宾坐奠", text, [False] * len(text), stretch)
     assert [text[j] for _, _, j in pairs] == list("主人辞洗宾坐奠")
     assert [j for _, _, j in pairs][:4] == list(range(len(first) - 4, len(first)))
+
+
+def decided_words(sure_and_stretches, reference):
+    """The classic text decided in a text made of sure parts (str) and stretches ([str])."""
+    text = "".join(part if isinstance(part, str) else part[0] for part in sure_and_stretches)
+    stretch = [
+        -1 if isinstance(part, str) else number for number, part in enumerate(sure_and_stretches) for _ in "".join(part)
+    ]
+    read = Stretches(text, list(range(len(text))), list(range(1, len(text) + 1)), [0] * len(text), stretch)
+    in_order, firm, unread = firm_runs(reference, text, read.sure, 4)
+    rule = Rule("classic-by-alignment", "alignment", ("commentary",), "classic")
+    decided, _ = decide([(in_order, reference, [1] * len(reference), firm, unread)], read, rule, 4, Unlimited())
+    return sorted(text[a:b] for a, b in decided.values())
+
+
+def test_clauses_each_run_on_after_a_note_are_decided_one_from_the_next():
+    """WYG 禮器: 一獻質注謂祭羣小祀也三獻文注謂祭社稷五祀五獻察注察明也…七獻神注謂祭先公大饗其王事與: each
+    clause is three characters at the end of a note, and only the last stands next to sure text; each
+    decided decides the one before it, as the reference reads them one after the other."""
+    read = ["于彼乎于此乎一献质", ["谓祭群小祀也三献文"], ["谓祭社稷五祀五献察"], ["察明也谓祭四望山川也七献神"]]
+    read += [["谓祭先公"], "大飨其王事与"]
+    assert decided_words(read, "于彼乎于此乎一献质三献文五献察七献神大飨其王事与") == ["七献神", "三献文", "五献察"]
+    # where the reference reads words between them that the text lacks, no clause is next to another
+    assert decided_words(read, "于彼乎于此乎一献质甲三献文乙五献察丙七献神丁大飨其王事与") == []
+
+
+def test_the_classic_text_after_the_last_firm_run_is_decided_though_the_reference_goes_on():
+    """WYG 月令, the end of its 卷: 收雷先行注先猶蚤也冬主閉藏草木蚤死注寒氣盛也, against the whole chapter of
+    the base, which goes on to 季秋之月: what the reference has beyond the text costs less than a note's
+    characters paired with it, so 草木蚤死 is paired as a run, not 先猶蚤也… with 草木蚤死季秋…."""
+    read = ["行冬令则风灾数起", ["子之气乘之也北风杀物"], "收雷先行", ["先犹蚤也冬主闭藏草木蚤死"], ["寒气盛也"]]
+    reference = "行冬令则风灾数起收雷先行草木蚤死季秋之月日在房昏虚中旦柳中其日庚辛其帝少皞其神蓐收"
+    assert decided_words(read, reference) == ["草木蚤死"]

@@ -91,6 +91,8 @@ def normalizer(sources) -> Normalizer:
         ("㸑", "爨", "Unihan kDefinition (same as 爨)"),
         ("䰟", "魂", "Unihan kDefinition (same as 魂)"),
         ("㓗", "潔", "Unihan kDefinition (non-classical of 潔)"),
+        ("㕑", "厨", "Unihan kDefinition (non-classical variant of U+53A8 厨)"),  # 禮記 玉藻: WYG 君子逺庖㕑
+        ("𤓰", "瓜", "Kanripo normalized text: KR1d0026 SBCK"),  # for 爪 too (士喪禮 注): a reading there
         ("偹", "備", "Unihan kDefinition and kRSUnicode (the same radical and definition: prepare, ready, perfect)"),
     ],
 )

@@ -33,12 +33,15 @@ sure text; each run of a stretch's characters opened, or closed before its stret
 little, so that of the words of the notes the classic text is the run where it takes up again and
 runs on to the next marker, not the same characters scattered. A stretch's aligned characters form
 runs; a run is decided if it is `min_run` long, or two or more at the stretch's edge where the
-reference's text goes on next to it, or the whole stretch however short where the reference's text
-goes on next to it on both sides (甥 between two 傳). The decided span of a stretch runs from its
-first to its last run, with up to `EDGE` substituted characters at the stretch's edge next to them
-(a variant where the classic text ends); a character of it already in the layer it would take keeps
-its place. With `whole`, a stretch is one unit (a line): half of it or more decided decides all of
-it. What no reference decides stays as the layout put it, and is recorded as undecided
+reference's text goes on next to it (sure text, or a run decided so, in turn: 三獻文注…五獻察注…
+七獻神注… before 大饗), or the whole stretch however short where the reference's text goes on next to
+it on both sides (甥 between two 傳). Before the first firm run and after the last, the reference
+may go on beyond the text: what it has there costs less than a note's character paired with it
+(月令's 草木蚤死 at the end of its 卷). The decided span of a stretch runs from its first to its last
+run, with up to `EDGE` substituted characters at the stretch's edge next to them (a variant where
+the classic text ends); a character of it already in the layer it would take keeps its place.
+With `whole`, a stretch is one unit (a line): half of it or more decided decides all of it. What no
+reference decides stays as the layout put it, and is recorded as undecided
 (`Layering.undecided`). The work is one anchored alignment per reference and one bounded alignment
 per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
 """
@@ -147,13 +150,17 @@ def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tupl
     return alignment.in_order, firm, unread
 
 
-def weighted(reference: str, text: str, sure: list[bool], stretch: list[int]) -> list[tuple[str, int, int]]:
+def weighted(
+    reference: str, text: str, sure: list[bool], stretch: list[int], open_start: bool = False, open_end: bool = False
+) -> list[tuple[str, int, int]]:
     """The alignment of `text` with `reference` at the costs above: (tag, reference position,
     text position) for each "equal" or "replace" pair, in order. Of alignments otherwise as cheap,
     the one whose stretch characters hold together up to their stretch's end: each run of them
     opened costs RUN_OPENED, and each closed before its stretch ends RUN_CLOSED (the classic text
     where it takes up again in a 注 runs on to the next marker; the same words scattered over the
-    notes after it do not)."""
+    notes after it do not). With `open_start` (`open_end`) the reference's text before (after) all
+    that is paired costs as much as a stretch's character substituted, less than one left out: the
+    reference may go on beyond the text, and what of it the text holds is paired as a run."""
     m, n = len(reference), len(text)
     inf = float("inf")
     skip = [LEFT_OUT * SCALE if s else 0 for s in sure]
@@ -169,7 +176,7 @@ def weighted(reference: str, text: str, sure: list[bool], stretch: list[int]) ->
         gap[0][j] = gap[0][j - 1] + skip[j - 1]
     for i in range(1, m + 1):
         p_row, g_row, p_above, g_above = paired[i], gap[i], paired[i - 1], gap[i - 1]
-        g_row[0] = g_above[0] + LEFT_OUT * SCALE
+        g_row[0] = g_above[0] + (CANDIDATE_SUBSTITUTED if open_start else LEFT_OUT) * SCALE
         r = reference[i - 1]
         for j in range(1, n + 1):
             cost = pair_cost(text[j - 1] == r, sure[j - 1])
@@ -180,7 +187,9 @@ def weighted(reference: str, text: str, sure: list[bool], stretch: list[int]) ->
                 min(p_above[j], g_above[j]) + LEFT_OUT * SCALE,
             )
     pairs = []
-    i, j, state = m, n, "paired" if paired[m][n] < gap[m][n] else "gap"
+    beyond = CANDIDATE_SUBSTITUTED * SCALE
+    i = min(range(m + 1), key=lambda i: min(paired[i][n], gap[i][n]) + beyond * (m - i)) if open_end else m
+    j, state = n, "paired" if paired[i][n] < gap[i][n] else "gap"
     while i and j:
         if state == "paired":
             cost = pair_cost(text[j - 1] == reference[i - 1], sure[j - 1])
@@ -257,14 +266,17 @@ def classic_spans(pairs, sure: list[bool], stretch: list[int], min_run: int, win
             and run[-1][1] + 1 in classic
         )
 
-    chosen += [
+    # A short run decided next to the reference's text decides the one next to it in turn: clauses of
+    # three characters, each run on after a note (一獻質注…三獻文注…五獻察注…七獻神注… 大饗).
+    short = [run for run in runs if equal(run) < min_run]
+    while taken := [
         run
-        for run in runs
-        if equal(run) < min_run
-        and (
-            (equal(run) >= 2 and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)) or whole(run)
-        )
-    ]
+        for run in short
+        if (equal(run) >= 2 and at_edge(run) and (run[0][1] - 1 in classic or run[-1][1] + 1 in classic)) or whole(run)
+    ]:
+        chosen += taken
+        classic |= {i for run in taken for _, i, _ in run}
+        short = [run for run in short if run not in taken]
     spans: dict[int, tuple[int, int]] = {}
     for run in chosen:
         number, a, b = stretch[run[0][2]], run[0][2], run[-1][2] + 1
@@ -417,7 +429,11 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
             if r1 <= r0:
                 continue
             limit.left_from(starts[w0])
-            pairs = limit.timed(lambda: weighted(reference_text[r0:r1], text[w0:w1], sure[w0:w1], stretch[w0:w1]))
+            pairs = limit.timed(
+                lambda: weighted(
+                    reference_text[r0:r1], text[w0:w1], sure[w0:w1], stretch[w0:w1], left is None, right is None
+                )
+            )
             if rule.divides:  # what the reference left undecided cannot decide how the text divides
                 pairs = [(tag, i, j) for tag, i, j in pairs if sure[w0 + j] or reference_codes[r0 + i] != UNDECIDED]
             spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)

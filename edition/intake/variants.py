@@ -56,10 +56,12 @@ from ..text import HAN
 UNIHAN = Path("/usr/share/unicode/Unihan_Variants.txt.bz2")
 UNIHAN_DEFINITIONS = UNIHAN.with_name("Unihan_Readings.txt.bz2")
 UNIHAN_RADICALS = UNIHAN.with_name("Unihan_IRGSources.txt.bz2")  # kRSUnicode, as of Unicode 15
-# how a definition names the character it is a form of: (same as 魂), (non-classical form of U+6D93 涓)
+# how a definition names the character it is a form of: (same as 魂), (non-classical form of U+6D93 涓),
+# (non-classical variant of U+53A8 厨), (ancient and corrupted form of 臺); not a simplified or
+# traditional form (script), nor (interchangeable X) (a usage)
 FORM_OF = regex.compile(
-    r"\((?:same as|(?:an? )?variant of|(?:an? )?(?:non-classical|corrupted|abbreviated|old|ancient|vulgar|standard)"
-    r"(?: form)? of)\s+(?:U\+[0-9A-F]+\s+)?(\p{Han})"
+    r"\((?:(?:an?|the|same|non|classical|corrupt(?:ed)?|abbreviated|old|ancient|archaic|vulgar|standard|incorrect"
+    r"|large|seal|type|form|from|variant|and)[ ,\-]+)*?(?:same as|of)\s+(?:U\+[0-9A-F]+\s+)?(\p{Han})"
 )
 LEAST_DEFINITION = 8  # characters of a definition that two characters share, at least
 MOST_STROKES = 1  # strokes besides the radical by which two such characters differ, at most
