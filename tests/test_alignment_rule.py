@@ -98,3 +98,16 @@ def test_the_classic_text_after_the_last_firm_run_is_decided_though_the_referenc
     read = ["行冬令则风灾数起", ["子之气乘之也北风杀物"], "收雷先行", ["先犹蚤也冬主闭藏草木蚤死"], ["寒气盛也"]]
     reference = "行冬令则风灾数起收雷先行草木蚤死季秋之月日在房昏虚中旦柳中其日庚辛其帝少皞其神蓐收"
     assert decided_words(read, reference) == ["草木蚤死"]
+
+
+def test_where_the_reference_lacks_sure_text_the_parts_beside_it_are_still_judged():
+    """WYG 士虞禮 記, where the base has lost a leaf: the 注疏's 獻畢未徹乃餞, 尊兩甒于廟門外之右… and
+    洗在尊東南… are sure text the base lacks between two firm runs. Its 記 有乾肉折俎二尹縮祭半尹在西塾,
+    run on after 注酒宜脯也古文脡爲挺, is still told: the text beside what the reference lacks faces
+    the reference's text between the runs, where before the whole stretch was left undecided."""
+    read = ["他用刚日亦如初曰哀荐成事", ["当祔于祖庙为神安于此后虞改用刚日今文他为它"], "献毕未彻乃饯"]
+    read += [["卒哭之祭既三献也饯送行者之酒古文饯为践"], "尊两甒于庙门外之右少南水尊在酒西勺北枋"]
+    read += [["少南将有事于北有玄酒即吉也古文甒为庑也"], "洗在尊东南水在洗东篚在西", ["在门之左又少南馔笾豆脯四脡"]]
+    read += [["酒宜脯也古文脡为挺有干肉折俎二尹缩祭半尹在西塾"], ["干肉牲体之脯也古文缩为蹙"], "尸出执几从席从"]
+    reference = "他用刚日亦如初曰哀荐成事有干肉折俎二尹缩祭半尹在西塾尸出执几从席从尸出门右南"
+    assert decided_words(read, reference) == ["有干肉折俎二尹缩祭半尹在西塾"]

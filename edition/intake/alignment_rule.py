@@ -37,7 +37,9 @@ reference's text goes on next to it (sure text, or a run decided so, in turn: �
 七獻神注… before 大饗), or the whole stretch however short where the reference's text goes on next to
 it on both sides (甥 between two 傳). Before the first firm run and after the last, the reference
 may go on beyond the text: what it has there costs less than a note's character paired with it
-(月令's 草木蚤死 at the end of its 卷). The decided span of a stretch runs from its first to its last
+(月令's 草木蚤死 at the end of its 卷). Where the reference lacks sure text between two firm runs (its
+own lost leaf, 士虞禮's 記), the text on each side of what it lacks is aligned apart with the
+reference's text between the runs. The decided span of a stretch runs from its first to its last
 run, with up to `EDGE` substituted characters at the stretch's edge next to them (a variant where
 the classic text ends); a character of it already in the layer it would take keeps its place.
 With `whole`, a stretch is one unit (a line): half of it or more decided decides all of it. What no
@@ -395,6 +397,19 @@ def firm_references(reference: Reference, layers: list, needed: set[int], read: 
     return firms
 
 
+def between_unread(w0: int, w1: int, unread: set[int], min_run: int) -> list[tuple[int, int]]:
+    """The parts of the text w0:w1 between runs of sure text that the reference has nothing for (its
+    own lost leaf, `min_run` characters or more): each faces the reference's text of the whole
+    window, since where the reference lacks text its alignment cannot tell where the parts stand."""
+    runs = [
+        run
+        for lacks, group in groupby(range(w0, w1), key=lambda k: k in unread)
+        if lacks and len(run := list(group)) >= min_run
+    ]
+    bounds = [w0, *(k for run in runs for k in (run[0], run[-1] + 1)), w1]
+    return [(p0, p1) for p0, p1 in zip(bounds[::2], bounds[1::2]) if p0 < p1]
+
+
 def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tuple[dict, dict]:
     """Each stretch's classic span (by position in the text read) as the first reference that places
     it decides, and the layer of the reference's character each decided character aligns with."""
@@ -416,31 +431,37 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
                 else len(reference_text)
             )
             r0 = firm[left] + 1 if left is not None else max(0, r1 - 2 * (w1 - w0))
-            # Sure text that this reference has nothing for here (its own lost leaf): it cannot judge.
-            lacking = (
-                max(
-                    (len(run) for run in "".join("s" if k in unread else " " for k in range(w0, w1)).split()), default=0
-                )
-                >= min_run
-            )
-            if not inside or lacking or (r1 - r0) * (w1 - w0) > MAX_CELLS:
+            if not inside:
                 continue
-            placed |= inside
-            if r1 <= r0:
+            parts = between_unread(w0, w1, unread, min_run)
+            # where the reference lacks sure text and has none between the runs, it cannot judge
+            if parts != [(w0, w1)] and r1 <= r0:
                 continue
-            limit.left_from(starts[w0])
-            pairs = limit.timed(
-                lambda: weighted(
-                    reference_text[r0:r1], text[w0:w1], sure[w0:w1], stretch[w0:w1], left is None, right is None
+            for p0, p1 in parts:
+                part = {stretch[k] for k in range(p0, p1) if stretch[k] >= 0} - placed
+                if not part or (r1 - r0) * (p1 - p0) > MAX_CELLS:
+                    continue
+                placed |= part
+                if r1 <= r0:
+                    continue
+                limit.left_from(starts[p0])
+                pairs = limit.timed(
+                    lambda p0=p0, p1=p1: weighted(
+                        reference_text[r0:r1],
+                        text[p0:p1],
+                        sure[p0:p1],
+                        stretch[p0:p1],
+                        left is None and p0 == w0,
+                        right is None and p1 == w1,
+                    )
                 )
-            )
-            if rule.divides:  # what the reference left undecided cannot decide how the text divides
-                pairs = [(tag, i, j) for tag, i, j in pairs if sure[w0 + j] or reference_codes[r0 + i] != UNDECIDED]
-            spans = classic_spans(pairs, sure[w0:w1], stretch[w0:w1], min_run, r1 - r0)
-            decided |= {stretch[w0 + a]: (w0 + a, w0 + b) for a, b in spans.values()}
-            for _, i, j in pairs:
-                if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
-                    code_at.setdefault(w0 + j, reference_codes[r0 + i])
+                if rule.divides:  # what the reference left undecided cannot decide how the text divides
+                    pairs = [(tag, i, j) for tag, i, j in pairs if sure[p0 + j] or reference_codes[r0 + i] != UNDECIDED]
+                spans = classic_spans(pairs, sure[p0:p1], stretch[p0:p1], min_run, r1 - r0)
+                decided |= {stretch[p0 + a]: (p0 + a, p0 + b) for a, b in spans.values()}
+                for _, i, j in pairs:
+                    if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
+                        code_at.setdefault(p0 + j, reference_codes[r0 + i])
     return decided, code_at
 
 
