@@ -166,6 +166,20 @@ def test_a_leaf_cut_from_a_copy_comes_back_whole(shixiangjian, first, count):
     assert (own.status, own.source) == ("supplied", "W")
 
 
+def test_a_page_image_that_repeats_another_leaf_is_a_lost_leaf(shixiangjian):
+    """Kanripo's `# ?=<003-5b>`: the page's image is that of leaf 5b again, and its own text is not
+    transcribed: a leaf lost, supplied as one."""
+    normalizer, read, whole = shixiangjian
+    first = BODY.start + 10
+    base = read("B", [*LINES[:first], "# ?=<003-5b>\n", *LINES[first + 6 :]])
+    (supplied, _), findings = supply([base, whole], "B", normalizer)
+    own = next(f for f in findings if f.line == first + 1)
+    assert (own.status, own.source, own.remark) == ("supplied", "W", "?=<003-5b>")
+    assert (
+        supplied.stream.only((*TRANSMITTED, "commentary")).text == whole.stream.only((*TRANSMITTED, "commentary")).text
+    )
+
+
 def test_a_witness_that_has_lost_the_leaf_too_supplies_nothing(shixiangjian):
     """Lines cut next to the leaf the file has lost itself: the copy cannot tell what stood there."""
     normalizer, read, whole = shixiangjian

@@ -11,8 +11,10 @@ sections.
 Where no label names the text, the steps of the rite that 賈公彥's 疏 names (`steps`) are the
 sections, titled with the 疏's words; where no step is named either, the passages the 疏 comments
 on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the passages Zheng's notes close are
-grouped into sections of at most `LONGEST` characters, titled by their first words. A stretch
-shorter than `SHORTEST` joins the section after it (the chapter's title before its first step).
+grouped into sections of at most `LONGEST` characters, titled by their first words; a passage
+boundary inside an entry (a lost leaf supplied) is none unless the entry ends where a passage
+does. A stretch shorter than `SHORTEST` joins the section after it (the chapter's title before
+its first step).
 
 A section's citation units are its sentences where punctuation is carried to the base; where none
 is, each passage of the 經 from one of Zheng's notes to the next, split again where the 疏's
@@ -74,7 +76,7 @@ def sections(
             title, source = closes[t1]
             pieces.append(Piece(t0, t1, title, source, "label"))
         else:
-            pieces += divided(t0, t1, steps, sorted(set(commented) | set(notes)), set(commented))
+            pieces += divided(t0, t1, steps, between_units(set(commented) | set(notes), units), set(commented))
     pieces = joined_short(snapped(pieces, units))
     tokens = base.classic.tokens
     out: list[Section] = []
@@ -131,6 +133,14 @@ def grouped(t0: int, t1: int, boundaries: list[int], commented: set[int]) -> lis
     if at < t1:
         out.append(Piece(at, t1))
     return out
+
+
+def between_units(boundaries: set[int], units: list[Unit]) -> list[int]:
+    """The passage boundaries, less those inside an entry whose end is none (a note of a leaf the
+    base has lost, supplied from a witness, would begin a section where the base resumes, inside a
+    sentence); one inside an entry that ends where a passage does is moved there (`snapped`)."""
+    inside = {g: unit.t1 for unit in units for g in range(unit.t0 + 1, unit.t1)}
+    return sorted(b for b in boundaries if b not in inside or inside[b] in boundaries)
 
 
 def snapped(pieces: list[Piece], units: list[Unit]) -> list[Piece]:
