@@ -63,19 +63,19 @@ def test_a_row_of_the_work_comes_before_the_package_table(tmp_path):
 
 
 def test_a_row_of_the_work_s_usages_makes_a_pair_a_usage(tmp_path):
-    """灋, the 古文 of 法 (周禮 writes it), is a substantive reading against 法 until the work's
-    usages.tsv gives the pair; then the TEI types it a usage."""
-    root = new_work(tmp_path / "sources", BASE.replace("右几", "右灋"), BASE.replace("右几", "右法"))
+    """懸, the later character of 縣 "hang" (the 儀禮's 縣 of the bells), is a substantive reading
+    against 縣 until the work's usages.tsv gives the pair; then the TEI types it a usage."""
+    root = new_work(tmp_path / "sources", BASE.replace("右几", "右懸"), BASE.replace("右几", "右縣"))
     (reading,) = [r for unit in collated(root).units for r in unit.readings if "B" in r.sigla]
     assert (reading.type, reading.subtype) == ("substantive", "substitution")
-    row = "灋\t法\t古今字\t《說文解字》廌部「灋，刑也…法，今文省」\t周禮 灋 = 法\n"
+    row = '縣\t懸\t古今字\teditor (懸, the later character of 縣 "hang")\t儀禮 縣 = 懸\n'
     (root / "usages.tsv").write_text(USAGES_HEADER + row, encoding="utf-8")
     sources = Sources.load(root)
     witnesses = sources.intake_all()
     edited = edit(sources, witnesses, decision_file.load(sources.decisions))
     document = tei.edition_document(sources, edited.apparatus, edited.sections, {})
     (rdg,) = document.xpath("//t:rdg[@wit='#wB']", namespaces=NS)
-    assert (rdg.get("type"), rdg.get("subtype"), "".join(rdg.itertext())) == ("usage", "gujinzi", "灋")
+    assert (rdg.get("type"), rdg.get("subtype"), "".join(rdg.itertext())) == ("usage", "gujinzi", "懸")
 
 
 def test_a_work_s_usages_are_a_chapter_s_input_and_go_with_it(tmp_path):
