@@ -54,6 +54,16 @@ def test_a_new_work_folds_the_variant_forms_of_the_package_table(tmp_path):
     assert sources.orthography().sources("靣", "面") == ("editor (variant form) (variants.tsv)",)
 
 
+def test_forms_of_the_li_ji_s_prints_that_no_other_table_relates_are_variant_forms(tmp_path):
+    """SBCK 禮記 writes 𬒳 (示 for 衣, Kanripo's KR0013), 頴, 尫 and 葘 where WYG reads 被, 穎, 尪
+    and 菑: Big5 has 頴 and 菑's kin, Unihan relates 尫 and 葘 to nothing."""
+    base = "君實不察其罪𬒳此名也刀郤刃授頴吾欲暴尫而奚若去民之葘此皆有功烈於民者也"
+    forms = {"𬒳": "被", "頴": "穎", "尫": "尪", "葘": "菑"}
+    apparatus = collated(new_work(tmp_path / "sources", "".join(forms.get(c, c) for c in base), base))
+    assert apparatus.units == [], "no substantive reading"
+    assert {(pair.text, pair.form) for pair in apparatus.variant_forms} == set(forms.items())
+
+
 def test_a_row_of_the_work_comes_before_the_package_table(tmp_path):
     """A row whose standard is its variant keeps a character unfolded that the package's folds."""
     table = tmp_path / "variants.tsv"
