@@ -111,3 +111,29 @@ def test_where_the_reference_lacks_sure_text_the_parts_beside_it_are_still_judge
     read += [["酒宜脯也古文脡为挺有干肉折俎二尹缩祭半尹在西塾"], ["干肉牲体之脯也古文缩为蹙"], "尸出执几从席从"]
     reference = "他用刚日亦如初曰哀荐成事有干肉折俎二尹缩祭半尹在西塾尸出执几从席从尸出门右南"
     assert decided_words(read, reference) == ["有干肉折俎二尹缩祭半尹在西塾"]
+
+
+def test_a_clause_the_reference_reads_twice_is_paired_with_the_occurrence_before_the_note():
+    """WYG 特牲饋食禮 (儀禮注疏 卷十五): 尸實舉于菹豆注為將食庶羞…佐食羞庶羞四豆設于左南上有醢注庶衆也…
+    尸又三飯告飽祝侑之如初注禮再成也舉骼及獸魚如初尸又三飯告飽祝侑之如初注禮三成…: the base reads 尸又三飯告飽祝侑之如初
+    twice, and the 注疏 runs on into the second time after its note. The sure clause before the note is the
+    first time, and what the base reads besides the sure text is left out at the notes that hold
+    it, so the words run on after each note are decided classic text."""
+    read = ["尸实举于菹豆", ["为将食庶羞举谓肺脊佐食羞庶羞四豆设于左南上有醢"], ["庶众也众羞以豕肉所以为异味"]]
+    read += ["尸又三饭告饱祝侑之如初", ["礼再成也举骼及兽鱼如初尸又三饭告饱祝侑之如初"], ["礼三成兽鱼如初者兽骼鱼一也"]]
+    read += ["举肩及兽鱼如初"]
+    reference = "尸实举于菹豆佐食羞庶羞四豆设于左南上有醢尸又三饭告饱祝侑之如初举骼及兽鱼如初"
+    reference += "尸又三饭告饱祝侑之如初举肩及兽鱼如初"
+    assert decided_words(read, reference) == ["举骼及兽鱼如初尸又三饭告饱祝侑之如初", "佐食羞庶羞四豆设于左南上有醢"]
+
+
+def test_what_the_reference_reads_besides_is_left_out_at_each_note_that_holds_it():
+    """WYG 公食大夫禮 (儀禮注疏 卷九): …公揖入賓從注揖入道之及廟門公揖入注廟禰廟也賓入三揖…: the clauses between the
+    notes are too short to anchor, and the base's 公揖入 stands twice. The base's words the sure
+    text lacks are left out at the notes that hold them, each where it shares the most: 及廟門公揖入
+    after 賓從, so 公揖入賓從 pairs with the first 公揖入 and the words run on are decided."""
+    read = ["公如宾服迎宾于大门内", ["不出大门降于国君"], "大夫纳宾"]
+    read += [["大夫谓上摈也纳宾以公命宾入门左公再拜宾辟再拜稽首"], ["左西方宾位也辟逡遁不敢当君拜也"], "公揖入宾从"]
+    read += [["揖入道之及庙门公揖入"], ["庙祢庙也"], "宾入三揖", ["每曲揖及当碑揖相人偶"], "至于阶三让"]
+    reference = "公如宾服迎宾于大门内大夫纳宾宾入门左公再拜宾辟再拜稽首公揖入宾从及庙门公揖入宾入三揖至于阶三让"
+    assert decided_words(read, reference) == ["及庙门公揖入", "宾入门左公再拜宾辟再拜稽首"]

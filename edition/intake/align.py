@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from difflib import SequenceMatcher
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 
 from .model import Alignment, Move, Op
 
@@ -164,13 +164,15 @@ def align(
     lacuna_length: int = 40,
     breaks: tuple[int, ...] = (),
     cuts: tuple[int, ...] = (),
+    left_out: dict[int, str] | None = None,
     base_clauses: frozenset[int] = frozenset(),
     witness_clauses: frozenset[int] = frozenset(),
     base_lacunae: tuple[int, ...] = (),
     excerpt: bool = False,
 ) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
-    `cuts`: witness positions that no anchor may span (breaks are cuts too); `base_clauses` and
+    `cuts`: witness positions that no anchor may span (breaks are cuts too), with `left_out` the text
+    left out of the witness at each, if known; `base_clauses` and
     `witness_clauses`: positions of the two texts with a clause boundary before them, where a moved
     block stops growing; `base_lacunae`: positions of the base where it has lost a leaf; `excerpt`:
     the witness quotes the base in part, and what it leaves out is no omission."""
@@ -186,7 +188,8 @@ def align(
         extend_moves(moved, base, witness, base_clauses, witness_clauses), 2, base_clauses, witness_clauses
     )
     lacunae: list[tuple[int, int]] = []
-    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae, excerpt)
+    at_cuts = {cut: (left_out or {}).get(cut, "") for cut in cuts}
+    ops = chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae, excerpt, at_cuts)
     placed = place_insertions(ops, base, witness, moved, min_placed, base_lacunae)
     if placed:
         moved = merge_blocks(moved + placed)
@@ -262,7 +265,9 @@ def read_on_at_base_lacunae(chain, base_lacunae: tuple[int, ...], lacuna_length:
     return chain
 
 
-def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=(), excerpt=False) -> list[Op]:
+def chain_ops(
+    base, witness, chain, moved, lacuna_length, breaks, lacunae, base_lacunae=(), excerpt=False, cuts=None
+) -> list[Op]:
     """The ops along the chain; the base ranges of lacunae at breaks are added to `lacunae`. The
     witness's text before its first run reaches back no further than a base lacuna before it."""
     first = chain[0]
@@ -275,8 +280,11 @@ def chain_ops(base, witness, chain, moved, lacuna_length, breaks, lacunae, base_
         if inside:
             ops += lacuna_ops(base, witness, previous[3], current[2], previous[1], current[0], inside, moved, lacunae)
         else:
-            ops += gap_ops(
-                base, witness, previous[3], current[2], previous[1], current[0], moved, lacuna_length, excerpt
+            gap = (previous[3], current[2], previous[1], current[0])
+            at_cuts = {c: left_out for c, left_out in (cuts or {}).items() if gap[2] <= c <= gap[3]}
+            unmoved = split_by_moves(gap[2], gap[3], moved) == [(gap[2], gap[3])]
+            ops += (at_cut_ops(base, witness, *gap, at_cuts) if at_cuts and unmoved else None) or gap_ops(
+                base, witness, *gap, moved, lacuna_length, excerpt
             )
         ops.append(Op("equal", current[2], current[3], current[0], current[1]))
         previous = current
@@ -409,6 +417,61 @@ def gap_ops(base, witness, b0, b1, w0, w1, moved, lacuna_length, excerpt=False) 
         return out + [Op("delete", b0, b1, parts[-1][1] if parts else w1, parts[-1][1] if parts else w1)]
     local = (quoted_ops if excerpt else local_ops)(base[b0:b1], text, b0, 0)
     return [part for op in local for part in remap(op, offsets, w0)]
+
+
+AT_CUT_WORK = 100_000  # the largest gap aligned around its cuts: base splits squared, by parts
+
+
+def at_cut_ops(base, witness, b0, b1, w0, w1, cuts: dict[int, str]) -> list[Op] | None:
+    """The stretch between two chained anchors where the witness's text is cut (text left out of it
+    stands there; `cuts` maps each cut to it): what the base reads besides the witness's is left
+    out at the cuts, each part of the witness's text between them aligned with the base's in
+    order, at the fewest differences; of alignments as good, the one whose base text left out at
+    each cut shares the most with the text left out there. A base that repeats a clause
+    (尸又三飯告飽祝侑之如初 twice, the 注疏 running on into the second after its note) so pairs the
+    witness's clause with the time before the note that holds the rest. None where the base reads
+    no more than the witness (nothing of it need be left out), or the gap is too large."""
+    bounds = [w0, *sorted(c for c in cuts if w0 < c < w1), w1]
+    n = b1 - b0
+    if n <= w1 - w0 or (n + 1) ** 2 * len(bounds) > AT_CUT_WORK:
+        return None
+    weight = 2 * n + 1  # one difference outweighs any text shared
+
+    def left_out(cut: int, s: int, e: int) -> int:
+        return -Indel.similarity(base[b0 + s : b0 + e], cuts[cut]) if e > s and cut in cuts else 0
+
+    def cheapest(found):
+        return min(found, key=lambda step: step[0])
+
+    # best[e]: (cost, steps) of the text so far aligned with base[b0 : b0 + e]; a step is
+    # (p0, p1, s, e), the witness's p0:p1 with the base's s:e, or (cut, s, e) left out at a cut
+    best = {e: (left_out(w0, 0, e), [(w0, 0, e)]) for e in range(n + 1 if w0 in cuts else 1)}
+    for p0, p1 in zip(bounds, bounds[1:]):
+        if p0 != w0:
+            best = {
+                s: cheapest((c + left_out(p0, e, s), [*how, (p0, e, s)]) for e, (c, how) in best.items() if e <= s)
+                for s in range(min(best), n + 1)
+            }
+        part = witness[p0:p1]
+        best = {
+            e: cheapest(
+                (c + weight * Levenshtein.distance(base[b0 + s : b0 + e], part), [*how, (p0, p1, s, e)])
+                for s, (c, how) in best.items()
+                if s <= e
+            )
+            for e in range(min(best), n + 1)
+        }
+    _, steps = cheapest(
+        (c + left_out(w1, e, n), [*how, (w1, e, n)]) for e, (c, how) in best.items() if w1 in cuts or e == n
+    )
+    ops = []
+    for step in steps:
+        if len(step) == 3 and step[2] > step[1]:
+            ops.append(Op("delete", b0 + step[1], b0 + step[2], step[0], step[0]))
+        elif len(step) == 4:
+            p0, p1, s, e = step
+            ops += local_ops(base[b0 + s : b0 + e], witness[p0:p1], b0 + s, p0)
+    return ops
 
 
 def lacuna_ops(base, witness, b0, b1, w0, w1, breaks, moved, lacunae) -> list[Op]:

@@ -141,7 +141,9 @@ def firm_runs(reference: str, text: str, sure: list[bool], min_run: int) -> tupl
     at = [k for k in range(len(text)) if sure[k]]
     cuts = sorted({0, len(at), *(n for n in range(1, len(at)) if at[n] - at[n - 1] > 1)})
     # What the sure text lacks is the point here, not a lacuna: every stretch between anchors is aligned.
-    alignment = align(reference, "".join(text[k] for k in at), lacuna_length=len(reference), cuts=tuple(cuts[1:-1]))
+    left_out = {n: text[at[n - 1] + 1 : at[n]] for n in cuts[1:-1]}  # each stretch, at its place
+    sure_text = "".join(text[k] for k in at)
+    alignment = align(reference, sure_text, lacuna_length=len(reference), cuts=(*left_out,), left_out=left_out)
     firm: dict[int, int] = {}
     unread = {at[w] for op in alignment.ops if op.tag == "insert" for w in range(op.w0, op.w1)}
     for op in (op for op in alignment.ops if op.tag == "equal"):
