@@ -20,7 +20,7 @@ from edition.collation.model import Reading
 from edition.collation.reading import classify
 from edition.errors import EditionError
 from edition.intake.variants import CURATED, VariantForms, load_curated
-from edition.publication import render, tei, validate
+from edition.publication import render, report, tei, validate
 from edition.publication.conventions import Conventions
 from edition.publication.model import App
 from edition.publication.tei import TEI_NS
@@ -111,25 +111,56 @@ def test_a_witness_of_a_related_reading_reads_the_base_word(orthography):
 
 
 @pytest.mark.parametrize(
-    "others,partial,taken",
+    "context,base_text,others,partial,taken",
     [
-        ({"WYG": "已", "002": "已"}, False, "已"),  # every other witness extant reads one member
-        ({"WYG": "已", "003": "己"}, False, None),  # they disagree: the base stands
-        ({"WYG": "已", "003": "以"}, False, None),  # one reads otherwise substantively
-        ({}, False, None),  # none extant
-        ({"WYG": "已"}, True, None),  # a witness starts inside the entry reading the base
+        (("不敢以", "尊降祖"), "巳", {"WYG": "已"}, False, "己"),  # 喪服 注: 己, which no witness reads
+        (("一哭而", "旣練舎"), "巳", {"WYG": "已"}, False, "已"),  # 喪服 經 而已: the witness's member
+        (("命之親皆没", "躬命之"), "己", {"WYG": "已"}, False, None),  # 士昬禮 經: the words call for the base's
+        (("族謂父昆弟", "昆弟子"), "巳", {"WYG": "已"}, False, "?"),  # 士昬禮 注: the words decide nothing
+        (("不敢以", "尊降祖"), "巳", {"WYG": "已", "003": "以"}, False, "己"),  # one reads otherwise as well
+        (("不敢以", "尊降祖"), "巳", {}, False, None),  # none extant
+        (("不敢以", "尊降祖"), "巳", {"WYG": "已"}, True, None),  # a witness starts inside the entry reading the base
     ],
 )
-def test_the_edited_text_takes_a_graphic_member_only_where_the_others_agree(orthography, others, partial, taken):
-    readings = {"SBCK": reading(orthography, "巳", "SBCK")} | {s: reading(orthography, t, s) for s, t in others.items()}
-    lemma, rest, emended, candidate, graphic = choose_lemma(readings, "SBCK", "巳", "巳", orthography, {}, {}, partial)
-    assert not emended and not candidate
+def test_the_edited_text_takes_the_member_of_a_graphic_family_the_words_call_for(
+    orthography, context, base_text, others, partial, taken
+):
+    """Never a witness's member for its own sake: the base's words about it decide (graphic_senses.tsv),
+    and where they do not, the base stands and the place is the editor's to decide ("?")."""
+    readings = {"SBCK": reading(orthography, base_text, "SBCK")}
+    readings |= {s: reading(orthography, t, s) for s, t in others.items()}
+    lemma, rest, emended, candidate, graphic = choose_lemma(
+        readings, "SBCK", base_text, base_text, orthography, {}, {}, partial, context
+    )
+    assert not emended and candidate == (taken == "?")
+    taken = None if taken == "?" else taken
     assert graphic == (taken is not None)
-    assert lemma.display == (taken or "巳")
+    assert lemma.display == (taken or base_text)
+    assert lemma.sigla == [s for s, t in others.items() if t == lemma.display] + ([] if taken else ["SBCK"])
     base = next(r for r in [lemma, *rest] if "SBCK" in r.sigla)
     if taken:
         assert base.type == "graphic", "the base's member, a reading of its own"
     assert all(r.type == "graphic" for r in rest if r.display in "已己巳")
+
+
+def test_each_row_of_the_senses_calls_for_its_member_in_its_own_words(orthography):
+    """The rows as the work's words show them: a pronoun after a preposition comes before an adverb
+    before a verb (以己食 is 己); 丁巳 is a day, 後丁後己 the order of the 天干."""
+    relations = orthography.relations
+    for before, after, member in [
+        ("親臨", "食侍食", "己"),
+        ("唯", "所欲", "己"),
+        ("後丁後", "筮尸", "己"),
+        ("諏丁", "之日", "巳"),
+        ("大功", "上又加", "已"),
+        ("卒猶", "也今文", "已"),
+        ("祖廟", "毀則教", "已"),
+        ("所以", "不", None),
+        ("爲禮所及則", "徃有嫌也", None),  # 聘禮 注: 則己往, 已往 no row decides
+        ("父昆弟", "昆弟子", None),
+    ]:
+        called = relations.sense(before, after)
+        assert (called and called[0]) == member, (before, after)
 
 
 # --- the tables ------------------------------------------------------------------------------------
@@ -214,24 +245,52 @@ def app_at(document, lemma: str, after: str):
     raise AssertionError(f"no app [{lemma}]{after}")
 
 
-def test_kuer_yi_reads_as_the_other_witness_without_an_entry(sangfu, sangfu_view):
-    """喪服 傳: SBCK line 26 「朝一哭夕一哭而巳」, WYG line 171 「朝一哭夕一哭而已」: the edited text reads
-    已, the TEI records the base's 巳 as a graphic variant and the lemma as the graphic rule's, and
-    the print and the HTML say nothing there."""
+def test_kuer_yi_is_emended_on_the_sense_with_an_entry(sangfu, sangfu_view):
+    """喪服 傳: SBCK line 26 「朝一哭夕一哭而巳」, WYG line 171 「朝一哭夕一哭而已」: the words 而_ call for 已,
+    which WYG reads; the TEI records the base's 巳 as a graphic variant and the lemma as emended on
+    the sense (理校), and the print says so, with the 單疏本's quotation, which reads 巳."""
     app = app_at(sangfu.document, "已", "旣練")
     lem, rdg = app.find("t:lem", NS), app.find("t:rdg", NS)
     assert app.get("type") == "graphic"
-    assert (lem.get("wit"), lem.get("resp"), lem.get("cause")) == ("#wWYG", "#edition-graphic", None)
+    assert (lem.get("wit"), lem.get("resp"), lem.get("cause")) == ("#wWYG", "#edition-graphic", "理校")
     assert (rdg.get("wit"), rdg.get("type"), "".join(rdg.itertext())) == ("#wSBCK", "graphic", "巳")
     header = sangfu.document.find(".//t:titleStmt", NS)
     assert header.xpath("t:respStmt[@xml:id='edition-graphic']/t:resp", namespaces=NS)
     edition, entries = sangfu_view
     view = next(a for a in edition.all_apps if a.id == app.get(XML_ID))
-    assert view.graphic and not view.emended
-    assert entries[view.id].clauses == [], "no printed entry"
+    assert view.graphic and view.emended
+    said = ["".join(p.text for p in c.parts) for c in entries[view.id].clauses]
+    assert said == ["已，原作巳，據文意改", "單疏本引「朝一哭夕一哭而巳」，與四部叢刊本同"], "the 單疏本 is printed too"
     section = next(s for s in edition.sections if view in s.items)
     text = "".join(i if isinstance(i, str) else i.lemma.text if isinstance(i, App) else "" for i in section.items)
     assert "一哭而已旣練" in regex.sub(r"\p{P}", "", text)
+
+
+def test_ci_ji_is_emended_on_the_sense_though_no_witness_reads_it(sangfu, sangfu_view):
+    """喪服 經: SBCK 「君子子爲庶母慈巳者」, WYG 「慈已者」, two lines before the 傳's 「以慈己加也」: the words
+    慈_ call for 己, which neither reads. The lemma is the editor's (no @wit), and both witnesses'
+    members are graphic variants."""
+    app = app_at(sangfu.document, "己", "者君子子者")
+    lem = app.find("t:lem", NS)
+    assert (lem.get("wit"), lem.get("resp"), lem.get("cause")) == (None, "#edition-graphic", "理校")
+    readings = {(r.get("wit"), r.get("type"), "".join(r.itertext())) for r in app.iterfind("t:rdg", NS)}
+    assert readings == {("#wSBCK", "graphic", "巳"), ("#wWYG", "graphic", "已")}
+    edition, entries = sangfu_view
+    said = ["".join(p.text for p in c.parts) for c in entries[app.get(XML_ID)].clauses]
+    assert said == ["己，原作巳，據文意改", "己，四庫本作已（形近）"]
+
+
+def test_where_the_words_decide_nothing_the_base_stands_for_the_editor_to_decide(sangfu):
+    """喪服 傳: SBCK 「他…袒免歸則巳」, WYG 「歸則已」: no row of the senses decides 則_ (則已 "then it ends",
+    則己往 "then he goes himself"). The base stands, WYG's 已 is a graphic variant, and the report lists
+    the place for the editor with a decision that takes 已, ready to paste."""
+    app = app_at(sangfu.document, "巳", "謂服無親者")
+    assert app.find("t:lem", NS).get("resp") is None
+    assert [(r.get("wit"), r.get("type"), r.text) for r in app.iterfind("t:rdg", NS)] == [("#wWYG", "graphic", "已")]
+    apparatus = sangfu.edited.apparatus
+    found = report.collation_report(apparatus, sangfu.edited.sections, {})["candidates"]
+    [entry] = [c for c in found if c["app"] == app.get(XML_ID)]
+    assert 'reading = "已"' in entry["decision"]
 
 
 def test_qin_bu_shuo_die_dai_is_a_usage_and_the_base_stands(sangfu, sangfu_view):

@@ -65,9 +65,8 @@ def expected_notes(edition_xml: Path) -> Counter:
     own readings count, not those of apps nested in it; an app nested in a reading (a moved
     clause's difference) is said in that reading's note. An entry of the 注 has one note (series
     D), and none for where a witness that quotes the 注 in part leaves off or takes up quoting, nor
-    for where the base's 注 stops at a lost leaf (the leaf's own entry says so). Where the edition
-    takes the other witnesses' member of a graphic family for the base's (lem/@resp
-    #edition-graphic), neither the base's reading nor a quotation is said. The editions a 校语
+    for where the base's 注 stops at a lost leaf (the leaf's own entry says so). A graphic family's
+    member emended on the sense (lem/@resp #edition-graphic) is an emendation. The editions a 校语
     reports are said in the note's words alone: neither their sigla nor their readings count."""
     doc = etree.parse(str(edition_xml))
     expected = Counter()
@@ -100,11 +99,8 @@ def expected_notes(edition_xml: Path) -> Counter:
         lem = app.xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]
         lemma = text_of(lem)
         readings = [r for r in app.xpath("t:rdg | t:rdgGrp/t:rdg", namespaces=NS) if wit(r) or not r.get("wit")]
-        graphic = lem.get("resp") == "#edition-graphic"
         fresh = set()
         for rdg in readings:
-            if graphic and base in rdg.get("wit", "").split():
-                continue
             if (
                 commentary
                 and rdg.get("type") == "fragment"
@@ -125,15 +121,13 @@ def expected_notes(edition_xml: Path) -> Counter:
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
             seen.add(key)
-        emended = (
-            not graphic and lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
-        )
+        emended = lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
         said = any(
             app.xpath(f"t:{path}", namespaces=NS)
             for path in (
                 "note[@type='editorial']",
                 "note[@type='textual'][concat('#', @xml:id) = ../t:witDetail[@type='reported']/@source]",
-                *(() if graphic else ("witDetail[@type='evidence']",)),
+                "witDetail[@type='evidence']",
             )
         )  # an editor's note, a 校语 that reports a reading, a quotation
         remarks = bool(

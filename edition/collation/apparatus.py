@@ -50,6 +50,7 @@ from .labels import section_cuts
 from .lineage import Lineage
 from .model import (
     COLLATION,
+    REASONING,
     Aligned,
     Apparatus,
     Reading,
@@ -66,7 +67,8 @@ from .witness_map import WitnessMap, clause_boundaries
 
 AUTO_RESP = "edition-auto"
 SUPPLIED_RESP = "edition-supplied"  # the text of a lost leaf of the base, supplied
-GRAPHIC_RESP = "edition-graphic"  # the other witnesses' member of a graphic family for the base's
+CONTEXT = 4  # the base's characters on each side of a graphic family's member that may call for it
+GRAPHIC_RESP = "edition-graphic"  # the member of a graphic family the words call for, for the base's
 # Witnesses that must agree against the base for an automatic emendation, a quotation in the
 # commentary counting as one.
 EMENDING_SUPPORT = 2
@@ -810,8 +812,10 @@ def make_unit(
         read = {lemma.norm, *(r.norm for r in others)}  # the base's nothing may be no reading here
         evidence = {norm: quotations for norm, quotations in evidence.items() if norm in read}
         return Unit(0, t0, t1, lemma, others, markers=dict(unit_markers), evidence=evidence, gaps=gaps)
+    words = base.classic.text
+    context = (words[max(0, t0 - CONTEXT) : t0], words[t1 : t1 + CONTEXT])
     lemma, others, emended, candidate, graphic = choose_lemma(
-        readings, base_siglum, base_text, source, orthography, evidence, family, bool(partial_agreement)
+        readings, base_siglum, base_text, source, orthography, evidence, family, bool(partial_agreement), context
     )
     lemma.sigla += partial_agreement
     return Unit(
@@ -824,7 +828,7 @@ def make_unit(
         candidate,
         dict(unit_markers),
         evidence=evidence,
-        basis=COLLATION if emended else "",
+        basis=COLLATION if emended else REASONING if graphic else "",
         graphic=graphic,
         gaps=gaps,
     )
@@ -903,15 +907,29 @@ def for_the_editor(
     return alone and otherwise or attested
 
 
-def graphic_choice(base_reading: Reading, voters: list[Reading], relations: Relations) -> list[Reading]:
-    """The witnesses whose member of a graphic family the edited text takes for the base's (己已巳):
-    every other witness extant here reads one and the same member, another than the base's. None
-    where they disagree among themselves or none is extant: the base stands."""
-    if not voters or base_reading.intrusion or len({v.norm for v in voters}) != 1:
-        return []
-    if any(v.intrusion or classify(v, base_reading, relations)[0] != GRAPHIC for v in voters):
-        return []
-    return voters
+def other_member(base_reading: Reading, voters: list[Reading], relations: Relations) -> bool:
+    """A witness reads another member of a graphic family (己已巳) than the base's."""
+    return (
+        not base_reading.intrusion
+        and relations.member(base_reading.norm)
+        and any(not v.intrusion and classify(v, base_reading, relations)[0] == GRAPHIC for v in voters)
+    )
+
+
+def graphic_sense(
+    base_reading: Reading, voters: list[Reading], relations: Relations, context
+) -> tuple[bool, Reading | None]:
+    """Where a witness reads another member of a graphic family than the base's: whether the base's
+    words about it (`context`) call for a member (`Relations.sense`), and the reading the edited
+    text takes where they call for another than the base's: that of a witness that reads it, or
+    the member as no witness reads it."""
+    called = relations.sense(*context) if other_member(base_reading, voters, relations) else None
+    if called is None:
+        return False, None
+    if called[0] == base_reading.norm:
+        return True, None
+    taken = next((v for v in voters if v.norm == called[0] and not v.intrusion), None)
+    return True, taken or Reading([], [], called[0], called[0])
 
 
 def choose_lemma(
@@ -923,22 +941,26 @@ def choose_lemma(
     evidence: dict[str, list],
     family: dict[str, str],
     partial: bool = False,
+    context: tuple[str, str] = ("", ""),
 ) -> tuple[Reading, list[Reading], bool, bool, bool]:
     """The lemma, the other readings typed against it, whether the base was emended (`emendation`),
     whether the place is a candidate for the editor (`for_the_editor`), and whether the lemma is the
-    other witnesses' member of a graphic family (`graphic_choice`; not where a witness that starts
-    or stops inside the unit reads the base's text, `partial`)."""
+    member of a graphic family that the base's words before and after it (`context`) call for
+    (`graphic_sense`; not where a witness that starts or stops inside the unit reads the base's
+    text, `partial`)."""
     base_reading = readings[base_siglum]
     voters = [r for s, r in readings.items() if s != base_siglum and not r.moves]
     relations = orthography.relations
     emending = emendation(base_reading, voters, evidence, family, relations)
     emended = bool(emending)
-    graphic = [] if emended or partial else graphic_choice(base_reading, voters, relations)
-    if emending or graphic:  # printed as a witness that writes it in characters, in the base's script if one does
+    decided, graphic = (False, None) if emended or partial else graphic_sense(base_reading, voters, relations, context)
+    if emending:  # printed as a witness that writes it in characters, in the base's script if one does
         model = min(
-            emending or graphic,
+            emending,
             key=lambda v: (any(t.kind != "char" for t in v.tokens), v.simplified != base_reading.simplified),
         )
+    elif graphic:
+        model = graphic
     else:
         model = Reading(
             [base_siglum],
@@ -951,7 +973,11 @@ def choose_lemma(
             owner=base_siglum,
         )
     lemma, others = typed_against(model, readings, orthography)
-    candidate = not emended and not graphic and for_the_editor(base_reading, voters, evidence, family, relations)
+    # the words decide nothing between the members the witnesses read: the editor does
+    undecided = not decided and not partial and other_member(base_reading, voters, relations)
+    candidate = (
+        not emended and not graphic and (undecided or for_the_editor(base_reading, voters, evidence, family, relations))
+    )
     return lemma, others, emended, candidate, bool(graphic)
 
 

@@ -21,6 +21,7 @@ from .relations import Relations
 from .witness_map import WitnessMap
 
 COLLATION = "對校"  # the basis of an emendation on the witnesses' readings
+REASONING = "理校"  # the basis of an emendation on the sense of the words (a graphic family's member)
 INTERNAL_BASIS = "本校"  # on the book itself: the same words emended alike elsewhere
 OPENING_MARKERS = ("witStart", "lacunaEnd")  # where a witness's text begins again; the others, where it stops
 
@@ -153,8 +154,8 @@ class Unit:
     basis: str = ""  # of an emendation: 對校, 本校, 他校 or 理校
     same_as: Unit | None = None  # the emendation elsewhere whose error, in the same words, this one corrects
     lost_leaf: Supplied | None = None  # the base's lost leaf whose supplied text this unit holds
-    # The lemma is the member of a graphic family (己已巳) that every other witness extant here reads
-    # for the base's: the edited text takes it without a printed entry (never an emendation).
+    # The lemma is the member of a graphic family (己已巳) that the base's words call for, another than
+    # the base's (`apparatus.graphic_sense`): emended on the sense (basis 理校), said in an entry.
     graphic: bool = False
     gaps: range = range(0)  # the base gaps whose additions it reads: inside it, and at an edge it was merged over
 

@@ -20,12 +20,15 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import regex
+
 from ..errors import EditionError
 from ..tables import read_tsv
 from ..vocabulary import ReadingType
 
 DATA = Path(str(resources.files("edition.collation") / "data"))
 GRAPHIC_FAMILIES = DATA / "graphic_families.tsv"
+GRAPHIC_SENSES = DATA / "graphic_senses.tsv"
 USAGES = DATA / "usages.tsv"
 TABOO = DATA / "taboo.tsv"
 WORD_FILTERS = DATA / "word_filters.tsv"
@@ -75,6 +78,35 @@ def graphic_families() -> tuple[Row, ...]:
             problem = f"a family is two or more distinct characters: {row['family']!r}"
             raise EditionError(GRAPHIC_FAMILIES, problem, line)
         out.append(Row(family, Relation(GRAPHIC), sourced(GRAPHIC_FAMILIES, line, row), line))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Sense:
+    """A row of the senses of a graphic family: the member that the words before and after call for."""
+
+    member: str
+    before: str
+    after: str
+    source: str
+    line: int
+
+
+@cache
+def graphic_senses() -> tuple[Sense, ...]:
+    out = []
+    members = {c for row in graphic_families() for c in row.characters}
+    for line, row in read_tsv(GRAPHIC_SENSES, ("member", "before", "after", "source", "evidence")):
+        if row["member"] not in members:
+            raise EditionError(GRAPHIC_SENSES, f"{row['member']!r} is no member of a graphic family", line)
+        if not (row["before"] or row["after"]):
+            raise EditionError(GRAPHIC_SENSES, "a row needs the words before or after", line)
+        for column in ("before", "after"):
+            try:
+                regex.compile(row[column])
+            except regex.error as error:
+                raise EditionError(GRAPHIC_SENSES, f"{column} is no regular expression: {error}", line) from None
+        out.append(Sense(row["member"], row["before"], row["after"], sourced(GRAPHIC_SENSES, line, row), line))
     return tuple(out)
 
 
@@ -143,11 +175,29 @@ class Relations:
                     self.pair((a, b), row)
         for row in own_usages + usages():
             self.pair(map(fold, row.characters), row)
+        self.fold = fold
+        self.senses = []  # (member, what the words before end with, what those after begin with, row)
+        for sense in graphic_senses():
+            before, after = ("".join(map(fold, pattern)) for pattern in (sense.before, sense.after))
+            self.senses.append((fold(sense.member), regex.compile(f"(?:{before})$"), regex.compile(after), sense))
 
     def pair(self, characters, row: Row) -> None:
         a, b = characters
         if a != b:
             self.pairs.setdefault(frozenset((a, b)), row)
+
+    def sense(self, before: str, after: str) -> tuple[str, Sense] | None:
+        """The member of a graphic family (in comparison form) that the words about it, `before` and
+        `after` it, call for, with the first row of the senses that says so."""
+        before, after = ("".join(map(self.fold, words)) for words in (before, after))
+        for member, ends, begins, sense in self.senses:
+            if ends.search(before) and begins.match(after):
+                return member, sense
+        return None
+
+    def member(self, character: str) -> bool:
+        """The character is a member of a graphic family."""
+        return any(row.relation.type == GRAPHIC and character in pair for pair, row in self.pairs.items())
 
     def row(self, lemma: str, reading: str) -> Row | None:
         """The row of the tables that relates the reading's character to the lemma's, if one does."""

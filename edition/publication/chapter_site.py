@@ -88,7 +88,7 @@ class Piece:
     kind: str = "same"
     app: App | None = None
     lemma: str = ""  # of a form: the edition's character
-    said: bool = True  # its entry says something (not so a graphic family's member the edition took silently)
+    said: bool = True  # its entry says something (not so a 注 entry where a witness only stops quoting)
 
 
 @dataclass
@@ -269,8 +269,7 @@ class Site:
 
     def section_entries(self, section: SectionView) -> list[App]:
         """The section's apparatus entries that say something, those nested in a moved clause's
-        place included; a moved clause's differences are shown with its reading. A graphic family's
-        member that the edition took for the base's says nothing, as in print."""
+        place included; a moved clause's differences are shown with its reading."""
         return [app for app in self.edition.apps if app.section == section.id and app.in_text and self.said(app)]
 
     def commentary_entries(self, section: SectionView) -> list[App]:

@@ -207,8 +207,6 @@ class Conventions:
         for r in app.readings:
             if r is base_reading or r.type == "fragment" or app.lost_leaf and r.type == "lacuna":
                 continue
-            if app.graphic and base and f"#{base.id}" in r.wit:
-                continue  # the base's member of a graphic family, set right without an entry
             if r.type == "usage" and not edition.usages_at_each_place:
                 continue
             if r.type == "jinguwen":
@@ -223,8 +221,7 @@ class Conventions:
             if base and wit == base.id:  # where the base's text stops, its lost leaf's entry says why
                 continue
             out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
-        # Each quotation once (a commentary may quote the same words twice); a graphic family's member: silent
-        for quotation in [] if app.graphic else dict.fromkeys(app.evidence):
+        for quotation in dict.fromkeys(app.evidence):  # each once: a commentary may quote the same words twice
             book = edition.witnesses.get(quotation.wit.split()[0].lstrip("#"))
             kind = (
                 "judgement"

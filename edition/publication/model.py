@@ -105,8 +105,8 @@ class App:
     evidence: list[Quotation] = field(default_factory=list)  # quotations of the text in the commentary
     markers: list[tuple[str, str]] = field(default_factory=list)  # (witStart… , witness id) inside the entry
     emended: bool = False  # the lemma is not the base's reading: an emendation, automatic or the editor's
-    # The lemma is the other witnesses' member of a graphic family for the base's (己已巳), taken
-    # without a printed entry (lem/@resp #edition-graphic): no emendation.
+    # The lemma is the member of a graphic family (己已巳) the base's words call for, for the base's
+    # (lem/@resp #edition-graphic, on the sense: basis 理校).
     graphic: bool = False
     parts: list = field(default_factory=list)  # the lemma's text and the apps nested in it (str or App)
     section: str = ""  # the id of its section

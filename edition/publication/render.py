@@ -309,12 +309,7 @@ def read(path: Path) -> EditionView:
     apps = edition.all_apps
     for app in apps:
         app.graphic = app.lemma.resp == f"#{GRAPHIC_RESP}"
-        app.emended = (
-            bool(app.lemma.resp)
-            and not app.lost_leaf
-            and not app.graphic
-            and any(f"#{base}" in r.wit for r in app.readings)
-        )
+        app.emended = bool(app.lemma.resp) and not app.lost_leaf and any(f"#{base}" in r.wit for r in app.readings)
     app_of = {r.id: app for app in apps for r in app.readings}
     reading_of = {r.id: r for app in apps for r in app.readings}
     for app in apps:

@@ -397,6 +397,9 @@ def candidate(apparatus, unit, where: dict, editors: dict) -> dict:
     base = apparatus.base.meta.siglum
     readings = [r for r in unit.all_readings if not r.moves]
     others = [r for r in readings if base not in r.sigla and r.type in (None, "substantive")]
+    others = others or [
+        r for r in readings if base not in r.sigla and r.type == "graphic"
+    ]  # 己已巳 the words leave open
     best = max(others, key=lambda r: (bool(unit.evidence.get(r.norm)), len(r.sigla)), default=None)
     entry = where | {
         "readings": [

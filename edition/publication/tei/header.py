@@ -72,8 +72,9 @@ SUPPLIED_LEAVES = (
 
 
 GRAPHIC_CHOICE = (
-    "a graphic family's member (己已巳) for the base's: every other witness extant here reads it, "
-    "the edited text takes it without a printed entry; the base's is a reading of type graphic"
+    "a graphic family's member (己已巳) for the base's, where a witness reads another member and the "
+    "base's own words about it call for one other than the base's (edition/collation/data/"
+    "graphic_senses.tsv: 以己, 而已, 乙巳…; lem/@cause 理校); the base's is a reading of type graphic"
 )
 
 
