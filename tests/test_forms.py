@@ -58,6 +58,11 @@ def quotation(siglum: str) -> SimpleNamespace:
         ("孰", "熟", ("usage", "gujinzi")),
         ("說", "脫", ("usage", "tongjia")),
         ("視", "眂", ("usage", "gujinzi")),  # 眂 folds to 眡, the 古文 of 視
+        ("無擯", "無儐", ("usage", "tongjia")),  # 聘禮, where WYG wrote each for the other both ways
+        ("俟儐", "俟擯", ("usage", "tongjia")),
+        ("其佗", "其他", ("usage", "gujinzi")),  # 聘禮 注, against the 他 of WYG's 疏
+        ("賔尸", "儐尸", ("usage", "gujinzi")),  # 有司 注
+        ("貳", "二", ("usage", "tongjia")),  # 喪服 貳, 士昬禮 二: WYG the other both ways
         ("玄", "元", ("taboo", None)),
         ("元", "玄", ("taboo", None)),
         ("褻", "防", ("intrusion", "word-filter")),
