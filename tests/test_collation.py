@@ -214,21 +214,32 @@ def test_no_op_between_two_anchors_spans_a_moved_clause(before, moved, after):
     assert read == [*range(0, block[0]), *range(block[1], len(witness))]
 
 
-@pytest.mark.parametrize("wrong,right", [("袓", "袒"), ("天", "矢"), ("末", "未")])
+@pytest.mark.parametrize(
+    "wrong,right,elsewhere", [("袓", "袒", "皆袒決遂"), ("天", "矢", "乗矢而取"), ("末", "未", None)]
+)
 def test_evident_errors_of_the_base_stand_for_the_editor_where_one_family_reads_otherwise(
-    edition, report, wrong, right
+    edition, report, wrong, right, elsewhere
 ):
     """SBCK's 袓, 天 and 末 against 袒, 矢 and 未 in the other witnesses, all of them 注疏本 editions
-    (one source): the base stands (底本不誤不改 without independent evidence), and the place is a
+    (one source): where the base itself writes their words elsewhere (三耦皆袒決遂, 兼誘射之乗矢而取之),
+    that is a source of its own (本校) and the base is emended, the entry quoting it; where it does
+    not (末旅), the base stands (底本不誤不改 without independent evidence), and the place is a
     candidate in the report with a decision ready that takes their reading."""
-    standing = [
-        lem
-        for lem in edition.xpath("//t:lem[not(ancestor::t:rdg)]", namespaces=NS)
-        if text_of(lem) == wrong
-        and "#wSBCK" in lem.get("wit", "").split()
-        and any(text_of(r) == right for r in lem.xpath("ancestor::t:app[1]//t:rdg", namespaces=NS))
+    own = "t:lem | t:rdg | t:rdgGrp/t:lem | t:rdgGrp/t:rdg"  # the app's own readings
+    apps = [
+        app
+        for app in edition.xpath("//t:app[not(ancestor::t:rdg)][not(ancestor::t:note)]", namespaces=NS)
+        if any(text_of(r) == wrong and "#wSBCK" in r.get("wit", "").split() for r in app.xpath(own, namespaces=NS))
+        and any(text_of(r) == right for r in app.xpath(own, namespaces=NS))
     ]
-    assert len(standing) == 1 and standing[0].get("resp") is None, (wrong, right)
+    assert len(apps) == 1, (wrong, right)
+    lem = apps[0].xpath("t:lem | t:rdgGrp/t:lem", namespaces=NS)[0]
+    if elsewhere:
+        assert (text_of(lem), lem.get("resp")) == (right, "#edition-auto")
+        quoted = apps[0].xpath("t:witDetail[@subtype='elsewhere']/t:q", namespaces=NS)
+        assert [text_of(q) for q in quoted] == [elsewhere]
+        return
+    assert text_of(lem) == wrong and lem.get("resp") is None, (wrong, right)
     candidates = [
         c
         for c in report["candidates"]
@@ -253,9 +264,11 @@ def test_no_automatic_emendation_rests_on_one_witness(edition, witnesses, source
     for lem in edition.xpath("//t:lem[@resp='#edition-auto']", namespaces=NS):
         assert len(lem.get("wit").split()) >= 2, text_of(lem)
     alone = collate([witnesses["SBCK"], witnesses["001"]], "SBCK", sources.orthography())
-    assert not any(u.emended for u in alone.units), "one witness never emends the base"
+    own = lambda unit: any(q.layer == "elsewhere" for q in unit.evidence.get(unit.lemma.norm, []))
+    assert not any(u.emended and not own(u) for u in alone.units), "one witness never emends the base alone"
+    assert any(u.emended and own(u) for u in alone.units), "with the base's own words elsewhere it does (本校)"
     candidates = [u for u in alone.units if u.candidate]
-    assert any(u.lemma.source == "袓" and u.readings[0].source == "袒" for u in candidates), (
+    assert any(u.lemma.source == "末" and u.readings[0].source == "未" for u in candidates), (
         "a candidate for the editor instead"
     )
 

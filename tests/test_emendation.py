@@ -52,10 +52,11 @@ def test_no_automatic_emendation_rests_on_fewer_than_two_independent_sources(wit
             assert "SBCK" not in unit.lemma.sigla
             emended += 1
     assert emended, "the 單疏本 is a source of its own"
-    for siglum in WITNESSES:  # a witness and its own commentary are one source
+    for siglum in WITNESSES:  # a witness and its own commentary are one source; the base elsewhere is another
         alone = collate([witnesses["SBCK"], witnesses[siglum]], "SBCK", sources.orthography())
         assert any(u.candidate for u in alone.units), siglum
-        assert not any(u.emended for u in alone.all_units()), siglum
+        own = lambda unit: any(q.layer == "elsewhere" for q in unit.evidence.get(unit.lemma.norm, []))
+        assert not any(u.emended and not own(u) for u in alone.all_units()), siglum
 
 
 def test_a_quotation_in_the_commentary_of_another_family_is_a_source(witnesses, sources):
@@ -100,6 +101,37 @@ def edited(root: Path):
     choices = decision_file.load(root / "decisions.toml")
     edited = edit(sources, sources.intake_all(), choices)
     return sources, edited.found, edited.apparatus, edited.sections
+
+
+def test_the_base_s_own_words_elsewhere_are_a_source_of_a_reading(apparatus):
+    """鄉射禮 三耦皆袓決遂 (SBCK line 273), 袒 in WYG and 001: the base writes 皆袒決遂 elsewhere in its
+    經 and 皆袓決遂 nowhere else, so the book itself (本校) is a source of 袒, quoted where it writes
+    it, and the base is emended."""
+    unit = unit_at(apparatus, "拾三耦皆[袓]决遂")
+    assert unit.emended and unit.lemma.norm == "袒"
+    [own] = [q for q in unit.evidence["袒"] if q.layer == "elsewhere"]
+    assert (own.siglum, own.rule, own.norm) == ("SBCK", "本校", "皆袒决遂")
+    raw = apparatus.base.raw
+    assert raw.text[own.start : own.end] == own.text == "皆袒決遂" and raw.line_of(own.start) == own.line
+    assert "SBCK" in support([], [own], {})
+
+
+def test_the_base_s_words_elsewhere_attest_only_where_it_never_writes_its_own_there(apparatus):
+    """Every quotation of the base's own words is of four characters of the layer collated, the
+    reading's with the base's characters about the place, which the base writes nowhere else."""
+    text = apparatus.base.classic.text
+    found = [(u, q) for u in apparatus.units for qs in u.evidence.values() for q in qs if q.layer == "elsewhere"]
+    assert found
+    for unit, q in found:
+        own = text[unit.t0 : unit.t1]
+        assert len(q.norm) == 4 and q.norm in text
+        before = next(
+            b
+            for b in range(4)
+            if q.norm[:b] == text[unit.t0 - b : unit.t0]
+            and q.norm[b + len(own) :] == text[unit.t1 : unit.t1 + 4 - len(own) - b]
+        )
+        assert text.count(text[unit.t0 - before : unit.t0 - before + 4]) == 1
 
 
 def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, tmp_path):

@@ -199,7 +199,7 @@ def test_variants_inside_the_moved_clauses_are_recorded_where_000_has_them(seed)
     }
     assert ("薫", (("#w000", "纁"),)) in inside
     assert ("拳", (("#w000", "奉"),)) in inside
-    assert ("天", (("#w000", "矢"),)) in inside, "000 reads 矢 against the base's 天, which stands (one family)"
+    assert ("矢", (("#wSBCK", "天"),)) in inside, "the base's 天 is emended to 000's 矢 (本校: it writes 乗矢而取)"
 
 
 def test_omissions_of_000_among_its_relocated_clauses_have_entries(seed):

@@ -162,7 +162,9 @@ def test_the_edited_text_and_readings_are_in_the_pdf(text, printed):
     assert re.search(r"注：雅，原作稚，據[^。；]*四庫本改；[^。]*單疏本引作「爾雅曰笙小」", printed), (
         "an emendation on independent evidence as a 校勘记 sentence: 注疏本 editions and the 單疏本"
     )
-    assert "袓，網絡本、四庫本作袒" in printed, "the base's evident error stands where one family reads otherwise"
+    assert "袒，原作袓，據網絡本、四庫本改；四部叢刊本他處作「皆袒決遂」" in printed, (
+        "the base's evident error emended where one family reads otherwise and the base writes it elsewhere (本校)"
+    )
     assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in printed, (
         "one reading, each wording quoted"
     )

@@ -186,7 +186,8 @@ def test_each_witness_is_said_in_its_own_characters(xiangshe):
 
 def test_a_quotation_that_confirms_the_base_is_not_a_variant(guanli):
     """WYG's 注 reads 其 where SBCK reads 及, and WYG's own 疏 quotes 及: once 「四庫本疏引作「…及…」」,
-    as if a variant; a quotation of the base's reading says so."""
+    as if a variant; a quotation of the base's reading says so, and the base's own words elsewhere
+    are said as such (「四部叢刊本他處作「帶博二寸」」)."""
     edition = guanli.edition
     base = f"#{edition.base.id}"
     quotations = [
@@ -196,7 +197,9 @@ def test_a_quotation_that_confirms_the_base_is_not_a_variant(guanli):
     for app, q in quotations:
         reading = next(r for r in (app.lemma, *app.readings) if r.id == q.target)
         text = said(guanli, app, "D" if app.gloss else "A", recurred=True)
-        if base in reading.wit:
+        if q.layer == "elsewhere":  # the base's own words elsewhere (本校)
+            assert f"{edition.sigla([base])}他處作「{q.words}」" in text, (app.id, text)
+        elif base in reading.wit:
             assert f"引「{q.words}」，與{edition.sigla([base])}同" in text, (app.id, text)
         else:
             assert f"引作「{q.words}」" in text, (app.id, text)

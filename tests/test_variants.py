@@ -345,16 +345,14 @@ def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_ed
 # texts over the whole chapter: 001 未旅 / SBCK 末旅; SBCK 袓 for 袒 (a graphic error of its own);
 # 亦/皆; the heading 記, which the plain extraction here keeps as text; 胑/膱 (three times) and the
 # clause 将兴者于右 of the gold apparatus; SBCK 乗天 for 乘矢. Where SBCK alone differs from 001 and
-# the seeds lack the place, 001 is not emended, and SBCK's reading is an entry: 梲/挩, 尊/奠 (001's
-# typo), 从/衆 (001's typo for 众), 及/乃; 一/壹 is a usage (通假), no substantive reading.
+# the seeds lack the place, 001 is not emended and SBCK's reading is an entry (梲/挩), unless 001
+# writes SBCK's words elsewhere and never its own (本校): its slips 尊, 从 and 及 are emended to
+# SBCK's 奠, 衆 and 乃; 一/壹 is a usage (通假), no substantive reading.
 # 001's 兴 (将兴者于右, which 002's 疏 heading quotes as 将举者於右) and its three 胑 for 膱 are emended
 # on SBCK with a second witness: SBCK agrees with the lemma there.
 SBCK_SUBSTANTIVE = sorted(
     [
         ("梲", "挩"),
-        ("尊", "奠"),
-        ("从", "衆"),
-        ("及", "乃"),
         ("未", "末"),
         ("袒", "袓"),
         ("亦", "皆"),

@@ -60,6 +60,7 @@ from .model import (
     WitnessStatus,
     reading_text,
 )
+from .own_usage import OwnUsage
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
 from .rearrangement import without_rearrangements
 from .relations import GRAPHIC, Relations
@@ -294,7 +295,9 @@ def apparatus_of(
     marks += [(2 * token + 1, 2 * token + 1) for token in markers if markers[token]]
     # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
     searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
-    attestation = Attestation(find_quotations(searched), base.classic.text, quoting().inside, external, base.layer)
+    attestation = Attestation(
+        find_quotations(searched), base.classic.text, quoting().inside, external, base.layer, OwnUsage(base)
+    )
     made = dict(
         base=base,
         maps=maps,

@@ -25,6 +25,7 @@ from ..intake.model import Witness
 from ..intake.normalize import TEXT_LAYERS, UNMAPPED
 from ..tables import read_toml
 from .model import Quotation
+from .own_usage import OwnUsage
 
 if TYPE_CHECKING:
     from .external_evidence import ExternalEvidence
@@ -146,6 +147,7 @@ class Attestation:
     inside: int  # characters a quotation inside a reading needs
     external: ExternalEvidence | None = None  # books of evidence apart from the witnesses, placed on the base
     layer: str = "classic"  # the layer of the base collated, as `external` names it
+    own: OwnUsage | None = None  # the base's own words elsewhere (本校)
 
     def __post_init__(self):
         self.nears = [q.near for q in self.quotations]
@@ -166,6 +168,9 @@ class Attestation:
                 out.setdefault(covering[0], []).append(q)
         if self.external is not None:
             for reading, quotations in self.external.of(self.layer, t0, t1, readings).items():
+                out.setdefault(reading, []).extend(quotations)
+        if self.own is not None:
+            for reading, quotations in self.own.of(t0, t1, readings).items():
                 out.setdefault(reading, []).extend(quotations)
         return out
 

@@ -226,6 +226,8 @@ class Conventions:
             kind = (
                 "judgement"
                 if quotation.layer == "collation-notes"
+                else "evidence_elsewhere"
+                if quotation.layer == "elsewhere"
                 else "evidence_agreeing"
                 if confirms_the_base(edition, app, quotation.target)
                 else "evidence"
