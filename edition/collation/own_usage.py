@@ -15,8 +15,6 @@ comparison text, script and variant forms folded.
 
 from __future__ import annotations
 
-import regex
-
 from ..intake.model import Witness
 from ..intake.normalize import UNMAPPED
 from .model import Quotation
@@ -55,12 +53,12 @@ class OwnUsage:
             left, right = self.words[max(0, t0 - before) : t0], self.words[t1 : t1 + spare - before]
             if len(left) + len(right) != spare or not (left + right).isalpha():
                 continue
-            theirs = regex.escape(left + reading + right)
-            if sum(1 for _ in regex.finditer(regex.escape(left + own + right), self.words, overlapped=True)) > 1:
-                continue
-            hit = regex.search(theirs, self.words)
-            if hit is not None:
-                return hit.start(), hit.end()
+            ours, theirs = left + own + right, left + reading + right
+            if self.words.find(ours, self.words.find(ours) + 1) >= 0:
+                continue  # the base writes its own reading in these words elsewhere too
+            hit = self.words.find(theirs)
+            if hit >= 0:
+                return hit, hit + len(theirs)
         return None
 
     def quotation(self, p0: int, p1: int, near: int) -> Quotation:

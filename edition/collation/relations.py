@@ -168,8 +168,10 @@ class Relations:
             self.filtered.setdefault((word, substitute), row)
         for row in taboo():
             self.pair(map(fold, row.characters), row)
+        self.members: set[str] = set()
         for row in graphic_families():
             members = [fold(c) for c in row.characters]
+            self.members.update(members)
             for a in members:
                 for b in members:
                     self.pair((a, b), row)
@@ -197,7 +199,7 @@ class Relations:
 
     def member(self, character: str) -> bool:
         """The character is a member of a graphic family."""
-        return any(row.relation.type == GRAPHIC and character in pair for pair, row in self.pairs.items())
+        return character in self.members
 
     def row(self, lemma: str, reading: str) -> Row | None:
         """The row of the tables that relates the reading's character to the lemma's, if one does."""
