@@ -177,3 +177,45 @@ def test_a_failed_add_writes_no_profile(project, tmp_path):
     result = add(project, new, "001")
     assert result.exit_code == 1 and "siglum '001' is taken" in result.output
     assert not (project / "profiles").exists()
+
+
+def family_edition(indent: str, byline: str) -> tuple[str, list[str]]:
+    """SBCK's 鄉射禮 as another edition of the family might set it (made up from the rules, as
+    張爾岐's 句讀 and the compilations set theirs): the author's line under the 卷's title, and a
+    section label (右X) on a line of its own after every tenth line of the classic text at the
+    margin, set in by `indent`. Also the labels inserted, in order."""
+    lines = (SOURCES / "KR1d0026_005.txt").read_text(encoding="utf-8").splitlines(True)
+    labels = iter(["右戒賔", "右陳設", "右主人獻賔", "右賔酢主人", "右主人酬賔", "右獻衆賔", "右一人舉觶"] * 40)
+    out, inserted = [], []
+    for number, line in enumerate(lines):
+        out.append(line)
+        if line.startswith("儀禮卷第五"):
+            out.append(f"{byline}¶\n")
+        elif number > 12 and number % 10 == 0 and not line.startswith(("<", "#", "\u3000")) and line.endswith("¶\n"):
+            inserted.append(next(labels))
+            out.append(f"{indent}{inserted[-1]}¶\n")
+    return "".join(out), inserted
+
+
+@pytest.mark.tier("build")  # reads a chapter of the corpus
+@pytest.mark.parametrize(
+    ("indent", "byline"),
+    [("", "濟陽張爾岐撰"), ("\u3000", "\u3000\u3000濟陽張爾岐撰"), ("\u3000\u3000", "\u3000宋\u3000張淳\u3000撰")],
+)
+def test_an_unseen_editions_labels_and_author_line_are_never_classic(project, tmp_path, indent, byline):
+    """Labels and bylines are never 經, however the edition sets them: a section label at the margin
+    or set in by one U+3000 or more after a line at the margin, and the author's line under the
+    title, with or without spaces. The classic text it reads is the base's, no more and no less."""
+    text, labels = family_edition(indent, byline)
+    path = tmp_path / "juzi.txt"
+    path.write_text(text, encoding="utf-8")
+    result = add(project, path, "JD")
+    assert result.exit_code == 0, result.output
+    assert "found section-labels" in result.output
+    sources = Sources.load(project)
+    read = {w.meta.siglum: w for w in sources.intake_all()}
+    witness, base = read["JD"], read["SBCK"]
+    found_labels = [s.text(witness.raw) for s in witness.segments_of("label")]
+    assert [label for label in found_labels if label.startswith("右")] == labels
+    assert byline.strip("\u3000") in found_labels
+    assert witness.classic.text == base.classic.text
