@@ -15,7 +15,7 @@ from conftest import SOURCES
 
 from edition.collation import analysis, decision_file, decisions
 from edition.collation.analysis import Context
-from edition.collation.apparatus import collate, support
+from edition.collation.apparatus import collate, emendation, independent, support
 from edition.collation.sections import sections as find_sections
 from edition.errors import SourceErrors
 from edition.publication import report, tei, validate
@@ -50,6 +50,8 @@ def test_no_automatic_emendation_rests_on_fewer_than_two_independent_sources(wit
             quotations = unit.evidence.get(unit.lemma.norm, [])
             assert len(support([unit.lemma], quotations, apparatus.family)) >= 2, unit.lemma.display
             assert "SBCK" not in unit.lemma.sigla
+            if unit.decided is None and not unit.graphic:  # witnesses alone never emend
+                assert independent(quotations, unit.reading_of("SBCK"), apparatus.family), unit.lemma.display
             emended += 1
     assert emended, "the 單疏本 is a source of its own"
     for siglum in WITNESSES:  # a witness and its own commentary are one source; the base elsewhere is another
@@ -62,17 +64,26 @@ def test_no_automatic_emendation_rests_on_fewer_than_two_independent_sources(wit
 def test_a_quotation_in_the_commentary_of_another_family_is_a_source(witnesses, sources):
     """001 reads 将兴者于右; WYG 將舉者於右; 002 has lost the clause from its text, but the heading
     of its 疏 quotes it: [疏]“将举者於右”。 (line 334). 002's 疏 is a second source only where 002
-    is of another family than WYG."""
+    is of another family than WYG; even then the two are witnesses collated, and witnesses alone
+    never emend: the place is the editor's. The same words in a book of evidence emend it."""
     one = families(witnesses, **{"001": "A", "WYG": "B", "002": "B"})
     apparatus = collate([one[s] for s in ("001", "WYG", "002")], "001", sources.orthography())
     unit = unit_at(apparatus, "凡奠者于左[将兴者于右]众宾之长")
     assert unit.candidate and not unit.emended, "WYG and a book of its family quoting it: one source"
+    assert len(support(unit.readings, unit.evidence["将举者于右"], apparatus.family)) == 1
     two = families(witnesses, **{"001": "A", "WYG": "B", "002": "C"})
     apparatus = collate([two[s] for s in ("001", "WYG", "002")], "001", sources.orthography())
     unit = unit_at(apparatus, "凡奠者于左[将兴者于右]众宾之长")
-    assert unit.emended and unit.lemma.display == "將舉者於右" and unit.lemma.sigla == ["WYG"] and unit.basis == "對校"
+    assert len(support(unit.readings, unit.evidence["将举者于右"], apparatus.family)) == 2
+    assert unit.candidate and not unit.emended, "two witnesses of two families: still witnesses alone"
+    relations = sources.orthography().relations
+    voters = [r for r in unit.readings if not r.moves]
+    assert emendation(unit.lemma, voters, unit.evidence, apparatus.family, relations) == []
+    book = {norm: [replace(q, siglum="SHU") for q in found] for norm, found in unit.evidence.items()}
+    [emending] = emendation(unit.lemma, voters, book, apparatus.family, relations)
+    assert emending.display == "將舉者於右" and emending.sigla == ["WYG"], "a book of evidence is beyond them"
     assert unit.reading_of("002").subtype == "omission", "002's own text lacks the clause"
-    [quotation] = unit.evidence[unit.lemma.norm]
+    [quotation] = unit.evidence["将举者于右"]
     raw = witnesses["002"].raw
     assert (quotation.siglum, quotation.layer, quotation.rule, quotation.text) == (
         "002",
@@ -169,12 +180,20 @@ def test_candidates_carry_evidence_and_a_decision_to_paste(witnesses, sources, t
 
 # On a copy of the sources with 001 as base, its 说矢束 written 说天束 at both places (4659 and, in
 # the 记, 6578), and only WYG and 002 (from 彻俎 on) beside it: WYG and 002 read 矢 in the 记, WYG
-# alone at the first place. A 他校 decision emends 命张侯 (1959) to 命設侯, which no witness reads.
+# alone at the first place. Witnesses alone never emend: the editor emends the 记 on theirs (對校).
+# A 他校 decision emends 命张侯 (1959) to 命設侯, which no witness reads.
 EXCLUDED = (
     '\n[[decision]]\nkind = "witness"\nwitness = "{}"\ninclude = false\n'
     'reason = "the test collates 001, WYG and 002"\nresp = "ed"\n'
 )
 TAJIAO = """
+[[decision]]
+kind = "lemma"
+context = "大夫说[天]束坐"
+reading = "矢"
+reason = "WYG and 002 read 矢, for the test"
+resp = "ed"
+
 [[decision]]
 kind = "lemma"
 context = "司马命[张]侯弟子"
@@ -214,10 +233,9 @@ def test_the_same_error_in_the_same_words_is_emended_alike(same_words):
     sources, findings, apparatus, found = same_words
     assert set(apparatus.witnesses) == {"001", "WYG", "002"}
     first, second = unit_at(apparatus, "进坐说[天]束兴"), unit_at(apparatus, "大夫说[天]束坐")
-    assert second.emended and second.basis == "對校" and sorted(second.lemma.sigla) == ["002", "WYG"], "two witnesses"
-    assert first.emended and first.basis == "本校" and first.same_as is second and first.lemma.sigla == ["WYG"], (
-        "one witness, but the same error"
-    )
+    assert second.decided and second.basis == "對校" and sorted(second.lemma.sigla) == ["002", "WYG"], "two witnesses"
+    assert first.decided is second.decided and first.basis == "本校" and first.same_as is second, "the editor's, alike"
+    assert first.lemma.sigla == ["WYG"], "one witness, but the same error"
     assert not first.evidence, "nothing else for it"
     repeats = findings["same_error"].repeats
     [alike] = [r for r in repeats if r.applied]

@@ -92,11 +92,15 @@ def test_without_the_tables_a_difference_of_characters_is_substantive(orthograph
 
 
 def test_none_of_them_ever_emends_the_base(orthography):
-    """Two witnesses against the base emend it where their reading is substantive (塾 for 孰), never
-    where it is a usage (熟), a graphic variant (已), a taboo form (元) or a site's filter (防)."""
+    """Two witnesses against the base, with a book of evidence, emend it where their reading is
+    substantive (塾 for 孰); the witnesses alone only make a candidate. Never where it is a usage
+    (熟), a graphic variant (已), a taboo form (元) or a site's filter (防)."""
     related = orthography.relations
     base = reading(orthography, "孰", "SBCK")
-    assert emendation(base, [reading(orthography, "塾", s) for s in "ab"], {}, {}, related)
+    voters = [reading(orthography, "塾", s) for s in "ab"]
+    assert emendation(base, voters, {"塾": [quotation("SHU")]}, {"a": "a", "b": "b"}, related)
+    assert not emendation(base, voters, {}, {"a": "a", "b": "b"}, related)
+    assert for_the_editor(base, voters, {}, {"a": "a", "b": "b"}, related)
     for base_text, text in (("孰", "熟"), ("巳", "已"), ("玄", "元"), ("褻", "防")):
         base = reading(orthography, base_text, "SBCK")
         voters = [reading(orthography, text, s) for s in "ab"]

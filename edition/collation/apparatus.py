@@ -867,11 +867,13 @@ def emendation(
     evidence: dict[str, list],
     family: dict[str, str],
     relations: Relations | None = None,
+    beyond_witnesses: bool = True,
 ) -> list[Reading]:
     """The witnesses whose reading emends the base automatically: their reading, in known
     characters, has at least `EMENDING_SUPPORT` independent sources, more than the base's word
     and than any other substantive reading there (readings with a lost or unknown character that
-    may be theirs do not count). None if the rule does not apply, or the base's reading is an
+    may be theirs do not count), and, `beyond_witnesses`, a source apart from the witnesses
+    collated (`independent`). None if the rule does not apply, or the base's reading is an
     intrusion. Only substantive readings count: a variant form, a graphic variant, a usage, a
     taboo substitution or a site's filter (typed by `relations`) never emends, and a witness that
     reads one of them reads the base's word."""
@@ -887,8 +889,17 @@ def emendation(
         return []
     if sources[best] <= len(base_support(base_reading, voters, evidence, family, relations)):
         return []
+    if beyond_witnesses and not independent(evidence.get(best, []), base_reading, family):
+        return []
     rivals = [norm for norm in sources if norm != best and not wildcard_equal(norm, best)]
     return [] if any(sources[norm] >= sources[best] for norm in rivals) else groups[best]
+
+
+def independent(quotations: list, base_reading: Reading, family: dict[str, str]) -> bool:
+    """Evidence beyond the witnesses collated: a book of evidence apart from them (the 單疏本, a
+    校勘記, an edition it reports), or the base itself (its commentary, its words elsewhere: 本校).
+    A collated witness's commentary quoting its own reading is that witness again."""
+    return any(q.siglum not in family or q.siglum in base_reading.sigla for q in quotations)
 
 
 def for_the_editor(
@@ -899,15 +910,17 @@ def for_the_editor(
     relations: Relations | None = None,
 ) -> bool:
     """A candidate for emendation where the base is not emended: the base's word has no source
-    but the base (and its family) and a witness reads otherwise substantively, or a quotation
-    attests another reading (not one that a table of `relations` relates to the base's: 熟 for 孰)."""
+    but the base (and its family) and a witness reads otherwise substantively, witnesses agree
+    against it as an emendation would need but for evidence beyond them, or a quotation attests
+    another reading (not one that a table of `relations` relates to the base's: 熟 for 孰)."""
     otherwise = any(classify(v, base_reading, relations)[0] == "substantive" for v in voters)
     alone = not base_reading.intrusion and len(base_support(base_reading, voters, evidence, family, relations)) == 1
+    agreed = bool(emendation(base_reading, voters, evidence, family, relations, beyond_witnesses=False))
     attested = any(
         norm != base_reading.norm and (relations is None or relations.between(norm, base_reading.norm) is None)
         for norm in evidence
     )
-    return alone and otherwise or attested
+    return alone and otherwise or agreed or attested
 
 
 def other_member(base_reading: Reading, voters: list[Reading], relations: Relations) -> bool:
