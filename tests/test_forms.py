@@ -359,9 +359,33 @@ def test_a_site_word_filter_is_an_intrusion_of_the_witness(xiangshe, printed):
     )
     assert all(r.get("type") == "intrusion" for r in filtered)
     assert not xiangshe.xpath("//t:rdg[@type='substantive'][. = '防']", namespaces=NS)
-    assert "注：褻，禮書綱目作防（網站過濾字）" in printed
+    assert "作防" not in printed, "no entry: the conspectus counts them"
+    counted = lambda siglum: xiangshe.xpath(
+        f"//t:listWit/t:witness[@n='{siglum}']/t:note[@type='unrecorded'][@subtype='word-filter']/@n", namespaces=NS
+    )
+    assert (counted("000"), counted("003")) == (["4"], ["3"])
     fanli = "".join(xiangshe.find(".//t:front/t:div[@type='fanli']/t:p[@n='word_filter']", NS).itertext())
-    assert "褻、插、會、啗作防" in fanli
+    assert "褻、插、會、啗作防" in fanli and "亦不出校" in fanli
+
+
+def test_a_web_witness_s_gaps_and_spam_are_counted_not_entries(xiangshe, printed):
+    """002 marks characters its site could not show as ▯ (57 places from 彻俎 on, line 444 「▯緌」 among
+    them); 001 has two spam insertions in the 經. No entry of the 校勘記 says them; the 傳本目錄 counts
+    them for each witness, as many as the TEI's apparatus holds, and the 凡例 says so."""
+    apparatus = lambda kind, siglum: [
+        r
+        for r in xiangshe.xpath(f"//t:app/t:rdg[@type='{kind}']", namespaces=NS)
+        if f"#w{siglum}" in r.get("wit").split() and r.get("subtype") != "word-filter"
+    ]
+    counted = lambda kind, siglum: xiangshe.xpath(
+        f"//t:listWit/t:witness[@n='{siglum}']/t:note[@type='unrecorded'][@subtype='{kind}']/@n", namespaces=NS
+    )
+    assert len(apparatus("lacuna", "002")) >= 50 and counted("lacuna", "002") == [str(len(apparatus("lacuna", "002")))]
+    assert counted("intrusion", "001") == [str(len(apparatus("intrusion", "001")))] == ["2"]
+    assert "，闕" not in printed
+    assert not xiangshe.xpath("//t:listWit/t:witness[@n='SBCK']/t:note[@type='unrecorded']", namespaces=NS)
+    fanli = "".join(xiangshe.find(".//t:front/t:div[@type='fanli']/t:p[@n='unrecorded']", NS).itertext())
+    assert "注疏網絡本" in fanli and "網絡本" in fanli and "傳本目錄" in fanli
 
 
 def test_yuan_for_xuan_in_003_is_a_taboo_form(xiangshe, printed):

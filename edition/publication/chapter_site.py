@@ -34,7 +34,7 @@ from ..tables import printable
 from ..text import HAN_OR_GAP
 from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
-from .conventions import SERIES, SERIES_A, Conventions
+from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, Proposed, SectionView
 from .render import UNDESCRIBED, read
@@ -190,9 +190,15 @@ class Site:
             else witness.title
         )
 
-    def readings(self, counts: dict[str, int], t: Messages) -> str:
-        """A witness's readings by type, counted."""
-        return t.plain("coverage.joiner").join(f"{t.code('type', kind)} {n}" for kind, n in sorted(counts.items()))
+    def unrecorded(self, witness, t: Messages) -> str:
+        """What no entry says of a witness (its lacunae, a site's filter words, a page's insertions), counted."""
+        return t.plain("coverage.joiner").join(t.plain(f"unrecorded.{kind}", n=n) for kind, n in witness.unrecorded)
+
+    def readings(self, counts: dict[str, int], t: Messages, base: bool = False) -> str:
+        """A witness's readings by type, counted: not its lacunae and intrusions, which are no
+        readings (`unrecorded`), but the base's."""
+        said = {kind: n for kind, n in counts.items() if base or kind not in UNRECORDED}
+        return t.plain("coverage.joiner").join(f"{t.code('type', kind)} {n}" for kind, n in sorted(said.items()))
 
     def transposed(self, witness) -> list[tuple[int, int]]:
         """Base ranges the witness reads elsewhere (its transposed blocks), from the collation report."""
@@ -281,7 +287,11 @@ class Site:
     def substantive(self, section: SectionView) -> list[int]:
         """Where the section's entries with readings of series A (substantive, lacuna, intrusion,
         transposition) or an emendation stand: the base characters before them."""
-        return [s.app_start for s in self.segments[section.id] if s.app and (s.app.emended or s.app.of_types(SERIES_A))]
+        return [
+            s.app_start
+            for s in self.segments[section.id]
+            if s.app and (s.app.emended or s.app.of_types(SERIES_A) and self.said(s.app))
+        ]
 
     def density(self, section: SectionView) -> tuple[int, float]:
         """The section's substantive entries and their number per 100 characters of the section."""

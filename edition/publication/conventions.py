@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 # (古今字, 通假) and taboo substitutions (避諱), all of the 經; D every entry on the 注; E the 校语
 # that report no reading at their place (on the 疏, a gloss, a reading of no edition).
 SERIES_A = TELLING
+# A witness's characters not read (▯, □) and what a web page put in (spam, a filter's word) are no
+# readings of the text: no entry says them, the conspectus counts them (but the base's).
+UNRECORDED = (T.LACUNA, T.INTRUSION)
 SERIES_C = FORM_ONLY
 SERIES = "ABCDE"
 COMMENTARY_SERIES = "D"
@@ -209,6 +212,8 @@ class Conventions:
                 continue
             if r.type == "usage" and not edition.usages_at_each_place:
                 continue
+            if r.type in UNRECORDED and not (base and f"#{base.id}" in r.wit):
+                continue  # a witness's characters not read and what a site put in: counted in the conspectus
             if r.type == "jinguwen":
                 out += self.jinguwen(edition, app, r, lemma)
                 continue

@@ -19,6 +19,7 @@ class WitnessView:
     edition: str = ""  # the edition it reproduces
     abridged: tuple[str, ...] = ()  # the layers it quotes in part (commentary)
     extant: tuple[tuple[str, str, str], ...] = ()  # where it is extant: (first…last, from, to), base characters
+    unrecorded: tuple[tuple[str, int], ...] = ()  # (kind, places) of what no entry says: its lacunae, intrusions
 
     @property
     def role(self) -> str:

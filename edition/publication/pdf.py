@@ -189,6 +189,7 @@ def appendix(w: WitnessView, conventions: Conventions) -> str:
     """A witness in the appendix of the witnesses' extent and quality, in the edition's style."""
     h = conventions.templates["headings"]
     ranges = [h["extant_range"].format(first=first, start=start, end=end) for first, start, end in w.extant]
+    counts = [h["unrecorded_kinds"][kind].format(n=conventions.words(n)) for kind, n in w.unrecorded]
     return h["witness_appendix"].format(
         title=w.title,
         role=h["roles"][w.role],
@@ -196,6 +197,7 @@ def appendix(w: WitnessView, conventions: Conventions) -> str:
         status=w.status,
         extent=w.extent,
         extant=h["extant"].format(ranges=conventions.templates["clause_joiner"].join(ranges)) if ranges else "",
+        unrecorded=h["unrecorded"].format(counts=conventions.list_of(counts)) if counts else "",
     )
 
 

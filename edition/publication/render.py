@@ -257,6 +257,7 @@ def read_witness(node) -> WitnessView:
         tuple((seg.text, *seg.get("n").split("–")) for seg in extent.iterfind("t:seg[@type='extant']", NS))
         if extent is not None
         else (),
+        tuple((note.get("subtype"), int(note.get("n"))) for note in node.iterfind("t:note[@type='unrecorded']", NS)),
     )
 
 

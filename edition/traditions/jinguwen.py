@@ -613,9 +613,9 @@ def readings_on(unit: Unit) -> list[Reported]:
 def place(apparatus: Apparatus, found: JinguwenFindings) -> Placements:
     """Each anchored reading goes into the entry over its characters, with the notes that report
     the same reading (whatever the script or form a witness writes it in) of the same tradition at
-    the same place."""
+    the same place. A reading with a character the witness's transcription lost (古文▯只为▯) is none."""
     for anchor in found.anchors:
-        if anchor.confidence != "none":
+        if anchor.confidence != "none" and "▯" not in anchor.reading_norm:
             t0, t1, parsed = anchor.t0, anchor.t1, anchor.parsed
             kind = effect(apparatus.base.classic.text[t0:t1], anchor.reading_norm)
             unit = yield EntryOver(t0, t1)

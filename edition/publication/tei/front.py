@@ -16,6 +16,7 @@ from ..render import reports_a_reading
 from .apparatus import CommentaryWriter, EditionWriter
 from .header import SourcesForTei
 from .markup import XML_ID, XML_LANG, append_text, el, in_edition_script
+from .witnesses import unrecorded_counts
 
 VARIANT_FORMS_ID = "variant-forms"
 EDITION_OF_A_KIND = "本"  # a name that ends so names an edition (單疏本, 四庫本), not a book
@@ -101,6 +102,10 @@ def editorial_principles(
         values |= {name: conventions.list_of(items) for name, items in kind.principles(writer).items()}
     values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
     values["evidence_books"] = conventions.list_of([book_cited(conventions, book) for book in sources.evidence])
+    writers = [writer, *([zhu] if zhu is not None else [])]
+    values["unrecorded"] = conventions.list_of(
+        [metas[s].name or s for s in statuses if s != config.base and any(unrecorded_counts(writers, s).values())]
+    )
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])

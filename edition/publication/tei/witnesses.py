@@ -68,6 +68,34 @@ def commentary_extent(zhu: CommentaryWriter, siglum: str, parent: etree._Element
     append_extent(note, zhu, status.extant, "characters of the base’s 注")
 
 
+UNRECORDED_WORDS = {
+    "lacuna": "characters the transcription marks as not read (▯, □)",
+    "word-filter": "words a web site's filter replaced",
+    "intrusion": "insertions of the web page (spam)",
+}
+
+
+def unrecorded_counts(writers: list[EditionWriter], siglum: str) -> dict[str, int]:
+    """What no entry says of a witness, by kind, counted over the apparatus of the 經 and of the 注:
+    the characters its transcription marks as not read, the words a site's filter replaced and
+    what the page inserted."""
+    counts = dict.fromkeys(UNRECORDED_WORDS, 0)
+    for writer in writers:
+        for unit in writer.apparatus.all_units():
+            for reading in unit.readings:
+                if siglum in reading.sigla and reading.type in ("lacuna", "intrusion"):
+                    counts["word-filter" if reading.subtype == "word-filter" else reading.type] += 1
+    return counts
+
+
+def unrecorded(writers: list[EditionWriter], siglum: str, parent: etree._Element) -> None:
+    """`note type="unrecorded"` for each kind of what no entry says of the witness, @n the places."""
+    for kind, places in unrecorded_counts(writers, siglum).items():
+        if places:
+            words = f"{places} places: {UNRECORDED_WORDS[kind]}; no readings of the text, no entries."
+            el("note", {"type": "unrecorded", "subtype": kind, "n": str(places)}, words, parent=parent)
+
+
 def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWriter | None):
     """The witnesses of the apparatus in listWit, then the books of evidence, then those the
     annotations written report (the 儀禮's 今文 and 古文, extant only inside the readings a note
@@ -105,6 +133,8 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
             append_extent(note, writer, status.extant)
             if zhu is not None and (status.included or siglum in commentary):
                 commentary_extent(zhu, siglum, witness)
+            if siglum != writer.base.meta.siglum:
+                unrecorded([writer, *([zhu] if zhu is not None else [])], siglum, witness)
         for book in sources.evidence:
             witness = el("witness", {XML_ID: book.xml_id, "n": book.siglum}, parent=list_wit_element)
             witness_description(book, witness, sources.config.script)
