@@ -63,6 +63,9 @@ def quotation(siglum: str) -> SimpleNamespace:
         ("其佗", "其他", ("usage", "gujinzi")),  # 聘禮 注, against the 他 of WYG's 疏
         ("賔尸", "儐尸", ("usage", "gujinzi")),  # 有司 注
         ("貳", "二", ("usage", "tongjia")),  # 喪服 貳, 士昬禮 二: WYG the other both ways
+        ("竟", "境", ("usage", "gujinzi")),  # 喪服 注, where WYG's 疏 writes 境 throughout
+        ("解", "懈", ("usage", "gujinzi")),  # 鄉射禮 注 爲有解倦
+        ("隋", "隨", ("substantive", "substitution")),  # 士冠禮 注 隋方曰篋: 隋 means 橢, WYG's 隨 is its slip
         ("玄", "元", ("taboo", None)),
         ("元", "玄", ("taboo", None)),
         ("褻", "防", ("intrusion", "word-filter")),
@@ -383,6 +386,7 @@ def test_a_web_witness_s_gaps_and_spam_are_counted_not_entries(xiangshe, printed
     assert len(apparatus("lacuna", "002")) >= 50 and counted("lacuna", "002") == [str(len(apparatus("lacuna", "002")))]
     assert counted("intrusion", "001") == [str(len(apparatus("intrusion", "001")))] == ["2"]
     assert "，闕" not in printed
+    assert not xiangshe.xpath("//t:rdg[@type='jinguwen'][contains(., '▯')]", namespaces=NS), "002's 古文▯只为▯ is none"
     assert not xiangshe.xpath("//t:listWit/t:witness[@n='SBCK']/t:note[@type='unrecorded']", namespaces=NS)
     fanli = "".join(xiangshe.find(".//t:front/t:div[@type='fanli']/t:p[@n='unrecorded']", NS).itertext())
     assert "注疏網絡本" in fanli and "網絡本" in fanli and "傳本目錄" in fanli

@@ -25,7 +25,7 @@ from rapidfuzz.distance import Levenshtein
 from ..collation.analysis import Context, Placements, Report
 from ..collation.model import Annotated, Annotation, Apparatus, EntryOver, Unit
 from ..intake.model import Witness
-from ..intake.normalize import DROPPED, Normalizer
+from ..intake.normalize import DROPPED, GAP, Normalizer
 from ..publication.conventions import Conventions
 from ..publication.tei.apparatus import Encoded
 from ..publication.tei.markup import XML_ID, append_text, el
@@ -615,7 +615,7 @@ def place(apparatus: Apparatus, found: JinguwenFindings) -> Placements:
     the same reading (whatever the script or form a witness writes it in) of the same tradition at
     the same place. A reading with a character the witness's transcription lost (古文▯只为▯) is none."""
     for anchor in found.anchors:
-        if anchor.confidence != "none" and "▯" not in anchor.reading_norm:
+        if anchor.confidence != "none" and not GAP.search(anchor.parsed.reading):
             t0, t1, parsed = anchor.t0, anchor.t1, anchor.parsed
             kind = effect(apparatus.base.classic.text[t0:t1], anchor.reading_norm)
             unit = yield EntryOver(t0, t1)
