@@ -167,6 +167,32 @@ def test_no_printed_entry_names_a_person_in_simplified_script(built, printed):
         assert simplified == name or simplified not in printed, name
 
 
+@pytest.mark.tier("build")
+def test_a_simplified_witness_s_words_are_printed_in_the_edition_s_script(built, printed):
+    """鄉射禮: 001 writes simplified, 000 and 002 mixed. Their readings and the words of their 注 and
+    疏 quoted are printed in traditional, each character that only the simplified script writes
+    converted (禮書綱目此下有「若有諸公則如賔禮…」), one that both write kept (于, 云); a note that
+    differs from the base's in script alone is one wording with it. The TEI keeps their characters."""
+    doc = etree.parse(str(built / "edition.xml"))
+    other = {
+        f"#{w.get('{http://www.w3.org/XML/1998/namespace}id')}"
+        for w in doc.xpath("//t:listWit/t:witness[t:note[@type='script'] != 'traditional']", namespaces=NS)
+    }
+    assert other == {"#w000", "#w001", "#w002", "#w003"}
+    nodes = doc.xpath("//t:app/t:rdg[@wit] | //t:note/t:quote[@source] | //t:witDetail/t:q", namespaces=NS)
+    words = {}  # the words of a node -> whether they are those of the other script's witnesses alone
+    for node in nodes:
+        wit = set((node.get("wit") or node.get("source") or node.getparent().get("wit", "")).split())
+        text = render.text_of(node, {})
+        words[text] = words.get(text, True) and wit <= other
+    own = {w for w, alone in words.items() if alone and any(map(simplified_only, w)) and "▯" not in w and len(w) >= 4}
+    assert len(own) > 20, "the TEI keeps their own characters"
+    printed_words = regex.sub(r"\s", "", printed)
+    assert not [w for w in own if w in printed_words]
+    assert sum(render.in_script(w, "traditional", "traditional") in printed_words for w in own) > 20
+    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、禮書綱目、四庫本）" in printed
+
+
 # --- on a built work: the volume of 士相見禮 and 覲禮 ----------------------------------------------
 
 

@@ -20,6 +20,7 @@ class WitnessView:
     abridged: tuple[str, ...] = ()  # the layers it quotes in part (commentary)
     extant: tuple[tuple[str, str, str], ...] = ()  # where it is extant: (first…last, from, to), base characters
     unrecorded: tuple[tuple[str, int], ...] = ()  # (kind, places) of what no entry says: its lacunae, intrusions
+    script: str = "traditional"  # the script it writes: traditional, simplified or mixed
 
     @property
     def role(self) -> str:
@@ -251,6 +252,7 @@ class EditionView:
     persons: dict[str, str] = field(default_factory=dict)  # id -> name, of the header's listPerson
     heading: str = ""  # what heads the text: the chapter's title (鄉射禮第五), else the edition's
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
+    script: str = "traditional"  # the script the edition writes in (text/@xml:lang)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
     fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)

@@ -22,7 +22,13 @@ XML_ID = f"{{{XML_NS}}}id"
 XML_LANG = f"{{{XML_NS}}}lang"
 
 
-LANGUAGES = {"lzh": "Classical Chinese", "zh": "Modern Chinese"}
+LANGUAGES = {
+    "lzh": "Classical Chinese",
+    "lzh-Hant": "Classical Chinese in traditional characters",
+    "lzh-Hans": "Classical Chinese in simplified characters",
+    "zh": "Modern Chinese",
+}
+TEXT_LANGUAGE = {"traditional": "lzh-Hant", "simplified": "lzh-Hans"}  # the edited text's, by the edition's script
 
 
 def el(tag: str, attrib: dict | None = None, text: str | None = None, parent=None) -> etree._Element:

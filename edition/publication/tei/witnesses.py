@@ -115,6 +115,7 @@ def list_wit(writer: EditionWriter, sources: SourcesForTei, zhu: CommentaryWrite
             else:
                 witness = el("bibl", {XML_ID: meta.xml_id, "n": meta.siglum}, parent=excluded)
             witness_description(meta, witness, sources.config.script)
+            el("note", {"type": "script"}, meta.script, parent=witness)
             el("note", {"type": "quality"}, f"{status.quality:.3f}", parent=witness)
             el(
                 "note",
