@@ -275,6 +275,7 @@ class Apparatus:
     # witEnd): what each unit made over the token holds.
     markers: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     kinds: list[type[Annotation]] = field(default_factory=list)  # of the annotations received, in that order
+    slips: list = field(default_factory=list)  # a witness's layer slips taken out (`layer_slips.Slip`), of the 經's
 
     def entries(self) -> list[Unit]:
         """The units that stand in the text, in its order. At one gap: the clauses moved there

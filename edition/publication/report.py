@@ -339,6 +339,13 @@ def collation_report(
         "emendations": emendations,
         "candidates": candidates,
         "same_errors": repeats,
+        # a witness's words of the 經 among its 注 (into commentary) or of the 注 among its 經
+        # (into classic), taken out of both apparatus (collation.layer_slips): the base's as
+        # compared, the witness's in its own characters
+        "layer_slips": [
+            {"siglum": s.siglum, "into": s.into, "words": s.words, "theirs": "".join(r.display for r in s.added)}
+            for s in apparatus.slips
+        ],
         "lost_leaves": list(lost_leaves),
         "families": dict(apparatus.family),
         "agreements": [
@@ -454,6 +461,12 @@ def collation_markdown(report: dict) -> str:
     for w in report["witnesses"]:
         spans = "; ".join(f"{e['from']}–{e['to']} (「{e['incipit']}…{e['explicit']}」)" for e in w["extant"])
         lines.append(f"- {w['siglum']}: {spans or 'nowhere'}")
+    lines += ["", f"## Layer slips ({len(report['layer_slips'])})", ""]
+    lines += [
+        f"- {s['siglum']}: 「{s['theirs']}」 read as {'注' if s['into'] == 'commentary' else '經'} "
+        f"(the base's 「{s['words']}」); no reading"
+        for s in report["layer_slips"]
+    ]
     lines += ["", f"## Transpositions ({len(report['transpositions'])})", ""]
     for t in report["transpositions"]:
         lines.append(

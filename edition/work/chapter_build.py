@@ -20,6 +20,7 @@ from ..collation import (
     decisions,
     external_evidence,
     headings,
+    layer_slips,
     punctuation,
     same_error,
     sections,
@@ -93,12 +94,14 @@ def edit(sources: Sources, witnesses: list[Witness], choices: Decisions) -> Edit
     layers = [aligned for aligned in (classic, notes) if aligned is not None]
     lineage = Lineage.of([a.maps for a in layers], {s: m for a in layers for s, m in a.metas.items()})
     apparatus = apparatus_of(classic, orthography, (), external, lineage)
+    commentary = notes and commentary_of(notes, orthography, external, lineage)
+    if commentary is not None:
+        layer_slips.mend(apparatus, commentary)
     context = Context(
         config, sources.root / "edition.toml", sources.normalizer(), sources.persons, choices, external=external
     )
     analyses = pipeline(sources)
     analysis.run(apparatus, analyses, context)
-    commentary = notes and commentary_of(notes, orthography, external, lineage)
     if commentary is not None:  # the editors' decisions on the 注 (layer = "注"), reported with the others
         on_notes = replace(context, found={"sections": []})
         analysis.run(commentary.apparatus, COMMENTARY_ANALYSES, on_notes)

@@ -72,19 +72,21 @@ UNRECORDED_WORDS = {
     "lacuna": "characters the transcription marks as not read (▯, □)",
     "word-filter": "words a web site's filter replaced",
     "intrusion": "insertions of the web page (spam)",
+    "layer": "words its layout put among the other layer's, the 經's among its 注 or the 注's among its 經",
 }
 
 
 def unrecorded_counts(writers: list[EditionWriter], siglum: str) -> dict[str, int]:
     """What no entry says of a witness, by kind, counted over the apparatus of the 經 and of the 注:
-    the characters its transcription marks as not read, the words a site's filter replaced and
-    what the page inserted."""
+    the characters its transcription marks as not read, the words a site's filter replaced, what
+    the page inserted, and its layer slips (`writers[0]`, the 經's, holds them)."""
     counts = dict.fromkeys(UNRECORDED_WORDS, 0)
     for writer in writers:
         for unit in writer.apparatus.all_units():
             for reading in unit.readings:
                 if siglum in reading.sigla and reading.type in ("lacuna", "intrusion"):
                     counts["word-filter" if reading.subtype == "word-filter" else reading.type] += 1
+    counts["layer"] = sum(slip.siglum == siglum for slip in writers[0].apparatus.slips)
     return counts
 
 
