@@ -66,6 +66,10 @@ def quotation(siglum: str) -> SimpleNamespace:
         ("竟", "境", ("usage", "gujinzi")),  # 喪服 注, where WYG's 疏 writes 境 throughout
         ("解", "懈", ("usage", "gujinzi")),  # 鄉射禮 注 爲有解倦
         ("隋", "隨", ("substantive", "substitution")),  # 士冠禮 注 隋方曰篋: 隋 means 橢, WYG's 隨 is its slip
+        ("于", "於", ("usage", "gujinzi")),  # two traditional witnesses: one in the comparison, still a reading
+        ("坐于", "坐扵", ("usage", "gujinzi")),  # 扵, the 四庫's variant form of 於
+        ("後", "后", ("usage", "tongjia")),
+        ("仇", "讐", ("usage", "tongjia")),  # 讐, a variant form of 讎
         ("玄", "元", ("taboo", None)),
         ("元", "玄", ("taboo", None)),
         ("褻", "防", ("intrusion", "word-filter")),
@@ -77,6 +81,19 @@ def quotation(siglum: str) -> SimpleNamespace:
 )
 def test_each_class_is_typed_from_its_table(orthography, lemma, text, typed):
     assert classify(reading(orthography, text), reading(orthography, lemma), orthography.relations) == typed
+
+
+def test_only_a_simplified_witness_s_characters_are_ambiguous(orthography):
+    """于 and 於 are one character in the comparison (simplified script): between two traditional
+    witnesses they are a usage, an entry at its place; where either writes simplified, its 于 may
+    stand for 於, and the difference is one of script, no entry."""
+    traditional = reading(orthography, "於")
+    simplified = replace(reading(orthography, "于"), simplified=True)
+    assert classify(reading(orthography, "于"), traditional, orthography.relations) == ("usage", "gujinzi")
+    assert classify(simplified, traditional, orthography.relations) == ("orthographic", None)
+    assert orthography.difference("于", False, "於", False) == "usage" and orthography.recorded("usage")
+    assert orthography.difference("于", True, "於", False) == "script"
+    assert orthography.difference("荅", False, "答", False) == "orthographic", "a variant form stays one"
 
 
 def test_a_character_unicode_lacks_against_one_the_other_writes_is_no_substantive_reading(orthography):

@@ -39,18 +39,22 @@ class Orthography:
     def relations(self) -> Relations:
         """The tables of graphic families, usages (the work's too), taboo characters and word
         filters, compared as this normalizer compares the witnesses' characters."""
-        return Relations(lambda char: self.normalizer.fold(char)[0], self.own_usages)
+        return Relations(lambda char: self.normalizer.fold(char)[0], self.own_usages, self.normalizer.variants.standard)
 
     def difference(self, a: str, a_simplified: bool, b: str, b_simplified: bool) -> str:
-        """'' (none), 'script' or 'orthographic'."""
+        """'' (none), 'script', 'usage' (two traditional characters of a usage the comparison
+        merges: 于/於, 后/後) or 'orthographic'."""
         found = self.normalizer.difference(a, b)
         if found == "script" and (a_simplified or b_simplified):
             return "script"
+        if found and self.relations.written((a,), (b,)) is not None:
+            return "usage"
         return "orthographic" if found else ""
 
     def recorded(self, difference: str) -> bool:
-        """A difference of this kind is an entry at its place."""
-        return self.at_each_place and difference == "orthographic"
+        """A difference of this kind is an entry at its place: a usage always, a variant form where
+        they are recorded at each place."""
+        return difference == "usage" or self.at_each_place and difference == "orthographic"
 
     def same(self, reading: Reading, other: Reading) -> bool:
         """The two readings read the same at this place: one comparison text, and their forms
@@ -88,7 +92,14 @@ def classify(reading: Reading, lemma: Reading, relations: Relations | None = Non
     r, m = reading.norm, lemma.norm
     if r == m:
         special = any(t.kind == "gaiji" for t in reading.tokens + lemma.tokens)
-        return (T.GAIJI if special else T.ORTHOGRAPHIC), None
+        if special:
+            return T.GAIJI, None
+        written = (
+            relations.written(reading.forms, lemma.forms)
+            if relations is not None and not (reading.simplified or lemma.simplified)
+            else None
+        )
+        return (written.type, written.subtype) if written is not None else (T.ORTHOGRAPHIC, None)
     if "▯" in r and (wildcard_equal(r, m) or set(r) == {"▯"}):
         return T.LACUNA, None
     if UNMAPPED in r and wildcard_equal(r, m) or UNMAPPED in m and wildcard_equal(m, r):

@@ -158,10 +158,16 @@ class Relations:
     site writes for it); a family, a usage and a taboo pair either way. Asked in this order: a
     filter, a taboo, a family, a usage."""
 
-    def __init__(self, fold: Callable[[str], str], own_usages: tuple[Row, ...] = ()):
+    def __init__(
+        self, fold: Callable[[str], str], own_usages: tuple[Row, ...] = (), standard: Callable[[str], str] = str
+    ):
         """The tables with their characters as `fold` (a normalizer's) compares them; a work's
-        `own_usages` before the package's, so that its row of a pair decides."""
+        `own_usages` before the package's, so that its row of a pair decides. A usage whose two
+        characters the comparison makes one (于 and 於, merged in simplified script) is kept by
+        their `standard` forms (variant forms folded, the script not changed): `written`."""
         self.filtered: dict[tuple[str, str], Row] = {}
+        self.written_pairs: dict[frozenset[str], Row] = {}
+        self.standard = standard
         self.pairs: dict[frozenset[str], Row] = {}
         for row in word_filters():
             word, substitute = map(fold, row.characters)
@@ -177,6 +183,9 @@ class Relations:
                     self.pair((a, b), row)
         for row in own_usages + usages():
             self.pair(map(fold, row.characters), row)
+            a, b = map(standard, row.characters)
+            if fold(a) == fold(b) and a != b:
+                self.written_pairs.setdefault(frozenset((a, b)), row)
         self.fold = fold
         self.senses = []  # (member, what the words before end with, what those after begin with, row)
         for sense in graphic_senses():
@@ -220,6 +229,21 @@ class Relations:
     def differences(self, reading: str, lemma: str) -> list[Relation | None]:
         """The relation of each character in which a reading differs from the lemma."""
         return [self.of(m, r) for r, m in zip(reading, lemma) if r != m]
+
+    def written(self, reading: tuple[str, ...], lemma: tuple[str, ...]) -> Relation | None:
+        """Of two readings of one comparison text, each character as its witness writes it
+        (`Reading.forms`, both in traditional script): the usage they differ by where a character
+        of one and the other's are a usage the comparison merges (于 and 於), the other characters
+        alike but for variant forms; None if none."""
+        if len(reading) != len(lemma):
+            return None
+        differing = [
+            frozenset((self.standard(r), self.standard(m)))
+            for r, m in zip(reading, lemma)
+            if self.standard(r) != self.standard(m)
+        ]
+        rows = {self.written_pairs.get(pair) for pair in differing}
+        return rows.pop().relation if len(rows) == 1 and None not in rows else None
 
     def between(self, reading: str, lemma: str) -> Relation | None:
         """The one relation of every character in which a reading differs from the lemma (two
