@@ -168,7 +168,7 @@ def test_the_edited_text_and_readings_are_in_the_pdf(text, printed):
     assert "袒，原作袓，據網絡本、四庫本改；四部叢刊本他處作「皆袒決遂」" in printed, (
         "the base's evident error emended where one family reads otherwise and the base writes it elsewhere (本校)"
     )
-    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、四庫本），「今文揖为升」（禮書綱目）" in printed, (
+    assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、禮書綱目、四庫本）" in printed, (
         "one reading, each wording quoted"
     )
     assert "羼入" not in printed, "001's spam 摧 is counted in the conspectus, no entry"
