@@ -20,7 +20,8 @@ class EditionConfig:
     # witnesses' titles (converted by OpenCC where a witness's metadata is in another).
     script: str = "traditional"
     chapter: str = ""
-    editors: tuple[str, ...] = ()
+    editors: tuple[str, ...] = ()  # who edited the work, as its title page names them
+    place: str = ""  # where it is published, as its title page says
     # A witness whose characters align in order less than this is left out.
     min_quality: float = 0.5
     # Where variant forms are shown: "appendix" (the 异体字表 only) or "apparatus" (at each place too).

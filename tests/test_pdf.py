@@ -264,3 +264,26 @@ def test_an_error_in_a_package_fails_in_one_line_naming_its_file(tmp_path):
         pdf.compile_pdf("\\documentclass{article}\\usepackage{broken}\\begin{document}x\\end{document}", tmp_path)
     assert "\n" not in str(raised.value)
     shutil.rmtree(Path(raised.value.path).parent)
+
+
+def test_the_title_page_names_the_editors_the_place_and_the_date(built):
+    """The title page (page 1) holds the title, the editors of work.toml, where and when the edition
+    is published (the build's day, 二〇二六年十二月), in Chinese: no tool's name, no English."""
+    from datetime import date
+
+    from edition.text import DIGITS, chinese_number
+
+    page = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "-raw", str(built / "edition.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    today = date.today()
+    month = "".join(DIGITS[int(d)] for d in str(today.year)) + "年" + chinese_number(today.month) + "月"
+    flat = re.sub(r"\s+", "", page)
+    assert "儀禮" in flat and "儀禮校勘整理組點校" in flat and "網絡版" + month in flat, page
+    assert not re.search(r"[A-Za-z]", page), "no tool's name, no English on the Chinese title page"
+    document = etree.parse(str(built / "edition.xml"))
+    assert document.xpath("//t:titleStmt/t:editor/text()", namespaces=NS) == ["儀禮校勘整理組"]
+    assert document.xpath("//t:publicationStmt/t:pubPlace/text()", namespaces=NS) == ["網絡版"]

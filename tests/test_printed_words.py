@@ -16,7 +16,7 @@ from markupsafe import Markup
 from edition.errors import EditionError
 from edition.intake.gaiji import GaijiTable
 from edition.intake.model import WitnessMeta
-from edition.intake.variants import VariantForms, simplified_only
+from edition.intake.variants import VariantForms, in_script, simplified_only
 from edition.publication import render
 from edition.publication.chapter_site import printed_stand_ins
 from edition.publication.conventions import Conventions
@@ -189,7 +189,7 @@ def test_a_simplified_witness_s_words_are_printed_in_the_edition_s_script(built,
     assert len(own) > 20, "the TEI keeps their own characters"
     printed_words = regex.sub(r"\s", "", printed)
     assert not [w for w in own if w in printed_words]
-    assert sum(render.in_script(w, "traditional", "traditional") in printed_words for w in own) > 20
+    assert sum(in_script(w, "traditional", "traditional") in printed_words for w in own) > 20
     assert "揖，今文作升。鄭注：「今文揖爲升」（四部叢刊本、禮書綱目、四庫本）" in printed
 
 

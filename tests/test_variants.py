@@ -343,13 +343,14 @@ def test_yu_for_yu_is_orthographic_between_traditional_witnesses_only(kanripo_ed
 
 # The substantive readings of SBCK 卷五 against the seed base 001, checked by hand against both
 # texts over the whole chapter: 001 未旅 / SBCK 末旅; SBCK 袓 for 袒 (a graphic error of its own);
-# 亦/皆; the heading 記, which the plain extraction here keeps as text; 胑/膱 (three times) and the
-# clause 将兴者于右 of the gold apparatus; SBCK 乗天 for 乘矢. Where SBCK alone differs from 001 and
-# the seeds lack the place, 001 is not emended and SBCK's reading is an entry (梲/挩), unless 001
-# writes SBCK's words elsewhere and never its own (本校): its slips 尊, 从 and 及 are emended to
-# SBCK's 奠, 衆 and 乃; 一/壹 is a usage (通假), no substantive reading.
-# 001's 兴 (将兴者于右, which 002's 疏 heading quotes as 将举者於右) and its three 胑 for 膱 are emended
-# on SBCK with a second witness: SBCK agrees with the lemma there.
+# 亦/皆; the heading 記, which the plain extraction here keeps as text; SBCK 乗天 for 乘矢. Where SBCK
+# alone differs from 001 and the seeds lack the place, 001 is not emended and SBCK's reading is an
+# entry (梲/挩), unless 001 writes SBCK's words elsewhere and never its own (本校): its slips 尊, 从
+# and 及 are emended to SBCK's 奠, 衆 and 乃; 一/壹 is a usage (通假), no substantive reading.
+# Witnesses alone never emend: 001's slips that SBCK reads otherwise with other witnesses and no
+# book of evidence (its 退 that 000 and SBCK lack, 立卒斛 for 觶, 胑 for 膱 three times with 003, the
+# clause 将兴者于右 that 002's 疏 heading quotes as 将举者於右, 和 for 如) stand, candidates for the
+# editor, and SBCK's readings there are entries.
 SBCK_SUBSTANTIVE = sorted(
     [
         ("梲", "挩"),
@@ -358,8 +359,14 @@ SBCK_SUBSTANTIVE = sorted(
         ("亦", "皆"),
         ("", "記"),
         ("矢", "天"),
+        ("退", ""),
+        ("斛", "觶"),
+        *[("胑", "膱")] * 3,
+        ("将兴者于右", "將舉者於右"),
+        ("和", "如"),
     ]
 )
+CANDIDATES = {"退", "斛", "胑", "将兴者于右", "和", "梲"}  # 001's words the editor is asked about
 
 
 @pytest.mark.tier("build")  # reads a chapter of the corpus
@@ -376,6 +383,8 @@ def test_sbck_adds_only_real_substantive_readings(tmp_path):
         if "K5" in r.sigla and r.type == "substantive"
     ]
     assert sorted(found) == SBCK_SUBSTANTIVE
+    candidates = {u.lemma.source for u in apparatus.units if u.candidate and any("K5" in r.sigla for r in u.readings)}
+    assert CANDIDATES <= candidates and not any(u.emended and u.lemma.source in CANDIDATES for u in apparatus.units)
     pairs = {(v.text, v.form) for v in apparatus.variant_forms if "K5" in v.counts}
     assert {
         ("答", "荅"),

@@ -86,15 +86,14 @@ def test_the_volume_is_its_own_pages_and_the_chapters_pdfs(work, volume):
 
 
 def test_title_page_contents_fanli_and_conspectus(work, volume):
-    """The contents give each chapter's title page and, under it, the chapters of its PDF (its
-    凡例, text, index and appendices), each with the page of the volume it starts on."""
+    """The title page names the work, its chapters, its editors, the place and the date, in Chinese;
+    the contents give each chapter's title page and, under it, the chapters of its PDF (its 凡例,
+    text, index and appendices), each with the page of the volume it starts on."""
     volume_pages = pages(volume)
     page_one = first_part(volume_pages, read_work(work).chapters)
-    assert (
-        "儀禮" in volume_pages[0]
-        and "Yili (Ceremonies and Rites)" in volume_pages[0]
-        and "凡二篇" in flat(volume_pages[0])
-    )
+    assert "儀禮" in volume_pages[0] and "凡二篇" in flat(volume_pages[0])
+    assert "儀禮校勘整理組點校" in flat(volume_pages[0]) and "網絡版" in volume_pages[0], "the editors, the place"
+    assert not re.search(r"[A-Za-z]", volume_pages[0]), "no English title, no tool's name in the Chinese volume"
     fanli = next(i for i, text in enumerate(volume_pages) if flat(text).startswith("凡例一、本書"))
     contents = flat("".join(volume_pages[1:fanli]))
     assert contents.startswith("目錄") and "士相見禮第三1" in contents

@@ -4,6 +4,7 @@ and the PDF both render the parts made here; neither phrases an entry of its own
 
 from __future__ import annotations
 
+import calendar
 import string
 import tomllib
 from dataclasses import dataclass, field
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import regex
 
-from ..text import HAN_OR_GAP, chinese_number
+from ..intake.variants import in_script
+from ..text import DIGITS, HAN_OR_GAP, chinese_number
 from ..vocabulary import FORM_ONLY, TELLING
 from ..vocabulary import ReadingType as T
 
@@ -242,7 +244,7 @@ class Conventions:
                 kind,
                 sigla=names(quotation.wit.split()),
                 layer="" if book is not None and book.evidence else layer,
-                words=quotation.words,
+                words=in_edition_script(edition, quotation.wit.split(), quotation.words),
                 base_sigla=names([base.id] if base else []),
             )
             out.append(Clause(kind, "substantive", "A", phrased))
@@ -264,7 +266,7 @@ class Conventions:
         character said with what it is."""
         names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         kind = reading_kind(app, r)
-        forms = own_forms(r)
+        forms = own_forms(r, edition)
         if kind == "gaiji" and not (r.unmapped or app.lemma.unmapped):
             forms = [(text, wit) for text, wit in forms if text != app.lemma.text]
             if not forms or not edition.variant_forms_at_each_place:
@@ -331,7 +333,7 @@ class Conventions:
         """Words quoted from witnesses, each wording once with the witnesses that have it."""
         wordings: dict[str, list[str]] = {}
         for source, words in quoted:
-            wordings.setdefault(words, []).append(source)
+            wordings.setdefault(in_edition_script(edition, [source], words), []).append(source)
         parts: list[EntryPart] = []
         for number, (words, sources) in enumerate((wordings or {"": []}).items()):
             if number:
@@ -375,6 +377,21 @@ class Conventions:
                 out.append((key, "".join(part.format(**values) for part in parts if filled(part))))
         return out
 
+    def title_page(self, edition: EditionView) -> tuple[str, str]:
+        """The title page's lines under the title: the editors, and where and when it is published."""
+        h = self.templates["headings"]
+        year, month = (int(part) for part in edition.date.split("-")[:2]) if edition.date else (0, 0)
+        if self.templates["numerals"] == "chinese":
+            year_words, month_words = "".join(DIGITS[int(d)] for d in str(year)), chinese_number(month)
+        else:
+            year_words, month_words = str(year), calendar.month_name[month]
+        when = h["date"].format(year=year_words, month=month_words) if year else ""
+        editors = self.list_of(edition.editors)
+        return (
+            h["edited_by"].format(editors=editors) if editors else "",
+            h["published"].format(place=edition.place, date=when).strip("　, ") if edition.place or when else "",
+        )
+
     def list_of(self, items: list[str]) -> str:
         return self.templates["list_joiner"].join(items)
 
@@ -393,12 +410,27 @@ ROLES = {
 }
 
 
-def own_forms(r: ReadingView) -> list[tuple[str, list[str]]]:
-    """A reading's witnesses grouped by the characters each writes it in: the reading's own, then
-    the others, in the witnesses' order."""
-    groups: dict[str, list[str]] = {r.text: []}
+def in_edition_script(edition: EditionView | None, wit: list[str], words: str) -> str:
+    """Words of witnesses as an entry prints them: in the edition's script where every one of them
+    writes the other (繁簡字不出校), each character that only the other script writes converted
+    (为 爲, 兴 興), one both write kept as the witness writes it (于, 云, 后). The TEI and the witness's
+    own page keep its characters."""
+    ids = [w.lstrip("#") for w in wit]
+    if edition is None or not ids or any(i not in edition.witnesses for i in ids):
+        return words
+    if any(edition.witnesses[i].script == edition.script for i in ids):
+        return words
+    return in_script(words, edition.script, "traditional")
+
+
+def own_forms(r: ReadingView, edition: EditionView | None = None) -> list[tuple[str, list[str]]]:
+    """A reading's witnesses grouped by the characters each writes it in (in the edition's script,
+    `in_edition_script`): the reading's own, then the others, in the witnesses' order."""
+    head = in_edition_script(edition, [w for w in r.wit if w not in r.forms], r.text)
+    groups: dict[str, list[str]] = {head: []}
     for wit in r.wit:
-        groups.setdefault(r.forms.get(wit, r.text), []).append(wit)
+        words = r.forms.get(wit)
+        groups.setdefault(head if words is None else in_edition_script(edition, [wit], words), []).append(wit)
     return [(text, wit) for text, wit in groups.items() if wit]
 
 

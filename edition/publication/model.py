@@ -253,6 +253,9 @@ class EditionView:
     heading: str = ""  # what heads the text: the chapter's title (鄉射禮第五), else the edition's
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     script: str = "traditional"  # the script the edition writes in (text/@xml:lang)
+    editors: list[str] = field(default_factory=list)  # titleStmt/editor
+    place: str = ""  # publicationStmt/pubPlace
+    date: str = ""  # publicationStmt/date/@when: the build's day, ISO
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
     fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)

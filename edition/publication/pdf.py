@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
-from .conventions import SERIES, TRADITION_NAMES, Conventions
+from .conventions import SERIES, TRADITION_NAMES, UNRECORDED, Conventions
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
@@ -161,17 +161,25 @@ def counts(edition: EditionView) -> dict[str, int]:
 def latex(edition: EditionView) -> str:
     notes = Notes(edition)
     conventions = notes.conventions
-    types = Counter(r.type for app in edition.apps for r in app.readings)
+    # the readings the entries say, of the 經 and the 注 (a witness's lacunae and intrusions are no readings)
+    base = f"#{edition.base.id}" if edition.base else ""
+    types = Counter(
+        r.type
+        for app in edition.all_apps
+        for r in app.readings
+        if notes.entries[app.id].clauses and not (r.type in UNRECORDED and base not in r.wit)
+    )
     jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
     return (
         environment()
         .get_template("edition.tex.j2")
         .render(
             edition=edition,
+            title_page=conventions.title_page(edition),
             notes=notes,
             paragraph=paragraph,
             types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
-            emendations=conventions.words(sum(1 for app in edition.apps if app.emended)),
+            emendations=conventions.words(sum(1 for app in edition.all_apps if app.emended)),
             label=conventions.label,
             jinguwen=jinguwen,
             traditions=any(w.hypothetical for w in edition.witnesses.values()),  # the work reports 今文/古文

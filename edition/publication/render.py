@@ -10,14 +10,12 @@ own entries; a lemma that holds one reads without it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
 
 from ..collation.apparatus import GRAPHIC_RESP
 from ..collation.punctuation_model import PROPOSED_RESP
-from ..intake.variants import in_script
 from ..text import HAN_OR_GAP
 from .model import (
     App,
@@ -342,7 +340,9 @@ def read(path: Path) -> EditionView:
         "//t:editorialDecl/t:normalization[@xml:id='decl-usages'][@method='silent']", namespaces=NS
     )
     edition.script = "simplified" if doc.find("t:text", NS).get(XML_LANG, "").endswith("Hans") else "traditional"
-    in_edition_script(edition)
+    edition.editors = doc.xpath("//t:teiHeader/t:fileDesc/t:titleStmt/t:editor/text()", namespaces=NS)
+    edition.place = doc.findtext(".//t:publicationStmt/t:pubPlace", default="", namespaces=NS)
+    edition.date = doc.find(".//t:publicationStmt/t:date", NS).get("when", "")
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:
         edition.style = fanli.get("subtype", edition.style)
@@ -350,26 +350,6 @@ def read(path: Path) -> EditionView:
         edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
         edition.fanli_keys = [p.get("n", "") for p in fanli.iterfind("t:p", NS)]
     return edition
-
-
-def in_edition_script(edition: EditionView) -> None:
-    """A witness's words as the entries print them, in the edition's script (繁簡字不出校): its
-    readings where every witness of one writes another script, and the words of its commentary
-    quoted, each character that is of the other script only (为 爲, 說 说); a character both
-    scripts write (于, 云, 后) stays as the witness writes it. The TEI keeps its own characters."""
-    other = {w.id for w in edition.witnesses.values() if w.script != edition.script}
-    if not other:
-        return
-    shown = lambda words: in_script(words, edition.script, "traditional")  # to traditional: the other's only
-    ours = lambda wit: wit.lstrip("#") not in other
-    for app in edition.all_apps:
-        for r in app.readings:
-            if r.wit and not any(map(ours, r.wit)):
-                r.text = shown(r.text)
-            r.quotes = [(w, words if ours(w) else shown(words)) for w, words in r.quotes]
-        for note in app.textual:
-            note.quotes = [(w, words if ours(w) else shown(words)) for w, words in note.quotes]
-        app.evidence = [q if any(map(ours, q.wit.split())) else replace(q, words=shown(q.words)) for q in app.evidence]
 
 
 def place_apps(section: SectionView) -> None:

@@ -252,7 +252,7 @@ def volume_latex(build_root: Path) -> str:
             conspectus=conspectus(work, parts, conventions),
             index=readings,
             chapters=conventions.words(len(parts)),
-            tool=parts[0].edition.tool,
+            title_page=conventions.title_page(parts[0].edition),
             h=conventions.templates["headings"],
         )
     )
