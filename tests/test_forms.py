@@ -70,6 +70,11 @@ def quotation(siglum: str) -> SimpleNamespace:
         ("坐于", "坐扵", ("usage", "gujinzi")),  # 扵, the 四庫's variant form of 於
         ("後", "后", ("usage", "tongjia")),
         ("仇", "讐", ("usage", "tongjia")),  # 讐, a variant form of 讎
+        ("招弭", "招彌", ("usage", "tongjia")),  # 士喪禮 注, after the 周禮's 男巫: WYG's 彌 is no emendation
+        ("燋契", "燋挈", ("usage", "tongjia")),  # the 周禮's 菙氏
+        ("北墉", "北庸", ("usage", "tongjia")),
+        ("防", "坊", ("usage", "tongjia")),
+        ("州立謝", "州立榭", ("usage", "tongjia")),  # 鄉射禮 注, five times 謝 in one gloss: treated alike
         ("玄", "元", ("taboo", None)),
         ("元", "玄", ("taboo", None)),
         ("褻", "防", ("intrusion", "word-filter")),

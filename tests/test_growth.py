@@ -114,14 +114,17 @@ def test_a_traditional_gb18030_witness_is_added_and_collated(sources, tmp_path):
     collate_only(sources, out)
     expected = EXPECTED | substantive_differences(out / "edition.xml", "001", where="005")
     assert substantive_differences(out / "edition.xml", "005") == expected
+    apps = render.read(out / "edition.xml").apps
     own = [
         app
-        for app in render.read(out / "edition.xml").apps
-        if any("#w005" in r.wit and r.type != "fragment" for r in app.readings)
+        for app in apps
+        if any("#w005" in r.wit and r.type not in ("fragment", "usage") for r in app.readings)
         or app.emended
         and "#w005" in app.lemma.wit
     ]
     assert len(own) == len(expected), "differences of script make no entries"
+    usages = {(app.lemma.text, r.text) for app in apps for r in app.readings if "#w005" in r.wit and r.type == "usage"}
+    assert usages <= {("于", "於"), ("於", "于")}, "a traditional witness's 于/於 is a usage (OpenCC's 於 for 001's 于)"
     forms = variant_forms(out / "edition.xml")
     own_forms = {(a, b) for a, b, sigla in forms if "005" in sigla}
     seed = opencc.OpenCC("s2t").convert

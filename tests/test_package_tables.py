@@ -64,6 +64,16 @@ def test_forms_of_the_li_ji_s_prints_that_no_other_table_relates_are_variant_for
     assert {(pair.text, pair.form) for pair in apparatus.variant_forms} == set(forms.items())
 
 
+def test_forms_the_review_found_emended_are_variant_forms(tmp_path):
+    """The 儀禮's SBCK writes 穪 (士冠禮 注 男子之羙穪), 沉 (覲禮 注 升沉) and 軛 where WYG reads 稱, 沈
+    and 軶 (既夕禮 注 楔貌如軶): variant forms, never emended, in the 異體字表."""
+    base = "字者所以相尊男子之美穪也升沉必就祭者也楔貌如軛上兩末"
+    forms = {"穪": "稱", "沉": "沈", "軛": "軶"}
+    apparatus = collated(new_work(tmp_path / "sources", "".join(forms.get(c, c) for c in base), base))
+    assert apparatus.units == [], "no substantive reading, no emendation"
+    assert {(pair.text, pair.form) for pair in apparatus.variant_forms} == set(forms.items())
+
+
 def test_a_row_of_the_work_comes_before_the_package_table(tmp_path):
     """A row whose standard is its variant keeps a character unfolded that the package's folds."""
     table = tmp_path / "variants.tsv"

@@ -342,7 +342,7 @@ def read(path: Path) -> EditionView:
     edition.script = "simplified" if doc.find("t:text", NS).get(XML_LANG, "").endswith("Hans") else "traditional"
     edition.editors = doc.xpath("//t:teiHeader/t:fileDesc/t:titleStmt/t:editor/text()", namespaces=NS)
     edition.place = doc.findtext(".//t:publicationStmt/t:pubPlace", default="", namespaces=NS)
-    edition.date = doc.find(".//t:publicationStmt/t:date", NS).get("when", "")
+    edition.date = next(iter(doc.xpath("//t:publicationStmt/t:date/@when", namespaces=NS)), "")
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:
         edition.style = fanli.get("subtype", edition.style)
