@@ -48,3 +48,14 @@ def chinese_number(number: int) -> str:
         words += ("零" if gap else "") + DIGITS[int(digit)] + unit
         gap = False
     return words[1:] if words.startswith("一十") else words
+
+
+def common_ends(a: str, b: str) -> tuple[int, int]:
+    """How many characters two texts share at their start, and then at their end."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return start, end

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
+from ..text import common_ends
 from .model import Apparatus, Commentary, Reading, Unit
 from .reading import classify
 
@@ -132,14 +133,9 @@ def difference(owner: Apparatus, unit: Unit, slip: Slip) -> Unit | None:
     """The unit over the characters where the witness's words differ from the base's inside
     them, their common start and end trimmed, its reading those of its words; None where they
     differ at an edge only, or not at all."""
-    base, theirs, tokens = slip.words, slip.theirs, [t for r in slip.added for t in r.tokens]
-    start = 0
-    while start < min(len(base), len(theirs)) and base[start] == theirs[start]:
-        start += 1
-    end = 0
-    while end < min(len(base), len(theirs)) - start and base[-1 - end] == theirs[-1 - end]:
-        end += 1
-    if not start or not end or len(tokens) != len(theirs):
+    tokens = [t for r in slip.added for t in r.tokens]
+    start, end = common_ends(slip.words, slip.theirs)
+    if not start or not end or len(tokens) != len(slip.theirs):
         return None
     t0, t1 = unit.t0 + start, unit.t1 - end
     narrowed = owner.make_unit(t0, t1, range(t0 + 1, t1) if t1 > t0 else range(t0, t0 + 1))
