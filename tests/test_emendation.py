@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import SOURCES
+from conftest import SOURCES, WORK
 
 from edition.collation import analysis, decision_file, decisions
 from edition.collation.analysis import Context
@@ -21,6 +21,7 @@ from edition.errors import SourceErrors
 from edition.publication import report, tei, validate
 from edition.work.chapter_build import check, edit
 from edition.work.sources import Sources
+from edition.work.work_sources import Work
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": tei.TEI_NS}
@@ -125,6 +126,24 @@ def test_the_base_s_own_words_elsewhere_are_a_source_of_a_reading(apparatus):
     raw = apparatus.base.raw
     assert raw.text[own.start : own.end] == own.text == "皆袒決遂" and raw.line_of(own.start) == own.line
     assert "SBCK" in support([], [own], {})
+
+
+@pytest.mark.tier("build")  # reads a chapter of the corpus
+def test_the_base_s_note_on_the_passage_is_a_source_of_a_reading():
+    """士冠禮 卒筮書封 (SBCK 卷一 line 26), 卦 in WYG: Zheng's 注 just after the passage takes up 書卦者
+    (line 27), and nowhere 書封者, so the base's note attests 卦 (本校) and the base is emended, the
+    quotation the base's own, of its 注."""
+    work = Work.load(WORK)
+    sources = work.sources(work.chapter("士冠禮"))
+    witnesses = {w.meta.siglum: w for w in sources.intake_all()}
+    apparatus = collate([witnesses["SBCK"], witnesses["WYG"]], "SBCK", sources.orthography())
+    unit = unit_at(apparatus, "卒筮书[封]执以示")
+    assert unit.emended and unit.lemma.norm == "卦"
+    [note] = [q for q in unit.evidence["卦"] if q.siglum == "SBCK"]
+    assert (note.layer, note.rule, note.text) == ("commentary", "本校", "書卦")
+    assert apparatus.base.raw.line_of(note.start) == note.line == 27
+    base_reading = next(r for r in unit.readings if "SBCK" in r.sigla)
+    assert independent([note], base_reading, {"SBCK": "SBCK", "WYG": "WYG"})
 
 
 def test_the_base_s_words_elsewhere_attest_only_where_it_never_writes_its_own_there(apparatus):
@@ -299,6 +318,7 @@ def test_the_basis_and_the_evidence_are_in_the_tei(same_words):
 def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
     root = tmp_path / "sources"
     shutil.copytree(SOURCES, root)
+    number = len(tomllib.loads((root / "decisions.toml").read_text(encoding="utf-8"))["decision"]) + 1
     with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
         handle.write(
             '\n[[decision]]\nkind = "lemma"\ncontext = "三耦皆[袓]决遂"\nreading = "袒"\nbasis = "理校"\nresp = "ed"\n'
@@ -308,9 +328,9 @@ def test_a_decision_with_a_bad_basis_is_rejected_in_one_line(tmp_path):
     with pytest.raises(SourceErrors) as raised:
         decision_file.load(root / "decisions.toml")
     [error] = raised.value.errors
-    assert str(error) == f"{root / 'decisions.toml'}:{start}: decision 2 lacks field 'reason'"
+    assert str(error) == f"{root / 'decisions.toml'}:{start}: decision {number} lacks field 'reason'"
     assert check(root) == [str(error)]
     with (root / "decisions.toml").open("a", encoding="utf-8") as handle:
         handle.write('reason = "r"\nsource = "說文"\n')
     [problem] = check(root)
-    assert problem.endswith("decision 2, source: only a 他校 emendation cites a source") and "\n" not in problem
+    assert problem.endswith(f"decision {number}, source: only a 他校 emendation cites a source") and "\n" not in problem

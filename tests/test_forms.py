@@ -193,7 +193,28 @@ def test_each_row_of_the_senses_calls_for_its_member_in_its_own_words(orthograph
         ("爲禮所及則", "徃有嫌也", None),  # 聘禮 注: 則己往, 已往 no row decides
         ("父昆弟", "昆弟子", None),
     ]:
-        called = relations.sense(before, after)
+        called = relations.sense(before, after, "己")
+        assert (called and called[0]) == member, (before, after)
+
+
+def test_the_ladle_and_the_numeral_are_told_apart_by_their_words(orthography):
+    """七 and 匕, which the prints take one for another (SBCK 特牲 加七, 士喪禮 右執七; WYG 棘心七刻):
+    the ladle after a verb of the rite or before what goes with it, the numeral before what it
+    counts; a row of the other family never answers (以 before 己 calls for nothing here)."""
+    relations = orthography.relations
+    for before, after, member in [
+        ("贊者錯俎加", "", "匕"),  # 特牲 經
+        ("卒載加", "于鼎卒", "匕"),  # 特牲 經
+        ("祝盥右執", "卻之左", "匕"),  # 士喪禮 經
+        ("雍府執四", "以從司", "匕"),  # 少牢 經: four ladles, not the numeral
+        ("肵俎棘心", "刻", "匕"),  # 特牲 記: the base's own 匕 stands
+        ("正俎羞", "湆肉湆", "匕"),  # 有司 注
+        ("使者", "介侯伯", "七"),  # 聘禮 注
+        ("年及", "十", "七"),  # the numeral before 十, though 及 comes before it
+        ("所", "以從", None),
+        ("不敢以", "尊降", None),
+    ]:
+        called = relations.sense(before, after, "七")
         assert (called and called[0]) == member, (before, after)
 
 
@@ -211,11 +232,17 @@ def test_every_row_of_the_tables_names_its_source_and_evidence():
 def test_a_usage_or_a_taboo_pair_is_two_characters_never_folded(orthography):
     """No variant form of the package folds one into the other (a comparison script may merge them:
     曆 and 歷 are both 历 in simplified script, a difference of script there). A work's own row may
-    (the 儀禮's 閒 is 間, whose two senses the 禮記 keeps apart): in that work the pair is one."""
+    (the 儀禮's 閒 is 間, whose two senses the 禮記 keeps apart): in that work the pair is one. A taboo
+    form with a missing stroke (𤣥 for 玄) folds, and the 異體字表 names it 避諱 first."""
     standard = VariantForms(load_curated(CURATED)).standard
-    for row in relations.usages() + relations.taboo() + relations.graphic_families():
+    for row in relations.usages() + relations.graphic_families():
         assert len({standard(c) for c in row.characters}) == len(row.characters), row
     assert orthography.normalizer.variants.standard("閒") == "間"
+    folded = [
+        row for row in relations.taboo() if orthography.normalizer.fold(row.characters[1])[0] == row.characters[0]
+    ]
+    assert [row.characters for row in folded] == [("玄", "𤣥")], "only a form with a missing stroke folds"
+    assert orthography.sources("玄", "𤣥")[0] == "taboo form: 陳垣《史諱舉例》卷一「避諱缺筆例」"
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,7 @@ def test_an_ids_that_describes_nothing_is_refused(tmp_path):
 
 def test_the_tables_of_a_fold_are_named_in_chinese_in_a_chinese_edition():
     """Each table variants.py names for a fold of the edition's characters reads without English
-    in the chinese style (編者, Unihan語義異體, OpenCC繁簡轉換, 漢籍リポジトリ造字表（KR0029）), and
+    in the chinese style (編者, 馬守真《漢英字典》, 通用規範漢字表繁簡對照, 漢籍リポジトリ造字表（KR0029）), and
     as it is in the latin one."""
     forms = VariantForms.load(WORK / "variants.tsv")
     sources = {s for char in "賔筭荅𠋣乗說靣玄𤣥鄕絶" for s in forms.sources(char)}

@@ -78,7 +78,7 @@ def test_to_the_end_of_the_jing_runs_to_the_ji(found, apparatus):
 
 def test_the_steps_of_the_shu_follow_one_another_with_titles_in_wygs_characters(found):
     placed, _ = found
-    assert len(placed) == 28
+    assert len(placed) == 29
     assert all(a.t1 <= b.t0 for a, b in pairwise(placed))
     assert {s.source for s in placed} == {"WYG"}
     titles = [s.title for s in placed]
@@ -97,16 +97,20 @@ def test_002s_shu_vouches_for_the_step_it_places_alike(found):
 
 def test_the_formulas_not_placed_are_reported_with_the_reason(found):
     unplaced = {(u.source, u.line): u for u in found[1]}
-    assert set(unplaced) == {("002", 134), ("WYG", 161)}
-    # WYG reads 賓西階上北面答拜: the 疏 abridges its end
-    assert (
-        unplaced["WYG", 161].title == "賓酢主人"
-        and "賓西階上答拜 is not in WYG's classic text" in unplaced["WYG", 161].reason
-    )
+    assert set(unplaced) == {("002", 134)}
     # 002 sets 息勞司正 at 明日賓朝服, as the 監本 does; the 考證 of WYG moves it to 主人釋服
     assert unplaced["002", 134].title == "息劳司正" and unplaced["002", 134].reason.startswith(
         "WYG begins the same step at base token"
     )
+
+
+def test_a_step_whose_last_words_the_shu_abridges_ends_where_the_next_begins(found, apparatus):
+    """WYG's 疏 (line 161): 自此至賓西階上答拜論賓酢主人, where its 經 reads 賓西階上答再拜 (SBCK lines
+    78–79, after 拜崇酒): one character more, within one edit in three, where the 酬賓 begins."""
+    step, following = one(found, "賓酢主人"), one(found, "酬賓")
+    assert (step.source, step.line) == ("WYG", 161)
+    assert step.t1 == following.t0
+    assert raw_span(apparatus, step)[2:] == (79, "拜崇酒賔¶\n西階上荅再拜")
 
 
 def test_a_paragraph_begins_at_each_start_with_the_outermost_step_there():

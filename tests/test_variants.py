@@ -75,18 +75,18 @@ def normalizer(sources) -> Normalizer:
 @pytest.mark.parametrize(
     "variant,standard,source",
     [
-        ("荅", "答", "Unihan kSemanticVariant"),
-        ("吿", "告", "Unihan kSemanticVariant"),
+        ("荅", "答", "Unihan kSemanticVariant (kLau, kMeyerWempe)"),
+        ("吿", "告", "Unihan kSemanticVariant (kMatthews)"),
         ("飮", "饮", "editor (variant form) (variants.tsv)"),
-        ("筭", "算", "Unihan kSemanticVariant"),
+        ("筭", "算", "Unihan kSemanticVariant (kMatthews)"),
         ("𠋣", "倚", "Kanripo normalized text: KR1d0026 SBCK"),
         ("𫉬", "获", "Kanripo gaiji table (KR0023)"),
         ("鄕", "乡", "Unihan kZVariant"),
-        ("竒", "奇", "Unihan kSemanticVariant"),
+        ("竒", "奇", "Unihan kSemanticVariant (kLau, kMatthews)"),
         ("歩", "步", "OpenCC Japanese variants (jp2t)"),
         ("乗", "乘", "OpenCC Japanese variants (jp2t)"),
         ("譲", "让", "OpenCC Japanese variants (jp2t)"),
-        ("夀", "壽", "Unihan kSemanticVariant"),  # to 壽 and to 寿: one character in script
+        ("夀", "壽", "Unihan kSemanticVariant (kLau)"),  # to 壽 and to 寿: one character in script
         ("摰", "摯", "editor (the 四庫 form of 摯) (variants.tsv)"),
         ("㸑", "爨", "Unihan kDefinition (same as 爨)"),
         ("䰟", "魂", "Unihan kDefinition (same as 魂)"),

@@ -293,11 +293,7 @@ def apparatus_of(
     marks += [(2 * gap, 2 * gap) for gap in base_intrusions]
     moved_markers = markers_moved(markers, maps)
     marks += [(2 * token + 1, 2 * token + 1) for token in markers if markers[token]]
-    # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
-    searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
-    attestation = Attestation(
-        find_quotations(searched), base.classic.text, quoting().inside, external, base.layer, OwnUsage(base)
-    )
+    attestation = attestation_of(base, maps, external)
     made = dict(
         base=base,
         maps=maps,
@@ -343,6 +339,17 @@ def apparatus_of(
     )
     apparatus.number()
     return apparatus
+
+
+def attestation_of(base: Witness, maps: dict[str, WitnessMap], external: ExternalEvidence | None) -> Attestation:
+    """What attests the readings: the quotations in the witnesses' commentaries, the books of
+    evidence, the base's own words elsewhere and its notes."""
+    # Each witness's map to the base is made as the search reaches it: one such dict alive at a time.
+    searched = chain([(base, None)], ((m.witness, m.base_of()) for m in maps.values()))
+    quoted = find_quotations(searched)
+    return Attestation(
+        quoted, base.classic.text, quoting().inside, external, base.layer, OwnUsage(base, quoting().own_note)
+    )
 
 
 def moved_clauses_of(
@@ -939,7 +946,7 @@ def graphic_sense(
     words about it (`context`) call for a member (`Relations.sense`), and the reading the edited
     text takes where they call for another than the base's: that of a witness that reads it, or
     the member as no witness reads it."""
-    called = relations.sense(*context) if other_member(base_reading, voters, relations) else None
+    called = relations.sense(*context, base_reading.norm) if other_member(base_reading, voters, relations) else None
     if called is None:
         return False, None
     if called[0] == base_reading.norm:

@@ -25,7 +25,7 @@ from ..intake.model import Witness
 from ..intake.normalize import TEXT_LAYERS, UNMAPPED
 from ..tables import read_toml
 from .model import Quotation
-from .own_usage import OwnUsage
+from .own_usage import OwnNote, OwnUsage
 
 if TYPE_CHECKING:
     from .external_evidence import ExternalEvidence
@@ -46,11 +46,12 @@ class QuotationPattern:
 @dataclass(frozen=True)
 class Quoting:
     """What `data/quotations.toml` says: the shortest quotation, the least a quotation inside a
-    reading needs, the patterns."""
+    reading needs, the patterns, and how the base's note takes up the words it glosses."""
 
     shortest: int
     inside: int
     patterns: tuple[QuotationPattern, ...]
+    own_note: OwnNote
 
 
 @cache
@@ -60,7 +61,8 @@ def quoting() -> Quoting:
         QuotationPattern(t["name"], t["layer"], regex.compile(t["pattern"], regex.VERSION0), t["before"], t["after"])
         for t in doc["quotation"]
     )
-    return Quoting(doc["shortest"], doc["inside"], tuple(found))
+    note = doc["own_note"]
+    return Quoting(doc["shortest"], doc["inside"], tuple(found), OwnNote(note["layer"], note["ending"]))
 
 
 def passages(witness: Witness, layer: str) -> list[tuple[str, list[int]]]:

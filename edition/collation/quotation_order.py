@@ -214,16 +214,20 @@ class BaseLayers:
         if len(words) < approximation.shortest or stop - start < 1:
             return None
         text = self.texts[layer]
+        # partial_ratio's score (by insertions and deletions) is never below the similarity of
+        # the best window: a quick test that one may be like enough
         found = fuzz.partial_ratio_alignment(words, text[start:stop])
         if found is None or found.score / 100 < approximation.similarity:
             return None
-        t0, t1 = start + found.dest_start, start + found.dest_end
-        # partial_ratio aligns a window as long as the words: widen or narrow it by a character where
-        # the base has one more or one fewer there (an addition or an omission).
-        best = (similarity(words, text[t0:t1]), t0, t1)
-        for a, b in ((t0, t1 - 1), (t0, t1 + 1), (t0 + 1, t1), (t0 - 1, t1)):
-            if start <= a < b <= stop and similarity(words, text[a:b]) > best[0]:
-                best = (similarity(words, text[a:b]), a, b)
+        # every window as long as the words, or a character shorter or longer (the base has one
+        # fewer or one more there): the most similar, the first of equals (partial_ratio keeps the
+        # first of its equals, which a substitution may tie with a window of other words)
+        best = (0.0, start, start)
+        for size in (len(words), len(words) - 1, len(words) + 1):
+            for a in range(start, stop - size + 1):
+                score = similarity(words, text[a : a + size])
+                if score > best[0]:
+                    best = (score, a, a + size)
         if best[0] < approximation.similarity:
             return None
         return BaseSpan(layer, best[1], best[2], round(best[0], 3))

@@ -70,9 +70,11 @@ class Orthography:
         )
 
     def sources(self, a: str, b: str) -> tuple[str, ...]:
-        """Where the fold that makes two characters one comes from."""
+        """Where the fold that makes two characters one comes from; first, where one is a form
+        that avoids the other as a ruler's name (𤣥 for 玄, taboo.tsv), that table's source."""
         variants = self.normalizer.variants
-        return tuple(dict.fromkeys(variants.sources(a) + variants.sources(b))) or (SCRIPT_SOURCE,)
+        taboo = tuple(f"taboo form: {row.source}" for row in self.relations.taboo_forms(a, b))
+        return taboo + (tuple(dict.fromkeys(variants.sources(a) + variants.sources(b))) or (SCRIPT_SOURCE,))
 
 
 def wildcard_equal(reading: str, lemma: str) -> bool:

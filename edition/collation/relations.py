@@ -172,12 +172,13 @@ class Relations:
         for row in word_filters():
             word, substitute = map(fold, row.characters)
             self.filtered.setdefault((word, substitute), row)
-        for row in taboo():
+        self.taboo_rows = taboo()
+        for row in self.taboo_rows:
             self.pair(map(fold, row.characters), row)
-        self.members: set[str] = set()
+        self.families: dict[str, frozenset[str]] = {}  # a member -> its family's members
         for row in graphic_families():
             members = [fold(c) for c in row.characters]
-            self.members.update(members)
+            self.families.update(dict.fromkeys(members, frozenset(members)))
             for a in members:
                 for b in members:
                     self.pair((a, b), row)
@@ -197,18 +198,24 @@ class Relations:
         if a != b:
             self.pairs.setdefault(frozenset((a, b)), row)
 
-    def sense(self, before: str, after: str) -> tuple[str, Sense] | None:
-        """The member of a graphic family (in comparison form) that the words about it, `before` and
-        `after` it, call for, with the first row of the senses that says so."""
+    def sense(self, before: str, after: str, member: str) -> tuple[str, Sense] | None:
+        """The member of `member`'s graphic family (in comparison form) that the words about it,
+        `before` and `after` it, call for, with the first row of the senses that says so."""
         before, after = ("".join(map(self.fold, words)) for words in (before, after))
-        for member, ends, begins, sense in self.senses:
-            if ends.search(before) and begins.match(after):
-                return member, sense
+        family = self.families.get(member, frozenset())
+        for called, ends, begins, sense in self.senses:
+            if called in family and ends.search(before) and begins.match(after):
+                return called, sense
         return None
+
+    def taboo_forms(self, a: str, b: str) -> list[Row]:
+        """The rows of the taboo table that pair the two characters as written (玄 and 𤣥, which the
+        comparison folds to one)."""
+        return [row for row in self.taboo_rows if set(row.characters) == {a, b}]
 
     def member(self, character: str) -> bool:
         """The character is a member of a graphic family."""
-        return character in self.members
+        return character in self.families
 
     def row(self, lemma: str, reading: str) -> Row | None:
         """The row of the tables that relates the reading's character to the lemma's, if one does."""

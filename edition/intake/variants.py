@@ -103,20 +103,38 @@ class Fold:
 @cache
 def unihan() -> dict[str, dict[str, tuple[str, ...]]]:
     """Field -> character -> the characters Unihan relates it to by that field."""
+    return unihan_variants()[0]
+
+
+def unihan_tags(field: str, char: str, related: str) -> tuple[str, ...]:
+    """The dictionaries Unihan names for a relation (its source tags: kMatthews, kHanYu…)."""
+    return unihan_variants()[1].get((field, char, related), ())
+
+
+@cache
+def unihan_variants() -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[tuple[str, str, str], tuple[str, ...]]]:
+    """Unihan's variant table: field -> character -> the characters it relates it to; and
+    (field, character, related character) -> the source tags of the relation."""
     if not UNIHAN.is_file():
         raise EditionError(
             UNIHAN, "Unihan's variant table is missing: install the Debian package unicode-data (`make` does)"
         )
     fields: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
+    tags: dict[tuple[str, str, str], tuple[str, ...]] = {}
     with bz2.open(UNIHAN, "rt", encoding="utf-8") as handle:
         for line in handle:
             if not line.startswith("U+"):
                 continue
             code, field, values = line.rstrip("\n").split("\t")
             if field in SCRIPT_FIELDS + UNIHAN_FIELDS:
-                related = tuple(chr(int(value.split("<")[0][2:], 16)) for value in values.split())
-                fields[field][chr(int(code[2:], 16))] = related
-    return fields
+                char, related = chr(int(code[2:], 16)), []
+                for value in values.split():
+                    target, _, sources = value.partition("<")
+                    related.append(chr(int(target[2:], 16)))
+                    if sources:
+                        tags[field, char, related[-1]] = tuple(t.split(":")[0] for t in sources.split(","))
+                fields[field][char] = tuple(related)
+    return fields, tags
 
 
 def unihan_field(path: Path, field: str) -> dict[str, str]:
@@ -258,7 +276,10 @@ def japanese(char: str) -> tuple[str, str] | None:
 def unihan_table(field: str):
     def fold(char: str) -> tuple[str, str] | None:
         standard = unihan_fold(char, field)
-        return (standard, f"Unihan {field}") if standard else None
+        if not standard:
+            return None
+        tags = unihan_tags(field, char, standard)
+        return standard, f"Unihan {field}" + (f" ({', '.join(tags)})" if tags else "")
 
     return fold
 

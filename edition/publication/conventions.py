@@ -115,10 +115,17 @@ class Conventions:
     def fold_source(self, source: str) -> str:
         """A table a variant form is folded by (edition/intake/variants.py names it in English), as
         the style names it: the first of `fold_sources` whose pattern it matches, with its groups."""
+        dictionaries = self.templates.get("dictionaries", {})
         for pattern, name in self.templates.get("fold_sources", {}).items():
             if match := regex.search(pattern, source):
-                return name.format(*match.groups())
+                return name.format(*(self.named(group, dictionaries) for group in match.groups()))
         return source
+
+    def named(self, tags: str, dictionaries: dict[str, str]) -> str:
+        """A list of Unihan's source tags as the dictionaries they name (others as they are)."""
+        if not all(tag in dictionaries for tag in tags.split(", ")):
+            return tags
+        return self.templates["clause_joiner"].join(dict.fromkeys(dictionaries[tag] for tag in tags.split(", ")))
 
     def words(self, number: int) -> str:
         """A count as the style writes it: 三 or 3."""
@@ -255,7 +262,8 @@ class Conventions:
                 quotes=self.quotes(edition, note.quotes),
             )
             out.append(Clause("textual", "textual", "A" if note.reports else REMARKS_SERIES, phrased))
-        for text in app.editorial:
+        for text in app.editorial:  # the entry's own end closes the editor's words
+            text = text.removesuffix(self.templates["entry_end"])
             out.append(Clause("editorial", "editorial", "A", self.phrase("editorial", text=EntryPart("note", text))))
         return out
 

@@ -51,5 +51,5 @@ def edition_document(
     text = el("text", {XML_LANG: TEXT_LANGUAGE[sources.config.script]}, parent=tei)
     text.append(front)
     text.append(body)
-    text.append(variant_forms_table(writer, Conventions(sources.config.apparatus_style)))
+    text.append(variant_forms_table(writer, Conventions(sources.config.apparatus_style), zhu))
     return etree.ElementTree(tei)

@@ -8,6 +8,7 @@ from lxml import etree
 from ...collation import relations
 from ...collation.apparatus import EMENDING_SUPPORT
 from ...collation.lost_leaf import READS_ON
+from ...collation.model import VariantForm
 from ...collation.punctuation_model import provenance
 from ...intake.gaiji import GaijiEntry
 from ...intake.model import EvidenceMeta, WitnessMeta
@@ -23,6 +24,21 @@ EDITION_OF_A_KIND = "本"  # a name that ends so names an edition (單疏本, �
 
 
 VARIANT_FORMS_COLUMNS = ("text", "form", "count", "witnesses_column", "sources")  # by their headings
+
+
+def merged_variant_forms(tables: list[list[VariantForm]]) -> list[VariantForm]:
+    """The pairs of several layers' tables as one: each pair's counts summed witness by witness."""
+    merged: dict[tuple[str, str], VariantForm] = {}
+    for layer in tables:
+        for pair in layer:
+            key = (pair.text, pair.form)
+            if key not in merged:
+                merged[key] = VariantForm(pair.text, pair.form, dict(pair.counts), pair.sources)
+                continue
+            counts = merged[key].counts
+            for siglum, n in pair.counts.items():
+                counts[siglum] = counts.get(siglum, 0) + n
+    return sorted(merged.values(), key=lambda v: (-sum(v.counts.values()), v.text, v.form))
 
 
 def punctuation_values(conventions: Conventions, writers: list[EditionWriter], metas: dict) -> dict[str, str]:
@@ -218,15 +234,17 @@ def related_forms(conventions: Conventions, *apparatus) -> dict[str, str]:
     }
 
 
-def variant_forms_table(writer: EditionWriter, conventions: Conventions) -> etree._Element:
+def variant_forms_table(
+    writer: EditionWriter, conventions: Conventions, zhu: EditionWriter | None = None
+) -> etree._Element:
     """The 异体字表, in the style's words: one row per pair of the edited text's form and a
-    witness's form, with the count, each witness by a `ref` whose @n is its count, and the tables
-    of the fold (`Conventions.fold_source`)."""
+    witness's form in the 經 and the 注 (`zhu`), with the count, each witness by a `ref` whose @n
+    is its count, and the tables of the fold (`Conventions.fold_source`)."""
     headings = conventions.templates["headings"]
     back = el("back")
     div = el("div", {"type": VARIANT_FORMS_ID, XML_ID: VARIANT_FORMS_ID}, parent=back)
     el("head", text=headings["variant_forms_mark"], parent=div)
-    pairs = writer.apparatus.variant_forms
+    pairs = merged_variant_forms([w.apparatus.variant_forms for w in (writer, zhu) if w is not None])
     el("p", text=headings["variant_forms_note"].format(count=conventions.words(len(pairs))), parent=div)
     table = el("table", {"rows": str(len(pairs) + 1), "cols": str(len(VARIANT_FORMS_COLUMNS))}, parent=div)
     label = el("row", {"role": "label"}, parent=table)

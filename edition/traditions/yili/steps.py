@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import regex
+from rapidfuzz.distance import Levenshtein
 
 from ...collation.analysis import Context, Placements, Report
 from ...collation.external_evidence import Commented
@@ -281,12 +282,23 @@ def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns
     found = classic.find(words, start, limit)
     if found >= 0:
         return found + len(words)
-    # the 疏 may quote the words cut short (宿賛冠者亦如之 for 宿贊冠者一人亦如之): their end, where
-    # the next step begins
-    tail = words[-ENDING:]
-    if following is not None and start < following <= limit and classic.startswith(tail, following - len(tail)):
+    # where the next step begins, the words may end cut short (宿賛冠者亦如之 for 宿贊冠者一人亦如之)
+    # or as the base misprints them (末旅 for 未旅)
+    if following is not None and start < following <= limit and ends_like(classic[start:following], words):
         return following
     return None
+
+
+def ends_like(text: str, words: str) -> bool:
+    """Whether `text` ends with `words` as a 疏 may quote them: their last ENDING characters, or the
+    whole words with one edit in three (at least one) and the same last character."""
+    if text.endswith(words[-ENDING:]):
+        return True
+    edits = max(1, len(words) // 3)
+    return any(
+        text[-n:][-1:] == words[-1:] and Levenshtein.distance(text[-n:], words) <= edits
+        for n in range(max(2, len(words) - edits), min(len(text), len(words) + edits) + 1)
+    )
 
 
 def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:

@@ -13,7 +13,8 @@ chapters' headings inside the files (士冠禮第一　鄭目録云…), which a
 chapters by their number and title; the 卷 by its title line (the files are numbered in order,
 and 卷三十二–三十七 are lost). `place` places a chapter's quotations on the base: the lemmata in
 order with a cursor through the base's 經 (and 注), the first words where a passage begins and the
-last where it ends, within a bounded distance, approximately where the base reads otherwise; a
+last where it ends, within a bounded distance, approximately where the base reads otherwise (a short lemma of the
+經 that the base reads with one character otherwise, where the 注 its lemma quotes begins); a
 云X者 phrase in the passage of its comment (the 經 passage and its 注). What is not placed is
 reported with the reason.
 """
@@ -41,6 +42,7 @@ from ...collation.quotation_order import (
     Candidate,
     chain,
     occurrences,
+    similarity,
     token_bounds,
 )
 from ...intake.model import EvidenceMeta, Witness
@@ -536,6 +538,10 @@ class ShuPlacer:
             for k, i in enumerate(indexes):
                 chosen[i] = found[k]
             gaps |= dict(zip(indexes, token_bounds(found, size)))
+        for i, quotes in enumerate(items[:-1]):
+            note = chosen[i + 1]
+            if chosen[i] is None and note is not None and items[i + 1][0].comment == quotes[0].comment:
+                chosen[i] = self.before_note(quotes, note, *gaps[i])
         for i, quotes in enumerate(items):
             found = chosen[i]
             where = "經" if quotes[0].layer == CLASSIC else "注"
@@ -572,6 +578,27 @@ class ShuPlacer:
                         f"them within {span} characters after them",
                     )
                 )
+
+    def before_note(self, quotes: list[ShuQuote], note: Candidate, t_lo: int, t_hi: int) -> Candidate | None:
+        """A short 經 lemma that the base reads with one character otherwise, placed by the lemma of
+        its 注 that follows it in the same comment: the 經 passage that ends where that 注 begins,
+        whose last words the lemma is (末旅 where the 單疏本 reads 未旅 and then 注旅序至終也)."""
+        quote, first = quotes[0], note.spans[0]
+        if (
+            quote.layer != CLASSIC
+            or quote.role != WHOLE
+            or not quote.marked
+            or first.t0 not in self.base.passage_starts[COMMENTARY]
+        ):
+            return None
+        end = self.base.first_after(CLASSIC, self.base.raw_start(COMMENTARY, first.t0))
+        start = end - len(quote.norm)
+        if len(quote.norm) < 2 or not t_lo <= start < end <= t_hi:
+            return None
+        read = self.base.texts[CLASSIC][start:end]
+        if sum(a != b for a, b in zip(read, quote.norm)) != 1:
+            return None
+        return self.base.candidate((BaseSpan(CLASSIC, start, end, round(similarity(quote.norm, read), 3)),), 0.0)
 
     @staticmethod
     def trimmed(quote: ShuQuote, trim: int) -> ShuQuote:
