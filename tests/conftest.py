@@ -180,9 +180,12 @@ def edited_chapter(title: str) -> SimpleNamespace:
     """A chapter of the work as its chapter build edits it, and its TEI edition in memory."""
     work = Work.load(WORK)
     sources = work.sources(work.chapter(title))
-    edited = edit(sources, sources.intake_all(), decision_file.load(sources.decisions))
+    choices = decision_file.load(sources.decisions)
+    edited = edit(sources, sources.intake_all(), choices)
     paragraphs = edited.paragraphs
-    document = tei.edition_document(sources, edited.apparatus, edited.sections, {}, paragraphs, edited.commentary)
+    document = tei.edition_document(
+        sources, edited.apparatus, edited.sections, choices.editors, paragraphs, edited.commentary
+    )
     return SimpleNamespace(sources=sources, edited=edited, document=document)
 
 

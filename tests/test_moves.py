@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SOURCES
+from conftest import SOURCES, printed_entries
 from lxml import etree
 from stripped import without
 
@@ -211,10 +211,34 @@ def test_omissions_of_000_among_its_relocated_clauses_have_entries(seed):
     assert {"樂正與立者齒", "立者東面北上"} <= omitted
 
 
-def test_the_pdf_says_where_the_moved_clause_stands(printed):
+def test_a_compilers_regrouping_is_said_once_not_clause_by_clause(printed, built):
+    """江永's 禮書綱目 (000) moves clauses of 鄉射禮, 經 and 注, to where he explains them: no entry says
+    them (the TEI keeps each as a transposition), the conspectus counts them for 000, and one item
+    of the 凡例 says so; its page shows its order (below)."""
+    assert not re.search(r"禮書綱目此下有「|禮書綱目此處無「", printed)
+    document = etree.parse(str(built / "edition.xml"))
+    moved = document.xpath("//t:rdg[@type='transposition'][@wit='#w000']", namespaces=NS)
+    counted = document.xpath(
+        "//t:listWit/t:witness[@n='000']/t:note[@type='unrecorded'][@subtype='regrouped']/@n", namespaces=NS
+    )
+    assert counted and int(counted[0]) >= 60 and len(moved) >= int(counted[0])
+    [item] = document.xpath("//t:div[@type='fanli']/t:p[@n='regrouped']", namespaces=NS)
+    assert item.text.startswith("一、禮書綱目重編經文")
+    assert not document.xpath("//t:listWit/t:witness[@n!='000']/t:note[@subtype='regrouped']", namespaces=NS)
+
+
+def test_the_moves_of_a_witness_that_does_not_regroup_are_said_where_they_stand(built, tmp_path):
+    """The same moves as a witness's that moves fewer clauses than a compiler (its count taken out of
+    the TEI): each end says where the other is, by section and sentence."""
+    document = etree.parse(str(built / "edition.xml"))
+    for note in document.xpath("//t:note[@type='unrecorded'][@subtype='regrouped']", namespaces=NS):
+        note.getparent().remove(note)
+    path = tmp_path / "edition.xml"
+    document.write(str(path), encoding="utf-8")
+    printed = printed_entries(path)
     arrivals = re.findall(r"禮書綱目此下有「[^」]+」，本在(\d+\.\d+)", printed)
     aways = re.findall(r"禮書綱目此處無「[^」]+」，移在(\d+\.\d+)", printed)
-    assert len(arrivals) >= 20 and len(aways) >= 20, "each end says where the other is, by section and sentence"
+    assert len(arrivals) >= 20 and len(aways) >= 20
 
 
 def test_the_witness_page_shows_its_own_order_and_the_base_order(built):

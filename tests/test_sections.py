@@ -92,11 +92,19 @@ def test_guanli_cites_passage_by_passage(guanli_edition):
     assert len(lengths) >= len(notes) - 5  # lost leaves hold notes inside their entry
 
 
-def test_sangfu_without_steps_is_grouped_by_passages(sangfu):
-    """喪服's 疏 names one step: the rest is grouped into sections of passages, none of thousands of
-    characters, cited passage by passage."""
+def test_sangfu_is_divided_by_the_zhang_its_shu_names_and_grouped_by_passages(sangfu):
+    """喪服's 疏 opens five of its 章 by naming them (釋曰此齊衰三年章…): a section begins with each;
+    the rest is grouped into sections of passages, none of thousands of characters, none opening
+    with a 傳 cut off from its 經, cited passage by passage."""
     sections = sangfu.edited.sections
     assert len(sections) >= 5 and max(s.t1 - s.t0 for s in sections) < 1000
+    named = [s.title for s in sections if s.kind == "step" and s.title.endswith("章")]
+    assert named == ["齊衰三年章", "齊衰三月章", "成人大功章", "殤小功章", "小功成人章"]
+    base = sangfu.edited.apparatus.base
+    openings = [
+        base.classic.tokens[s.t0].source(base.raw) + base.classic.tokens[s.t0 + 1].source(base.raw) for s in sections
+    ]
+    assert "傳曰" not in openings
     lengths = unit_lengths(sangfu.document)
     assert statistics.median(lengths.values()) <= 60 and max(lengths.values()) <= 300
 
@@ -204,8 +212,8 @@ def test_the_fanli_says_how_the_chapter_is_divided_and_cited(guanli_edition):
     """士冠禮's 凡例: its sections are the steps its 疏 names in WYG and passages grouped elsewhere; its
     units are sentences, the model of 句讀 punctuating the unpunctuated base."""
     (item,) = guanli_edition.document.getroot().xpath("//t:div[@type='fanli']/t:p[@n='citation']", namespaces=NS)
-    assert len(sections_of(guanli_edition.document)) == 11
-    assert item.text.startswith("一、本篇分為十一節；四庫本疏「自此至某論某之事」所標之節，據以分節，節題取疏語")
+    assert len(sections_of(guanli_edition.document)) == 13
+    assert item.text.startswith("一、本篇分為十三節；四庫本疏「自此至某論某之事」所標之節，據以分節，節題取疏語")
     assert "疏未標節次處" in item.text and "「士冠禮第一 3.2」即第三節第二句" in item.text
     assert "以鄭注所隔經文一段為一句" not in item.text  # no unit is a passage
 

@@ -114,8 +114,8 @@ def test_report_content(built, report):
         "from": "賔",
         "to": "宾",
         "count": 87,
-        "folded_by": "Unihan kSemanticVariant; Unihan kDefinition and kRSUnicode (the same radical and definition: "
-        "guest, visitor; surname; submit)",
+        "folded_by": "Unihan kSemanticVariant (kMatthews); Unihan kDefinition and kRSUnicode "
+        "(the same radical and definition: guest, visitor; surname; submit)",
     }
     summary = (built / "reports" / "witnesses.md").read_text()
     for siglum in SIGLA:

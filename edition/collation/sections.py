@@ -11,7 +11,8 @@ sections.
 Where no label names the text, the steps of the rite that 賈公彥's 疏 names (`steps`) are the
 sections, titled with the 疏's words; where no step is named either, the passages the 疏 comments
 on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the passages Zheng's notes close are
-grouped into sections of at most `LONGEST` characters, titled by their first words; a passage
+grouped into sections of at most `LONGEST` characters, titled by their first words, never cut
+where a 傳 follows the 經 it explains; a passage
 boundary inside an entry (a lost leaf supplied) is none unless the entry ends where a passage
 does. A stretch shorter than `SHORTEST` joins the section after it (the chapter's title before
 its first step).
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..intake.rule import TRANSMITTED
 from ..intake.variants import in_script
 from .analysis import Context, Placements
 from .model import Division, Section, Step, Unit
@@ -60,9 +62,10 @@ def sections(
 ) -> list[Section]:
     """The sections of the base between the cuts: each titled by the label that closes it, else
     divided by the steps of the rite and the passages (`commented`: the base tokens where a
-    passage the 疏 comments on begins); a division's heading is a cut on either side and in no
-    section. `punctuated`: the base gaps that carry punctuation. Titles are in the base's script
-    (`scripts`: the script of each witness that titles a section; a book of evidence is traditional)."""
+    passage the 疏 comments on begins), never where a 傳 follows its 經; a division's heading is a
+    cut on either side and in no section. `punctuated`: the base gaps that carry punctuation.
+    Titles are in the base's script (`scripts`: the script of each witness that titles a section;
+    a book of evidence is traditional)."""
     scripts = {"incipit": base.meta.script, **(scripts or {})}
     headings = {(d.t0, d.t1): d for d in found}
     opening = {d.t1: d for d in found}
@@ -76,7 +79,8 @@ def sections(
             title, source = closes[t1]
             pieces.append(Piece(t0, t1, title, source, "label"))
         else:
-            pieces += divided(t0, t1, steps, between_units(set(commented) | set(notes), units), set(commented))
+            boundaries = (set(commented) | set(notes)) - tradition_openings(base)
+            pieces += divided(t0, t1, steps, between_units(boundaries, units), set(commented))
     pieces = joined_short(snapped(pieces, units))
     tokens = base.classic.tokens
     out: list[Section] = []
@@ -177,6 +181,18 @@ def note_gaps(base: Witness) -> list[int]:
     starts = base.classic.starts
     gaps = {bisect_left(starts, s.start) for s in base.segments_of("commentary")}
     return sorted(g for g in gaps if 0 < g < len(starts))
+
+
+def tradition_openings(base: Witness) -> set[int]:
+    """The base gaps where a 傳 (layer `tradition`) follows the 經 it explains: no section begins
+    there, which would cut it off from its 經 (喪服's 傳曰…)."""
+    starts, out, before = base.classic.starts, set(), None
+    for segment in base.segments:
+        if segment.layer in TRANSMITTED:
+            if segment.layer == "tradition" and before == "classic":
+                out.add(bisect_left(starts, segment.start))
+            before = segment.layer
+    return out
 
 
 def unit_starts(piece: Piece, notes: list[int], commented: list[int]) -> tuple[int, ...]:

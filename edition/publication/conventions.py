@@ -221,8 +221,8 @@ class Conventions:
                 continue
             if r.type == "usage" and not edition.usages_at_each_place:
                 continue
-            if r.type in UNRECORDED and not (base and f"#{base.id}" in r.wit):
-                continue  # a witness's characters not read and what a site put in: counted in the conspectus
+            if unsaid(edition, r):  # counted in the conspectus
+                continue
             if r.type == "jinguwen":
                 out += self.jinguwen(edition, app, r, lemma)
                 continue
@@ -475,6 +475,20 @@ def confirms_the_base(edition: EditionView, app: App, target: str) -> bool:
     base = edition.base
     reading = next((r for r in (app.lemma, *app.readings) if r.id == target), None)
     return base is not None and reading is not None and f"#{base.id}" in reading.wit
+
+
+def unsaid(edition: EditionView, r) -> bool:
+    """A reading no entry says, counted for its witness in the conspectus instead: a witness's
+    characters not read and what a site put in (not the base's), and the clauses a compilation
+    moved (its witness counts them as `regrouped`)."""
+    base = edition.base
+    if r.type in UNRECORDED:
+        return not (base and f"#{base.id}" in r.wit)
+    if r.type != T.TRANSPOSITION:
+        return False
+    return all(
+        "regrouped" in dict(w.unrecorded) for w in (edition.witnesses.get(ref.lstrip("#")) for ref in r.wit) if w
+    )
 
 
 def reading_kind(app: App, r) -> str:

@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
-from .conventions import SERIES, TRADITION_NAMES, UNRECORDED, Conventions
+from .conventions import SERIES, TRADITION_NAMES, Conventions, unsaid
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
@@ -161,13 +161,13 @@ def counts(edition: EditionView) -> dict[str, int]:
 def latex(edition: EditionView) -> str:
     notes = Notes(edition)
     conventions = notes.conventions
-    # the readings the entries say, of the 經 and the 注 (a witness's lacunae and intrusions are no readings)
-    base = f"#{edition.base.id}" if edition.base else ""
+    # the readings the entries say, of the 經 and the 注 (a witness's lacunae and intrusions are no
+    # readings, and a compiler's order is counted for him)
     types = Counter(
         r.type
         for app in edition.all_apps
         for r in app.readings
-        if notes.entries[app.id].clauses and not (r.type in UNRECORDED and base not in r.wit)
+        if notes.entries[app.id].clauses and not unsaid(edition, r)
     )
     jinguwen = [(app, r) for app in edition.apps for r in app.of_types(("jinguwen",))]
     return (

@@ -119,9 +119,11 @@ def editorial_principles(
     values["remarks"] = conventions.list_of(remarks_carried(body, [metas[s] for s in statuses]))
     values["evidence_books"] = conventions.list_of([book_cited(conventions, book) for book in sources.evidence])
     writers = [writer, *([zhu] if zhu is not None else [])]
+    counted = {s: unrecorded_counts(writers, s) for s in statuses if s != config.base}
     values["unrecorded"] = conventions.list_of(
-        [metas[s].name or s for s in statuses if s != config.base and any(unrecorded_counts(writers, s).values())]
+        [metas[s].name or s for s, counts in counted.items() if any(n for k, n in counts.items() if k != "regrouped")]
     )
+    values["regrouped"] = conventions.list_of([metas[s].name or s for s, c in counted.items() if c.get("regrouped")])
     if zhu is not None:
         zhu_collated = [s for s, status in zhu.apparatus.statuses.items() if status.included and s != config.base]
         values["commentary"] = conventions.list_of([shown(metas[s]) for s in zhu_collated])

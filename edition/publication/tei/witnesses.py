@@ -73,13 +73,21 @@ UNRECORDED_WORDS = {
     "word-filter": "words a web site's filter replaced",
     "intrusion": "insertions of the web page (spam)",
     "layer": "words its layout put among the other layer's, the 經's among its 注 or the 注's among its 經",
+    "regrouped": "clauses a compiler moved to the place he explains them, his own order (the witness's page shows it)",
 }
+
+
+# Clauses a witness reads elsewhere in a chapter (經 and 注) from which its order is its own: a copyist
+# transposes a clause now and then, a compiler regroups (江永's 禮書綱目 moves 68 in 鄉射禮).
+REGROUPING = 5
 
 
 def unrecorded_counts(writers: list[EditionWriter], siglum: str) -> dict[str, int]:
     """What no entry says of a witness, by kind, counted over the apparatus of the 經 and of the 注:
     the characters its transcription marks as not read, the words a site's filter replaced, what
-    the page inserted, and its layer slips (`writers[0]`, the 經's, holds them)."""
+    the page inserted, its layer slips (`writers[0]`, the 經's, holds them), and the clauses it
+    moves where it moves REGROUPING or more: its compiler's order, which no entry says clause by
+    clause."""
     counts = dict.fromkeys(UNRECORDED_WORDS, 0)
     for writer in writers:
         for unit in writer.apparatus.all_units():
@@ -87,6 +95,8 @@ def unrecorded_counts(writers: list[EditionWriter], siglum: str) -> dict[str, in
                 if siglum in reading.sigla and reading.type in ("lacuna", "intrusion"):
                     counts["word-filter" if reading.subtype == "word-filter" else reading.type] += 1
     counts["layer"] = sum(slip.siglum == siglum for slip in writers[0].apparatus.slips)
+    moved = sum(t.siglum == siglum for writer in writers for t in writer.apparatus.transpositions)
+    counts["regrouped"] = moved if moved >= REGROUPING else 0
     return counts
 
 

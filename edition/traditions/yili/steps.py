@@ -238,10 +238,10 @@ def commented_formulas(commented: list[Commented], classic: str, patterns: Patte
             m = pattern.pattern.match(opening)
             if m:
                 own = passage.opening  # Han characters only, folded one for one
-                title, last = own[slice(*m.span("title"))], own[slice(*m.span("last"))]
+                title, last = own[slice(*m.span("title"))], own[slice(*m.span("last"))] if last_of(m) else ""
                 found.append(
                     PlacedFormula(
-                        passage.source, passage.line, title, m["title"], last, m["last"], passage.t0, passage.t0
+                        passage.source, passage.line, title, m["title"], last, last_of(m), passage.t0, passage.t0
                     )
                 )
                 break
@@ -263,8 +263,11 @@ def with_ends(formulas: list[PlacedFormula], classic: str, patterns: Patterns) -
 def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns: Patterns) -> int | None:
     """Where a step ends in its witness's classic text: after its last words, those that end where
     the next step begins if any do, else the first from its start; or right before the words that
-    an end that is no words of the text stands for (or at the text's end)."""
+    an end that is no words of the text stands for (or at the text's end); where the formula names
+    no last words, where the next step begins (or at the text's end)."""
     start, limit = formula.position, formula.position + patterns.max_tokens
+    if not formula.last_norm:  # a formula that names no last words: up to the next step
+        return following if following is not None else len(classic)
     if formula.last_norm in patterns.ends:
         before = patterns.ends[formula.last_norm]
         if before is None:
@@ -301,6 +304,11 @@ def ends_like(text: str, words: str) -> bool:
     )
 
 
+def last_of(match: regex.Match) -> str:
+    """The last words a formula names (至X), or none (此齊衰三年章: up to the next step)."""
+    return match.groupdict().get("last") or ""
+
+
 def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:
     stream = witness.stream.only((pattern.layer,))
     out = []
@@ -315,8 +323,8 @@ def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:
                     witness.raw.line_of(stream.starts[m.start()]),
                     own(witness, stream, pattern.layer, *m.span("title")),
                     m.group("title"),
-                    own(witness, stream, pattern.layer, *m.span("last")),
-                    m.group("last"),
+                    own(witness, stream, pattern.layer, *m.span("last")) if last_of(m) else "",
+                    last_of(m),
                     position,
                     reach,
                 )
