@@ -174,7 +174,7 @@ def test_the_pdf_prints_the_commentary_after_its_passage_with_its_apparatus(buil
     assert "注：唯比，注疏網絡本作唯此；唯比，四庫本作惟此。" in flat
     assert "五禮通考自此闕" not in flat
     numbers = re.findall(r"〔注(\d+)〕", flat)
-    assert len(numbers) == len(set(numbers)) > 200
+    assert len(numbers) == len(set(numbers)) > 140  # 000's regrouped clauses are counted, not noted
     edition = read(built / "edition.xml")
     entries = Conventions(edition.style).entries(edition)
     assert edition.glosses, "the 注's notes, which the PDF sets in small type"

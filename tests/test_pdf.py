@@ -124,6 +124,11 @@ def expected_notes(edition_xml: Path) -> Counter:
                 continue  # a witness's characters not read, a web page's insertion: counted in the conspectus
             if rdg.get("type") == "transposition" and set(rdg.get("wit", "").split()) <= regrouping:
                 # a compiler's order, counted in the conspectus; where his text starts or stops, that is said
+                # its own wording inside the clause is said where the clause is moved to
+                typed = "@type='substantive' or @type='graphic' or @type='usage' or @type='taboo'"
+                own = f"contains(concat(' ', @wit, ' '), ' {rdg.get('wit')} ')"
+                if rdg.xpath(f"t:app/t:rdg[{typed}][{own}]", namespaces=NS):
+                    fresh.add("substantive")
                 quoting = commentary and rdg.get("wit") in abridged  # where it leaves off quoting: not said
                 if rdg.xpath(
                     "t:witStart | t:witEnd" + ("" if quoting else " | t:lacunaStart | t:lacunaEnd"), namespaces=NS

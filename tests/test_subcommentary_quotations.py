@@ -88,6 +88,13 @@ def test_quotations_of_the_commentary_on_sbck(guanli, shu_guanli):
     )
 
 
+def test_words_taken_up_that_hold_zhe_are_quoted_whole(shu_guanli):
+    """云載合升者明亨與載皆合左右胖者 (卷二, line 93): the words taken up run past their own 者, and are
+    quoted whole as well as up to it, and placed on the 注 that reads them."""
+    placed = {p.quote.text for p in shu_guanli.placement.placed if p.quote.role == PHRASE}
+    assert {"載合&KR0155;", "載合&KR0155;者明亨與載皆合左右胖"} <= placed
+
+
 def test_where_the_subcommentary_reads_otherwise(shu_guanli):
     """SBCK's 注 reads 素韠曰韋韠 and 柶狀如七; the 單疏本 quotes 素韠白韋韠 and 柶狀如匕 (云…者)."""
     placed = {p.quote.text: p for p in shu_guanli.placement.placed if p.quote.role == PHRASE}

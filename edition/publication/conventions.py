@@ -222,6 +222,7 @@ class Conventions:
             if r.type == "usage" and not edition.usages_at_each_place:
                 continue
             if unsaid(edition, r):  # counted in the conspectus
+                out += self.regrouped_wording(edition, r)
                 continue
             if r.type == "jinguwen":
                 out += self.jinguwen(edition, app, r, lemma)
@@ -321,6 +322,18 @@ class Conventions:
             if said
             else []
         )
+
+    def regrouped_wording(self, edition: EditionView, r) -> list[Clause]:
+        """The witness's own wording inside a clause a compiler moved, whose move no entry says: its
+        readings there, said where it moves the clause to (the base's place says the emendations)."""
+        out = []
+        for inner in r.inner:
+            clauses = [c for c in self.clauses(edition, inner) if c.kind in READING_CLAUSES]
+            said = [part for clause, parts in self.sentence(clauses, inner) if clause for part in parts]
+            if said:
+                text = EntryPart("inner", "".join(p.text for p in said), inner.id)
+                out.append(Clause("within_regrouped", "substantive", "A", self.phrase("within_regrouped", text=text)))
+        return out
 
     def jinguwen(self, edition: EditionView, app: App, r, lemma: str) -> list[Clause]:
         """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
@@ -489,6 +502,12 @@ def unsaid(edition: EditionView, r) -> bool:
     return all(
         "regrouped" in dict(w.unrecorded) for w in (edition.witnesses.get(ref.lstrip("#")) for ref in r.wit) if w
     )
+
+
+# The clauses that say a witness's reading (reading_kind), not an emendation or its evidence.
+READING_CLAUSES = frozenset(
+    ("substitution", "omission", "addition", "addition_at_start", "inversion", "graphic", "usage", "taboo")
+)
 
 
 def reading_kind(app: App, r) -> str:
