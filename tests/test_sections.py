@@ -208,12 +208,22 @@ def test_titles_take_the_traditional_script_without_changing_its_characters():
     assert in_traditional("献大夫") == "獻大夫"
 
 
+def test_a_step_whose_last_words_leave_out_a_word_ends_where_the_text_reads_them(guanli_edition):
+    """WYG's 疏 (卷一 line 484): 自此以下至外門外論賓主兄弟等著服及位處也, where the 經 reads 立于外門之外:
+    the step ends there, and the next begins with 擯者告."""
+    sections = guanli_edition.edited.sections
+    [step] = [s for s in sections if s.title == "賓主兄弟等著服及位處"]
+    base = guanli_edition.edited.apparatus.base
+    words = lambda t0, t1: "".join(t.source(base.raw) for t in base.classic.tokens[t0:t1])
+    assert words(step.t1 - 4, step.t1) == "外門之外" and words(step.t1, step.t1 + 3) == "擯者告"
+
+
 def test_the_fanli_says_how_the_chapter_is_divided_and_cited(guanli_edition):
     """士冠禮's 凡例: its sections are the steps its 疏 names in WYG and passages grouped elsewhere; its
     units are sentences, the model of 句讀 punctuating the unpunctuated base."""
     (item,) = guanli_edition.document.getroot().xpath("//t:div[@type='fanli']/t:p[@n='citation']", namespaces=NS)
-    assert len(sections_of(guanli_edition.document)) == 13
-    assert item.text.startswith("一、本篇分為十三節；四庫本疏「自此至某論某之事」所標之節，據以分節，節題取疏語")
+    assert len(sections_of(guanli_edition.document)) == 14
+    assert item.text.startswith("一、本篇分為十四節；四庫本疏「自此至某論某之事」所標之節，據以分節，節題取疏語")
     assert "疏未標節次處" in item.text and "「士冠禮第一 3.2」即第三節第二句" in item.text
     assert "以鄭注所隔經文一段為一句" not in item.text  # no unit is a passage
 

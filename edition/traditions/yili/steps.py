@@ -289,6 +289,14 @@ def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns
     # or as the base misprints them (末旅 for 未旅)
     if following is not None and start < following <= limit and ends_like(classic[start:following], words):
         return following
+    # the 疏 may leave out a word of them (外門外 for 外門之外): the first place that reads them with
+    # one character more inside
+    if len(words) >= ENDING:
+        one_more = "|".join(
+            regex.escape(words[:k]) + r"\p{Han}" + regex.escape(words[k:]) for k in range(1, len(words))
+        )
+        if found := regex.search(one_more, classic[start:limit]):
+            return start + found.end()
     return None
 
 
