@@ -69,11 +69,7 @@ class OwnUsage:
     def written_elsewhere(self, t0: int, t1: int, own: str, reading: str) -> tuple[int, int] | None:
         """Where the base writes `reading` with its characters about t0:t1, and never `own` with
         them but here: the first such words, as stream positions."""
-        spare = PHRASE - len(own)
-        for before in range(spare, -1, -1):
-            left, right = self.words[max(0, t0 - before) : t0], self.words[t1 : t1 + spare - before]
-            if len(left) + len(right) != spare or not (left + right).isalpha():
-                continue
+        for left, right in self.about(t0, t1, PHRASE - len(own)):
             ours, theirs = left + own + right, left + reading + right
             if self.words.find(ours, self.words.find(ours) + 1) >= 0:
                 continue  # the base writes its own reading in these words elsewhere too
@@ -89,16 +85,21 @@ class OwnUsage:
         n0, n1 = self.note_after(t1)
         text, ending = self.notes.text, self.note.ending
         for spare in range(PHRASE - len(own), 0, -1):
-            for before in range(spare, -1, -1):
-                left, right = self.words[max(0, t0 - before) : t0], self.words[t1 : t1 + spare - before]
-                if len(left) + len(right) != spare or not (left + right).isalpha():
-                    continue
+            for left, right in self.about(t0, t1, spare):
                 if text.find(left + own + right + ending, n0, n1) >= 0:
                     return None
                 hit = text.find(left + reading + right + ending, n0, n1)
                 if hit >= 0:
                     return hit, hit + spare + len(reading)
         return None
+
+    def about(self, t0: int, t1: int, spare: int):
+        """The base's characters before and after tokens t0:t1, `spare` of them in all, the most
+        before first: each (left, right) that the text has, of characters alone."""
+        for before in range(spare, -1, -1):
+            left, right = self.words[max(0, t0 - before) : t0], self.words[t1 : t1 + spare - before]
+            if len(left) + len(right) == spare and (left + right).isalpha():
+                yield left, right
 
     def note_after(self, t: int) -> tuple[int, int]:
         """The tokens of the note that follows classic token t - 1: from the first after it up to

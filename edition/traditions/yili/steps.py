@@ -47,6 +47,7 @@ DATA = Path(str(resources.files("edition.traditions.yili") / "data" / "steps.tom
 TRANSPARENT = ("format", "chrome")  # layers that neither end a block nor a passage
 GAP = "▯"
 ENDING = 3  # the last characters of a step's last words that may end it where the next step begins
+SHORTEST_WIDENED = 3  # last words looked for with a character more inside: two would be found anywhere
 
 
 @dataclass(frozen=True)
@@ -291,7 +292,7 @@ def end_of(classic: str, formula: PlacedFormula, following: int | None, patterns
         return following
     # the 疏 may leave out a word of them (外門外 for 外門之外): the first place that reads them with
     # one character more inside
-    if len(words) >= ENDING:
+    if len(words) >= SHORTEST_WIDENED:
         one_more = "|".join(
             regex.escape(words[:k]) + r"\p{Han}" + regex.escape(words[k:]) for k in range(1, len(words))
         )
@@ -305,11 +306,11 @@ def ends_like(text: str, words: str) -> bool:
     whole words with one edit in three (at least one) and the same last character."""
     if text.endswith(words[-ENDING:]):
         return True
+    if text[-1:] != words[-1:]:
+        return False
     edits = max(1, len(words) // 3)
-    return any(
-        text[-n:][-1:] == words[-1:] and Levenshtein.distance(text[-n:], words) <= edits
-        for n in range(max(2, len(words) - edits), min(len(text), len(words) + edits) + 1)
-    )
+    lengths = range(max(2, len(words) - edits), min(len(text), len(words) + edits) + 1)
+    return any(Levenshtein.distance(text[-n:], words) <= edits for n in lengths)
 
 
 def last_of(match: regex.Match) -> str:

@@ -13,10 +13,10 @@ chapters' headings inside the files (士冠禮第一　鄭目録云…), which a
 chapters by their number and title; the 卷 by its title line (the files are numbered in order,
 and 卷三十二–三十七 are lost). `place` places a chapter's quotations on the base: the lemmata in
 order with a cursor through the base's 經 (and 注), the first words where a passage begins and the
-last where it ends, within a bounded distance, approximately where the base reads otherwise (a short lemma of the
-經 that the base reads with one character otherwise, where the 注 its lemma quotes begins); a
-云X者 phrase in the passage of its comment (the 經 passage and its 注). What is not placed is
-reported with the reason.
+last where it ends, within a bounded distance, approximately where the base reads otherwise (a
+short lemma of the 經 that the base reads with one character otherwise, where the 注 its lemma
+quotes begins); a 云X者 phrase in the passage of its comment (the 經 passage and its 注). What is
+not placed is reported with the reason.
 """
 
 from __future__ import annotations
