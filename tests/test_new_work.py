@@ -13,6 +13,7 @@ import pytest
 import regex
 from conftest import ROOT
 
+from edition.collation.sections import LONGEST, divided, note_gaps, paragraph_gaps
 from edition.intake.guess import common_features, decode, features_found
 from edition.intake.profile import load_profile, split_layers
 from edition.intake.raw import read_raw
@@ -26,6 +27,17 @@ EDITION = [str(Path(sys.executable).parent / "edition")]
 
 def edition(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([*EDITION, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def base_witness(tmp_path: Path, name: str):
+    """The witness of a work that `init` started from one file of the base."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    base.mkdir()
+    shutil.copy(LIJI / name, base)
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    work = Work.load(sources)
+    chapter = work.sources(work.chapters[0])
+    return chapter.intake(chapter.witnesses[0], chapter.normalizer())
 
 
 def test_a_base_file_names_the_pian_it_holds_but_not_its_juan_or_a_reference_in_a_note():
@@ -167,13 +179,7 @@ def test_a_mark_only_some_juan_have_is_the_editions_and_its_words_are_no_classic
     found = [features_found(decode(p.read_bytes())[0]) for p in sorted(LIJI.glob("*.txt"))]
     assert sum(any(d.feature == "cross-references" for d in f) for f in found) == 2
     assert "cross-references" in [d.feature for d in common_features(found)]
-    sources, base = tmp_path / "sources", tmp_path / "base"
-    base.mkdir()
-    shutil.copy(LIJI / "KR1d0054_002.txt", base)
-    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
-    work = Work.load(sources)
-    chapter = work.sources(work.chapters[0])
-    witness = chapter.intake(chapter.witnesses[0], chapter.normalizer())
+    witness = base_witness(tmp_path, "KR1d0054_002.txt")
     layer = lambda name: "".join(s.text(witness.raw) for s in witness.segments_of(name))
     assert "互註" in layer("label") and "互註" not in layer("classic")
     assert "左僖四年晉献公" in layer("scholia") and "左僖四年" not in layer("commentary")
@@ -310,3 +316,21 @@ def test_a_leaf_the_transcription_lacks_is_a_lacuna_and_a_cross_reference_word_i
     raw = read_raw(tmp_path / "KR1d0054_014.txt", "utf-8")
     lost = [s.text(raw) for s in split_layers(raw, load_profile("SBCK", sources), ()) if "gap" in s.attrs]
     assert lost == ["<pb:KR1d0054_SBCK_014-14b>"]
+
+
+def test_the_bases_paragraphs_divide_a_chapter_no_step_names(tmp_path):
+    """Where no formula of a 疏 names the steps, the base's own paragraphs (〇 before a passage of
+    the 經, 纂圖互註禮記) are the sections: each begins a paragraph; a 〇 inside a note, before the
+    音義, opens none."""
+    witness = base_witness(tmp_path, "KR1d0054_001.txt")
+    classic = [t.source(witness.raw) for t in witness.classic.tokens]
+    gaps = paragraph_gaps(witness)
+    opening = ["".join(classic[g : g + 4]) for g in gaps]
+    assert opening[:4] == ["敖不可長", "賢者狎而", "若夫坐如", "夫禮者所"]
+    assert "儼若思安" not in opening and "狠母求勝" not in opening  # the 音義's 〇 inside a note
+    notes = note_gaps(witness)
+    pieces = divided(0, len(classic), [], notes, set(), gaps)
+    starts = [p.t0 for p in pieces]
+    assert set(gaps) <= set(starts)  # every paragraph begins a section
+    assert set(starts) - {0, *gaps} <= set(notes)  # a long one is cut where a note ends a passage
+    assert len(starts) > len(gaps) and all(p.t1 - p.t0 <= LONGEST for p in pieces)

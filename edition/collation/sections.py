@@ -9,13 +9,13 @@ The divisions a heading word of the base opens (the 記 of a chapter, see `headi
 sections.
 
 Where no label names the text, the steps of the rite that 賈公彥's 疏 names (`steps`) are the
-sections, titled with the 疏's words; where no step is named either, the passages the 疏 comments
-on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the passages Zheng's notes close are
-grouped into sections of at most `LONGEST` characters, titled by their first words, never cut
-where a 傳 follows the 經 it explains; a passage
-boundary inside an entry (a lost leaf supplied) is none unless the entry ends where a passage
-does. A stretch shorter than `SHORTEST` joins the section after it (the chapter's title before
-its first step).
+sections, titled with the 疏's words; where no step is named either, the base's own paragraphs
+(where a mark of its layout opens one, 〇 before a passage of the 經) divide the text, and in each
+the passages the 疏 comments on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the
+passages Zheng's notes close are grouped into sections of at most `LONGEST` characters, titled by
+their first words, never cut where a 傳 follows the 經 it explains; a passage boundary inside an
+entry (a lost leaf supplied) is none unless the entry ends where a passage does. A stretch
+shorter than `SHORTEST` joins the section after it (the chapter's title before its first step).
 
 A section's citation units are its sentences where punctuation is carried to the base; where none
 is, each passage of the 經 from one of Zheng's notes to the next, split again where the 疏's
@@ -70,6 +70,7 @@ def sections(
     headings = {(d.t0, d.t1): d for d in found}
     opening = {d.t1: d for d in found}
     notes = note_gaps(base)
+    paragraphs = paragraph_gaps(base)
     pieces: list[Piece] = []
     cuts = snap_to_units([*cuts, *(g for d in found for g in (d.t0, d.t1))], units)
     for t0, t1 in zip(cuts, cuts[1:]):
@@ -80,7 +81,7 @@ def sections(
             pieces.append(Piece(t0, t1, title, source, "label"))
         else:
             boundaries = (set(commented) | set(notes)) - tradition_openings(base)
-            pieces += divided(t0, t1, steps, between_units(boundaries, units), set(commented))
+            pieces += divided(t0, t1, steps, between_units(boundaries, units), set(commented), paragraphs)
     pieces = joined_short(snapped(pieces, units))
     tokens = base.classic.tokens
     out: list[Section] = []
@@ -103,21 +104,30 @@ class Piece:
     kind: str = "incipit"
 
 
-def divided(t0: int, t1: int, steps: list[Step], boundaries: list[int], commented: set[int]) -> list[Piece]:
+def divided(
+    t0: int, t1: int, steps: list[Step], boundaries: list[int], commented: set[int], paragraphs: list[int] = ()
+) -> list[Piece]:
     """Base tokens t0:t1 cut wherever a step of the rite begins or ends: a piece a step begins is
     titled by it (the innermost, where several begin together), the rest (text no step names, or
-    the rest of a step after one inside it) is grouped by passages; a step longer than
-    LONGEST_STEP (自此盡篇末) is grouped too, its first group titled by it."""
+    the rest of a step after one inside it) is cut where the base opens a paragraph and grouped by
+    passages; a step longer than LONGEST_STEP (自此盡篇末) is grouped too, its first group titled by it."""
     cuts = sorted({t0, t1, *(t for s in steps for t in (s.t0, s.t1) if t0 < t < t1)})
     out: list[Piece] = []
     for a, b in zip(cuts, cuts[1:]):
         step = min((s for s in steps if s.t0 == a and s.t1 > a), key=lambda s: s.t1, default=None)
         if step is None:
-            out += grouped(a, b, boundaries, commented)
+            out += in_paragraphs(a, b, paragraphs, boundaries, commented)
             continue
-        parts = grouped(a, b, boundaries, commented) if b - a > LONGEST_STEP else [Piece(a, b)]
+        parts = in_paragraphs(a, b, paragraphs, boundaries, commented) if b - a > LONGEST_STEP else [Piece(a, b)]
         out += [replace(parts[0], title=step.title, source=step.source, kind="step"), *parts[1:]]
     return out
+
+
+def in_paragraphs(t0: int, t1: int, paragraphs: list[int], boundaries: list[int], commented: set[int]) -> list[Piece]:
+    """Base tokens t0:t1 cut where the base opens a paragraph (the work's own division, where no
+    step names the text), each paragraph grouped by passages."""
+    cuts = [t0, *(p for p in paragraphs if t0 < p < t1), t1]
+    return [piece for a, b in zip(cuts, cuts[1:]) for piece in grouped(a, b, boundaries, commented)]
 
 
 def grouped(t0: int, t1: int, boundaries: list[int], commented: set[int]) -> list[Piece]:
@@ -181,6 +191,20 @@ def note_gaps(base: Witness) -> list[int]:
     starts = base.classic.starts
     gaps = {bisect_left(starts, s.start) for s in base.segments_of("commentary")}
     return sorted(g for g in gaps if 0 < g < len(starts))
+
+
+def paragraph_gaps(base: Witness) -> list[int]:
+    """The base gaps where the base opens a paragraph of its 經: a mark of the layout that opens a
+    section (a profile rule's `section = "opens"`: 〇 between passages) before the 經 goes on."""
+    starts, out, opening = base.classic.starts, set(), False
+    for segment in base.segments:
+        if segment.attrs.get("section") == "opens":
+            opening = True
+        elif segment.layer != "format":  # a note's text between closes it
+            if opening and segment.layer == "classic":
+                out.add(bisect_left(starts, segment.start))
+            opening = False
+    return sorted(g for g in out if 0 < g < len(starts))
 
 
 def tradition_openings(base: Witness) -> set[int]:
