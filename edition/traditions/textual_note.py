@@ -540,7 +540,8 @@ class Placing:
         return None
 
     def place(self, passage: Passage) -> None:
-        named = next((f for n in passage.notes for f in n.found if f.named), None)
+        found = [f for n in passage.notes for f in n.found if f.named]
+        named = next((f for f in found if f.kind != "gloss"), found[0] if found else None)  # a reading first
         placing = self.heading if passage.layer.placement == "heading" else self.follows
         span, confidence, reason, heading = placing(passage, named)
         for note in passage.notes:
@@ -563,6 +564,8 @@ class Placing:
                 if confidence != "none":
                     named.trim(first)
                     return (t0, t1), confidence if not first else "medium", "", ""
+            if named.kind == "gloss":  # how the commentator reads a character: on that character or nowhere
+                return None, "none", what, ""
         fallback = self.last_before(witness, bisect_left(witness.classic.starts, start))
         if fallback is None:
             return None, "none", f"{what}, and the clause it follows has no counterpart in the base", ""
@@ -722,7 +725,9 @@ def markdown(summary: dict) -> str:
     for row in summary["notes"]:
         formulas = (
             "; ".join(
-                f"{f['formula']}: {f['lemma'] or f['place'] or '…'} → {f['reading'] or '…'}" for f in row["formulas"]
+                f"{f['formula']}: {f['lemma'] or f['place'] or '…'}"
+                + ("" if f["kind"] == "gloss" else f" → {f['reading'] or '…'}")
+                for f in row["formulas"]
             )
             or "–"
         )
