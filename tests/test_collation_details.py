@@ -6,12 +6,13 @@ edition made here from SBCK's own lines, on the seeds' apparatus and on the seed
 
 import pytest
 import regex
-from conftest import SOURCES, WORK, collated, printed_entries
+from conftest import ROOT, SOURCES, WORK, collated, printed_entries
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from edition.intake.align import align
+from edition.intake.model import Op
 from edition.publication import validate
 from edition.publication.tei import TEI_NS
 from edition.work.chapter_build import collate_only
@@ -156,3 +157,23 @@ def test_a_reading_shared_by_both_scripts_is_in_the_traditional_witness_characte
     assert len(shared) >= 4, "the seeds have readings shared by WYG and a witness of simplified script"
     assert all(not r.simplified for r in shared), [(r.display, r.sigla) for r in shared if r.simplified]
     assert {r.display for r in shared} >= {"雖", "於", "撻"}  # 來 is the lemma (本校: 士來觀禮)
+
+
+def classic_of(path, start: int, end: int) -> str:
+    """Lines start:end of a 四部叢刊 file, its large characters alone (the 經)."""
+    lines = path.read_text(encoding="utf-8").splitlines()[start:end]
+    return "".join(regex.sub(r"\([^()]*\)|[^\p{Han}]", "", regex.sub(r"<[^>]*>", "", line)) for line in lines)
+
+
+def test_a_files_text_of_the_chapter_before_is_no_addition_but_a_short_one_is():
+    """A 卷 that holds the end of the chapter before and the start of this one (禮記注疏 卷五十八:
+    深衣, then 投壺): its hundreds of characters before the base's first have nothing of the base to
+    pair with, so no op covers them and they are no addition; a few characters more at the edge are
+    an addition, as before. Text of 鄉射禮 (四部叢刊), a chapter's end before its start."""
+    text = classic_of(ROOT / "tests" / "fixtures" / "kanripo" / "KR1d0026_005.txt", 5, 400)
+    before, chapter = text[:400], text[400:1400]
+    ops = align(chapter, before + chapter).ops
+    assert min(op.w0 for op in ops) == len(before) and not any(op.tag == "insert" for op in ops)
+    short = text[380:400]
+    ops = align(chapter, short + chapter).ops
+    assert ops[0] == Op("insert", 0, 0, 0, len(short))

@@ -272,7 +272,7 @@ def chain_ops(
     witness's text before its first run reaches back no further than a base lacuna before it."""
     first = chain[0]
     bound = max((g for g in base_lacunae if g <= first[2]), default=None)
-    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved, bound=bound)
+    ops = edge_ops(base, witness, 0, first[0], first[2], before=True, moved=moved, bound=bound, outer=True)
     ops.append(Op("equal", first[2], first[3], first[0], first[1]))
     previous = first
     for current in chain[1:]:
@@ -288,7 +288,7 @@ def chain_ops(
             )
         ops.append(Op("equal", current[2], current[3], current[0], current[1]))
         previous = current
-    ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved)
+    ops += edge_ops(base, witness, previous[1], len(witness), previous[3], before=False, moved=moved, outer=True)
     return coalesce(ops)
 
 
@@ -513,9 +513,17 @@ def remap(op: Op, offsets: list[int], fallback: int) -> list[Op]:
     return out
 
 
-def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved, bound: int | None = None) -> list[Op]:
+BEYOND = 200  # characters at a text's edge that the base has nothing to pair with: another text's
+
+
+def edge_ops(
+    base, witness, w0, w1, b_edge, before: bool, moved, bound: int | None = None, outer: bool = False
+) -> list[Op]:
     """The witness's text before its first anchor or after its last (or next to a lacuna), against
-    as much base, which reaches no further than `bound`."""
+    as much base, which reaches no further than `bound`. At the `outer` edges of the text, what the
+    witness has beyond the base's edge, BEYOND characters or more than the base has there to pair
+    with them, is another text's (the end of the chapter before, in a file that holds two): no
+    op covers it, so it is no addition, and the witness is not extant there."""
     parts = split_by_moves(w0, w1, moved)
     text = "".join(witness[a:b] for a, b in parts)
     if not text:
@@ -526,6 +534,9 @@ def edge_ops(base, witness, w0, w1, b_edge, before: bool, moved, bound: int | No
         b0, b1 = max(0 if bound is None else bound, b_edge - span), b_edge
     else:
         b0, b1 = b_edge, min(len(base) if bound is None else bound, b_edge + span)
+    if outer and len(text) - (b1 - b0) - max(4, (b1 - b0) // 2) >= BEYOND:  # kept: as much as the base has
+        beyond = len(text) - (b1 - b0)
+        text, offsets = (text[beyond:], offsets[beyond:]) if before else (text[:-beyond], offsets[:-beyond])
     local = [part for op in local_ops(base[b0:b1], text, b0, 0) for part in remap(op, offsets, w0)]
     # The base beyond the witness's edge is not a deletion: the witness simply is not extant there.
     if before:
