@@ -198,14 +198,14 @@ def placed_in_chapters(
         placements[path] = placement = placer.place(path)
         if placement.chapter is None:
             continue
-        number = placement.chapter.number
-        if number in by_chapter and list(by_chapter)[-1] != number:  # the chapter placed last is another
-            raise EditionError(
-                path,
-                f"it belongs to {placement.chapter.title}, as {by_chapter[number][-1].name} does, with files of "
-                "other chapters between them: add them one by one (--chapter)",
-            )
-        by_chapter.setdefault(number, []).append(path)
+        for chapter in sorted(filter(None, (placement.chapter, placement.also)), key=lambda c: c.number):
+            if chapter.number in by_chapter and list(by_chapter)[-1] != chapter.number:  # another placed last
+                raise EditionError(
+                    path,
+                    f"it belongs to {chapter.title}, as {by_chapter[chapter.number][-1].name} does, with files of "
+                    "other chapters between them: add them one by one (--chapter)",
+                )
+            by_chapter.setdefault(chapter.number, []).append(path)
     return placements, by_chapter
 
 

@@ -9,7 +9,8 @@ chapter's, and nearly as much of its text as the chapter that has most (a 序官
 book's offices holds many of its own runs, but little of its text); a file too corrupt for that
 (scrambled, reversed, interleaved) belongs to the chapter that leads, by less, at every run length
 from 2 to RUN; a 卷 that holds the end of one chapter and the start of the next, to the one that
-holds most of its text. A file that holds too little of any chapter (plates that quote a few
+holds most of its text, and to the other too (each chapter's collation leaves out the other's text
+at its edge, `align.BEYOND`). A file that holds too little of any chapter (plates that quote a few
 phrases) belongs to none (a 卷首, another text).
 """
 
@@ -41,6 +42,7 @@ class Placement:
     runner_up: tuple[Chapter, float] | None
     holds: float = 0.0  # of the chapter's own runs, where that placed it
     how: str = ""  # how it was placed, where not by its text (a 卷 of the base is a chapter)
+    also: Chapter | None = None  # the chapter next to it whose end or start the file holds too
 
     def words(self) -> str:
         if self.how:
@@ -50,7 +52,8 @@ class Placement:
         if self.holds:
             return f"it holds {self.holds:.0%} of what is {self.chapter.title}'s alone in the base"
         found = f"{self.share:.0%} of its text is in {self.chapter.title}"
-        return found + (f", {self.runner_up[1]:.0%} in {self.runner_up[0].title}" if self.runner_up else "")
+        found += f", {self.runner_up[1]:.0%} in {self.runner_up[0].title}" if self.runner_up else ""
+        return found + (f"; in {self.also.title} too, for its text there" if self.also else "")
 
 
 def sampled(text: str) -> str:
@@ -113,5 +116,6 @@ class ChapterPlacer:
         if all(r[0][1] == chapter and r[0][0] > 0 and r[0][0] >= LEADS * r[1][0] for r in ranked.values()):
             return Placement(chapter, best, runner_up)
         if best >= AT_LEAST and most >= HOLDS:  # a 卷 that holds the end of one chapter and the start of the next
-            return Placement(chapter, best, runner_up)
+            beside = other if other and second >= AT_LEAST and abs(other.number - chapter.number) == 1 else None
+            return Placement(chapter, best, runner_up, also=beside)
         return Placement(None, best, (chapter, best) if chapter else None)
