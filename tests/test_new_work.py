@@ -334,3 +334,23 @@ def test_the_bases_paragraphs_divide_a_chapter_no_step_names(tmp_path):
     assert set(gaps) <= set(starts)  # every paragraph begins a section
     assert set(starts) - {0, *gaps} <= set(notes)  # a long one is cut where a note ends a passage
     assert len(starts) > len(gaps) and all(p.t1 - p.t0 <= LONGEST for p in pieces)
+
+
+def test_the_yinyi_run_on_inside_a_note_with_no_circle_is_told_by_its_fanqie_not_zheng_xuans_fan(tmp_path):
+    """陸德明's 音義 may run on inside Zheng's note with no ○ before it (卷十八 問喪: …之差也/差
+    &KR0004;佳反又&KR0004;宜反下同): from a 反切 with another item of the 音義 right after it, it is
+    the 音義; Zheng's own 反 "return" (服問: 男子反其故葛帶, 婦人反其故葛絰) stays his. Lines 84 and
+    261 of KR1d0054_018.txt, read by the layout init found for the base."""
+    base_witness(tmp_path, "KR1d0054_001.txt")
+    cut = tmp_path / "cut.txt"
+    cut.write_text(
+        "# -*- mode: mandoku-view -*-\n#+TITLE: 纂圖互註禮記\n<pb:KR1d0054_SBCK_018-4a>¶\n"
+        "位而哭(奔䘮哭親䟽逺近之差也/差&KR0004;佳反又&KR0004;宜反下同)哭父之黨於廟母妻之¶\n"
+        "(男子与婦人也凢下服虞卒哭男子反其故葛帶婦/人反其故葛絰其上服除則固自受以下服之受矣)¶\n",
+        encoding="utf-8",
+    )
+    raw = read_raw(cut, "utf-8")
+    segments = split_layers(raw, load_profile("SBCK", tmp_path / "sources"))
+    layer = lambda name: "".join(raw.text[s.start : s.end] for s in segments if s.layer == name)
+    assert layer("phonetic") == "差&KR0004;佳反又&KR0004;宜反下同"
+    assert "男子反其故葛帶" in layer("commentary") and "人反其故葛絰" in layer("commentary")
