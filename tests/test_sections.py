@@ -188,7 +188,7 @@ def test_steps_inside_a_step_are_sections_and_a_step_to_the_end_is_grouped():
     outer, inner = Step("問卿", 0, 200, "WYG", 1), Step("私面", 60, 120, "WYG", 2)
     last = Step("篇末", 200, 200 + 3 * LONGEST_STEP, "SHU", 3)
     boundaries = list(range(10, 200 + 3 * LONGEST_STEP, 40))
-    pieces = divided(0, 200 + 3 * LONGEST_STEP, [inner, last, outer], boundaries, set())
+    pieces = divided(0, 200 + 3 * LONGEST_STEP, [inner, last, outer], boundaries, set(), [])
     assert [(p.t0, p.t1, p.title, p.kind) for p in pieces[:3]] == [
         (0, 60, "問卿", "step"),
         (60, 120, "私面", "step"),

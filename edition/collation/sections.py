@@ -105,7 +105,7 @@ class Piece:
 
 
 def divided(
-    t0: int, t1: int, steps: list[Step], boundaries: list[int], commented: set[int], paragraphs: list[int] = ()
+    t0: int, t1: int, steps: list[Step], boundaries: list[int], commented: set[int], paragraphs: list[int]
 ) -> list[Piece]:
     """Base tokens t0:t1 cut wherever a step of the rite begins or ends: a piece a step begins is
     titled by it (the innermost, where several begin together), the rest (text no step names, or
