@@ -27,7 +27,7 @@ def test_a_text_with_no_sure_text_faces_the_whole_reference_and_decides_without_
     read = Stretches(READ, list(range(n)), list(range(1, n + 1)), [0] * n, [0] * n)  # one stretch, nothing sure
     rule = Rule("classic-by-alignment", "alignment", ("commentary",), "classic")
     firms = [(0, REFERENCE, [1] * len(REFERENCE), {}, set())]  # no firm run: nothing sure to anchor it
-    decided, _ = decide(firms, read, rule, 4, Unlimited())
+    decided, _, _ = decide(firms, read, rule, 4, Unlimited())
     assert decided == {}  # the two texts share no run: nothing of it is classic text
 
 
@@ -42,7 +42,7 @@ def test_the_classic_text_where_it_takes_up_again_holds_together_not_the_same_wo
     assert [j for _, _, j in pairs] == list(range(len(first) - 4, len(first)))
     read = Stretches(text, list(range(len(text))), list(range(1, len(text) + 1)), [0] * len(text), stretch)
     rule = Rule("classic-by-alignment", "alignment", ("commentary",), "classic")
-    decided, _ = decide([(4, "介虫败谷", [1] * 4, {}, set())], read, rule, 4, Unlimited())
+    decided, _, _ = decide([(4, "介虫败谷", [1] * 4, {}, set())], read, rule, 4, Unlimited())
     assert decided == {0: (len(first) - 4, len(first))}
 
 
@@ -76,7 +76,7 @@ def decided_words(sure_and_stretches, reference):
     read = Stretches(text, list(range(len(text))), list(range(1, len(text) + 1)), [0] * len(text), stretch)
     in_order, firm, unread = firm_runs(reference, text, read.sure, 4)
     rule = Rule("classic-by-alignment", "alignment", ("commentary",), "classic")
-    decided, _ = decide([(in_order, reference, [1] * len(reference), firm, unread)], read, rule, 4, Unlimited())
+    decided, _, _ = decide([(in_order, reference, [1] * len(reference), firm, unread)], read, rule, 4, Unlimited())
     return sorted(text[a:b] for a, b in decided.values())
 
 

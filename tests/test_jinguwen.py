@@ -184,6 +184,10 @@ def test_disagreement_and_left_out_notes_are_reported(built):
         for reports, reading in by_tradition
     )
     assert any(item["witness"] == "003" and item["note"] == "今文无与笙" for item in report["left_out"])
+    # each reading named in the work's own terms, as the grammar's data names the tradition
+    named = {(r["tradition"], r["name"]) for row in report["notes"] for r in row["readings"]}
+    named |= {(r["tradition"], r["name"]) for d in report["disagreements"] for r in d["reports"]}
+    assert named == {("jinwen", "今文"), ("guwen", "古文")}
     for row in report["notes"]:
         for reading in row["readings"]:
             for anchor in reading["anchors"]:

@@ -354,3 +354,32 @@ def test_the_yinyi_run_on_inside_a_note_with_no_circle_is_told_by_its_fanqie_not
     layer = lambda name: "".join(raw.text[s.start : s.end] for s in segments if s.layer == name)
     assert layer("phonetic") == "差&KR0004;佳反又&KR0004;宜反下同"
     assert "男子反其故葛帶" in layer("commentary") and "人反其故葛絰" in layer("commentary")
+
+
+def test_the_word_zhu_of_the_classic_is_no_marker_of_a_note(tmp_path):
+    """The 注疏 marks Zheng's note with the word 注 in large characters; where the classic text has the
+    word itself (周禮 山虞: 令禽注于虞中), the witnesses' classic text holds it there, and the word
+    with what follows is told classic text, not a marker and a note. 投壺's first passage, cut from
+    the real files, with 注于虞中 put in both: the base (纂圖互註禮記) and the 注疏 (卷五十八)."""
+    sources, base = tmp_path / "sources", tmp_path / "base"
+    zhushu = tmp_path / "zhushu"
+    base.mkdir(), zhushu.mkdir()
+    words = {
+        base / "KR1d0054_019.txt": (LIJI / "KR1d0054_019.txt", "使人執壷(矢所以", "使人執壷注于虞中(矢所以"),
+        zhushu / "KR1d0053_058.txt": (FIXTURES / "KR1d0053-WYG" / "KR1d0053_058.txt", "執壺注矢", "執壺注于虞中注矢"),
+    }
+    for cut, (real, before, after) in words.items():
+        text = real.read_text(encoding="utf-8")
+        assert text.count(before) == 1
+        cut.write_text(text.replace(before, after), encoding="utf-8")
+    assert edition("init", str(base), "--sources", str(sources)).returncode == 0
+    added = edition("add-witness", str(zhushu), "--siglum", "WYG", "--sources", str(sources))
+    assert added.returncode == 0, added.stderr
+    work = Work.load(sources)
+    base_witness, witness = work.sources(work.chapters[-1]).intake_all()  # the 注疏 against the base
+    text = lambda w, name: "".join(s.text(w.raw) for s in w.segments_of(name))
+    assert "使人執壷注于虞中" in text(base_witness, "classic")
+    assert "使人執壺注于虞中" in text(witness, "classic")
+    assert "于虞中" not in text(witness, "commentary") and "矢所以投者也" in text(witness, "commentary")
+    # the word that marks Zheng's notes elsewhere is no classic text: the 疏's quotation of it is no reading
+    assert text(witness, "classic").count("注") == 1

@@ -42,7 +42,10 @@ own lost leaf, 士虞禮's 記), the text on each side of what it lacks is align
 reference's text between the runs. The decided span of a stretch runs from its first to its last
 run, with up to `EDGE` substituted characters at the stretch's edge next to them (a variant where
 the classic text ends); a character of it already in the layer it would take keeps its place.
-With `whole`, a stretch is one unit (a line): half of it or more decided decides all of it. What no
+With `whole`, a stretch is one unit (a line): half of it or more decided decides all of it. With
+`marked`, the word in large characters that marks a stretch (the 注 of the 注疏) is the classic
+text's own where the stretch is decided from its first character and the reference reads that word
+just before it (周禮 令禽注于虞中, 有司 挹湆注于疏匕). What no
 reference decides stays as the layout put it, and is recorded as undecided
 (`Layering.undecided`). The work is one anchored alignment per reference and one bounded alignment
 per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
@@ -55,6 +58,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
+
+import regex
 
 from .align import align
 from .layering import TimeLimit
@@ -76,6 +81,8 @@ CANDIDATE_SUBSTITUTED = 1  # a stretch's character in place of a reference chara
 # stretch ends: less than any of them.
 SCALE, RUN_OPENED, RUN_CLOSED = 4, 1, 1
 UNDECIDED = CODES[UNASSIGNED]  # a reference's character whose layer its own alignment rules left undecided
+FORMAT = CODES["format"]
+WORD = regex.compile(r"\p{Han}")
 
 
 @dataclass(frozen=True)
@@ -412,12 +419,14 @@ def between_unread(w0: int, w1: int, unread: set[int], min_run: int) -> list[tup
     return [(p0, p1) for p0, p1 in zip(bounds[::2], bounds[1::2]) if p0 < p1]
 
 
-def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tuple[dict, dict]:
+def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tuple[dict, dict, dict]:
     """Each stretch's classic span (by position in the text read) as the first reference that places
-    it decides, and the layer of the reference's character each decided character aligns with."""
+    it decides, the layer of the reference's character each decided character aligns with, and what
+    the reference reads before each decided span (up to its own aligned character before)."""
     text, stretch, sure, starts = read.text, read.stretch, read.sure, read.starts
     decided: dict[int, tuple[int, int]] = {}
     code_at: dict[int, int] = {}
+    before: dict[int, str] = {}
     placed: set[int] = set()
     for _, reference_text, reference_codes, firm, unread in firms:
         anchors = sorted(firm)
@@ -461,10 +470,28 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
                     pairs = [(tag, i, j) for tag, i, j in pairs if sure[p0 + j] or reference_codes[r0 + i] != UNDECIDED]
                 spans = classic_spans(pairs, sure[p0:p1], stretch[p0:p1], min_run, r1 - r0)
                 decided |= {stretch[p0 + a]: (p0 + a, p0 + b) for a, b in spans.values()}
+                at = {j: i for _, i, j in pairs}
+                for a, _ in spans.values():
+                    last = max((i for _, i, j in pairs if j < a), default=-1)
+                    before[stretch[p0 + a]] = reference_text[r0 + last + 1 : r0 + at[a]]
                 for _, i, j in pairs:
                     if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
                         code_at.setdefault(p0 + j, reference_codes[r0 + i])
-    return decided, code_at
+    return decided, code_at, before
+
+
+def marking_words(layering: Layering, rule: Rule, read: Stretches, decided: dict, before: dict, normalizer) -> None:
+    """The word that marks a stretch decided from its first character, where the reference reads
+    that word, and nothing else, just before the stretch's text: the classic text's own word."""
+    for number, (a, _) in decided.items():
+        if a and read.stretch[a - 1] == number:
+            continue
+        end = start = read.starts[a]
+        while start > 0 and layering.codes[start - 1] == FORMAT and WORD.match(layering.raw.text[start - 1]):
+            start -= 1
+        word = layering.raw.text[start:end]
+        if word and word.translate(normalizer.comparison) == before.get(number):
+            layering.assign(start, end, rule.layer, rule)
 
 
 def assign(layering: Layering, rule: Rule, read: Stretches, decided: dict, code_at: dict) -> None:
@@ -507,7 +534,9 @@ def apply(layering: Layering, rule: Rule, references: References) -> None:
     stream = reference.normalizer.stream(layering.raw, layering.segments(), layered_as)
     read = read_stretches(layering, rule, matched, stream, sure_codes)
     firms = firm_references(reference, layers, needed, read, min_run, limit)
-    decided, code_at = decide(firms, read, rule, min_run, limit)
+    decided, code_at, before = decide(firms, read, rule, min_run, limit)
     if rule.params.get("whole"):
         decided = wholes(decided, read.stretch)
     assign(layering, rule, read, decided, code_at)
+    if rule.params.get("marked"):
+        marking_words(layering, rule, read, decided, before, reference.normalizer)

@@ -46,7 +46,6 @@ HANAMIN = (
     Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
 )
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
-TRADITIONS = {"#jinwen": "今文", "#guwen": "古文", "#gushu": "故書"}
 CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
 # Reading types, most telling first, and the 校语 (textual): a marker is coloured by the first its entry has.
 KINDS = (
@@ -220,14 +219,28 @@ class Site:
             f"w-{self.edition.witnesses[w.lstrip('#')].siglum}"
             for r in app.readings
             for w in r.wit
-            if w not in TRADITIONS
+            if w not in self.edition.traditions
         }
-        tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in TRADITIONS}
+        tags |= {w.lstrip("#") for r in app.readings for w in r.wit if w in self.edition.traditions}
         if types <= MINOR:
             tags.add("minor")
         if app.emended:
             tags |= {"emended", "substantive"}
         return " ".join(sorted(tags))
+
+    def shows(self, t: Messages) -> list[tuple[str, str]]:
+        """The choices of the reading view's filter: (value, label); the traditions a commentator's
+        notes report (今文, 古文) where they report any here, together and, where there are two or
+        more, each alone."""
+        traditions = {ident.lstrip("#"): name for ident, name in self.edition.traditions.items()}
+        reported = [("jinguwen", t.plain("show.jinguwen", names=str(t("show.joiner")).join(traditions.values())))]
+        if len(traditions) > 1:
+            reported += [(ident, t.plain("show.tradition", name=name)) for ident, name in traditions.items()]
+        return [
+            *((value, t.plain(f"show.{value}")) for value in ("all", "major", "substantive")),
+            *(reported if self.jinguwen and traditions else []),
+            ("textual", t.plain("show.textual")),
+        ]
 
     def kind(self, app: App) -> str:
         types = (
@@ -239,11 +252,7 @@ class Site:
 
     def sigla(self, wit: list[str]) -> str:
         """The witnesses' names (sigla where they have none), the traditions as 今文, 古文."""
-        return " ".join(
-            TRADITIONS.get(w) or self.edition.witnesses[w.lstrip("#")].label
-            for w in wit
-            if w in TRADITIONS or w.lstrip("#") in self.edition.witnesses
-        )
+        return self.edition.sigla(wit)
 
     def pieces(self, segment: SynopsisRow, witness_id: str, order: str = "base") -> list[Piece]:
         """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
@@ -530,7 +539,7 @@ def environment(stand_ins: dict[str, str | None] | None = None) -> jinja2.Enviro
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
     env.tests["proposed"] = lambda item: isinstance(item, Proposed)
     env.tests["gloss"] = lambda item: isinstance(item, GlossView)
-    env.globals.update(TRADITIONS=TRADITIONS, heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)
+    env.globals.update(heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)
     return env
 
 

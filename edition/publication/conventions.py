@@ -37,7 +37,6 @@ COMMENTARY_SERIES = "D"
 REMARKS_SERIES = "E"
 # Where a witness that quotes the 注 in part stops and takes up quoting: no entry.
 QUOTING = ("lacunaStart", "lacunaEnd")
-TRADITION_NAMES = {"#jinwen": "今文", "#guwen": "古文", "#gushu": "故書"}
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -345,7 +344,7 @@ class Conventions:
                 "jinguwen",
                 "B",
                 self.phrase(
-                    kind, lemma=lemma, tradition=TRADITION_NAMES.get(r.wit[0], ""), reading=r.text, quotes=quotes
+                    kind, lemma=lemma, tradition=edition.traditions.get(r.wit[0], ""), reading=r.text, quotes=quotes
                 ),
             )
         ]

@@ -273,6 +273,12 @@ class EditionView:
     def glosses(self) -> list[GlossView]:
         return [gloss for section in self.sections for gloss in section.glosses]
 
+    @property
+    def traditions(self) -> dict[str, str]:
+        """The traditions a commentator's notes report (hypothetical witnesses: 今文, 古文), by
+        reference (#jinwen), with their names."""
+        return {f"#{w.id}": w.label for w in self.witnesses.values() if w.hypothetical}
+
     def sigla(self, ids: list[str], joiner: str = " ") -> str:
         """The witnesses' names (sigla where they have none)."""
         return joiner.join(self.witnesses[i.lstrip("#")].label for i in ids if i.lstrip("#") in self.witnesses)
@@ -284,6 +290,7 @@ class Collected:
 
     gaiji: dict
     reported: frozenset[str] = frozenset()  # the ids of the editions a 校语 reports (witnesses of listWit)
+    hypothetical: frozenset[str] = frozenset()  # the ids of the traditions a commentator's notes report
     apps: list[App] = field(default_factory=list)
     commentary_apps: list[App] = field(default_factory=list)
 

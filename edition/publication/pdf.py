@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
-from .conventions import SERIES, TRADITION_NAMES, Conventions, unsaid
+from .conventions import SERIES, Conventions, unsaid
 from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
@@ -183,7 +183,7 @@ def latex(edition: EditionView) -> str:
             label=conventions.label,
             jinguwen=jinguwen,
             traditions=any(w.hypothetical for w in edition.witnesses.values()),  # the work reports 今文/古文
-            tradition_labels=TRADITION_NAMES,
+            tradition_labels=edition.traditions,
             counts={series: conventions.words(number) for series, number in counts(edition).items()},
             manuscripts=[w for w in edition.witnesses.values() if not w.hypothetical],
             h=conventions.templates["headings"],

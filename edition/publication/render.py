@@ -40,7 +40,6 @@ NS = {"t": TEI}
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 MARKERS = ("witStart", "witEnd", "lacunaStart", "lacunaEnd")
-TRADITIONS = ("jinwen", "guwen", "gushu")  # Zheng Xuan's 今文, 古文 and 故書: reported, not extant witnesses
 
 
 UNDESCRIBED = "〓"  # a stand-in that no table maps or describes
@@ -179,7 +178,7 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
         for name in MARKERS
         for m in own_children(node, f".//t:{name}")
     ]
-    markers = [(name, wit) for name, wit in markers if wit not in TRADITIONS]
+    markers = [(name, wit) for name, wit in markers if wit not in found.hypothetical]
     app = App(
         node.get(XML_ID, ""),
         int(node.get(XML_ID).rsplit("-", 1)[1]),
@@ -286,7 +285,11 @@ def read(path: Path) -> EditionView:
     )
     witnesses = {w.id: w for w in map(read_witness, nodes)}
     sections = []
-    found = Collected(gaiji, frozenset(w.id for w in witnesses.values() if w.reported))
+    found = Collected(
+        gaiji,
+        frozenset(w.id for w in witnesses.values() if w.reported),
+        frozenset(w.id for w in witnesses.values() if w.hypothetical),
+    )
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
         p = div.find("t:p", NS)

@@ -24,7 +24,7 @@ import regex
 from ..collation.punctuation_model import provenance
 from ..errors import EditionError
 from . import render
-from .conventions import TRADITION_NAMES, Conventions, cited, occurrence_mark
+from .conventions import Conventions, cited, occurrence_mark
 from .manifest import BuiltChapter, BuiltWork, WorkWitness, read_work
 from .model import EditionView, WitnessView
 from .pdf import compile_pdf, environment, xdv_to_pdf
@@ -221,7 +221,7 @@ def index(parts: list[VolumeChapter], conventions: Conventions) -> list[tuple[st
                 "citation": app.citation,
                 "lemma": occurrence_mark(app),
                 "reading": cited(r.text),
-                "tradition": TRADITION_NAMES[r.wit[0]],
+                "tradition": edition.traditions[r.wit[0]],
                 "quotes": [(words, edition.sigla([source])) for source, words in r.quotes],
             }
             for app in edition.apps

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from .chapter_site import TRADITIONS, Site, copy_static, environment, load_site, search_script, write_shared_fonts
+from .chapter_site import Site, copy_static, environment, load_site, search_script, write_shared_fonts
 from .i18n import Language, site_languages
 from .manifest import BuiltChapter, BuiltWork, read_work
 
@@ -177,7 +177,8 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
     env = environment({k: v for view in chapters for k, v in view.site.edition.gaiji.items()})
     jinguwen = any(view.site.jinguwen for view in chapters)  # Zheng Xuan's notes name traditions
     reported = {f"#{r.tradition}" for view in chapters for r in view.traditions}
-    traditions = {ident: name for ident, name in TRADITIONS.items() if ident in reported}
+    named = {ident: name for view in chapters for ident, name in view.site.edition.traditions.items()}
+    traditions = {ident: name for ident, name in named.items() if ident in reported}
     pages = {name: page for name, page in PAGES.items() if jinguwen or name != "jinguwen.html"}
     nav = [(name, key) for name, (_, key) in pages.items()]
     written = []
@@ -192,7 +193,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
                 page=name,
                 nav=nav,
                 scripts=[s for s, _ in scripts],
-                TRADITION_NAMES=traditions,
+                traditions=traditions,
                 EFFECTS=EFFECTS,
                 FORMULAS=FORMULAS,
                 bin=BIN,

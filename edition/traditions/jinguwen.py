@@ -89,6 +89,7 @@ def load_grammar() -> tuple[dict[str, str], dict[str, str], list[ReadingFormula]
 
 
 TRADITIONS, MACROS, FORMULAS = load_grammar()
+NAMES = {xml_id: name for name, xml_id in reversed(TRADITIONS.items())}  # each tradition's first name
 TRADITION = regex.compile("|".join(map(regex.escape, TRADITIONS)))
 ATOM = MACROS["ATOM"]
 QUOTED = regex.compile(MACROS["QUOTED"])
@@ -656,6 +657,7 @@ def summarize(apparatus: Apparatus, notes: list[Note], anchors: list[Anchor], se
             readings.append(
                 {
                     "tradition": parsed.tradition,
+                    "name": NAMES[parsed.tradition],
                     "formula": parsed.kind,
                     "lemma": parsed.lemma,
                     "reading": parsed.reading,
@@ -708,6 +710,7 @@ def disagreements(apparatus: Apparatus) -> list[dict]:
                         "reports": [
                             {
                                 "tradition": r.tradition,
+                                "name": NAMES[r.tradition],
                                 "witnesses": sorted({n.siglum for n in r.notes}),
                                 "notes": [n.text for n in r.notes],
                             }
@@ -757,8 +760,7 @@ def markdown(summary: dict) -> str:
                 f"| {row['witness']} | {row['line']} | {row['note']} | not parsed: {row['problem']} | – | none |"
             )
         for reading in row["readings"]:
-            tradition = "今文" if reading["tradition"] == "jinwen" else "古文"
-            said = f"{tradition} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (
+            said = f"{reading['name']} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (
                 " (皆)" if reading["scope"] == "all" else ""
             )
             for anchor in reading["anchors"] or [{"context": "–", "confidence": "none", "reason": "not anchored"}]:

@@ -17,16 +17,17 @@
   let opener = null;
   let refocused = null; // a marker given focus back on closing, not to be reopened by it
 
-  // Which entries each choice of `show` keeps, from the tags an entry carries.
+  // Which entries each choice of `show` keeps, from the tags an entry carries; the choices beyond
+  // these are the traditions a commentator's notes report (jinwen, guwen), each its own tag.
   const filters = {
     all: () => true,
     major: (tags) => !tags.includes("minor"),
     substantive: (tags) => tags.includes("substantive"),
-    jinguwen: (tags) => tags.includes("jinwen") || tags.includes("guwen") || tags.includes("gushu"),
-    jinwen: (tags) => tags.includes("jinwen"),
-    guwen: (tags) => tags.includes("guwen"),
+    jinguwen: (tags) => traditions.some((tradition) => tags.includes(tradition)),
     textual: (tags) => tags.includes("textual"),
   };
+  const traditions = [...show.options].map((option) => option.value).filter((value) => !(value in filters));
+  for (const tradition of traditions) filters[tradition] = (tags) => tags.includes(tradition);
 
   popover.tabIndex = -1;
 
