@@ -92,14 +92,27 @@ def test_guanli_cites_passage_by_passage(guanli_edition):
     assert len(lengths) >= len(notes) - 5  # lost leaves hold notes inside their entry
 
 
-def test_sangfu_is_divided_by_the_zhang_its_shu_names_and_grouped_by_passages(sangfu):
-    """喪服's 疏 opens five of its 章 by naming them (釋曰此齊衰三年章…): a section begins with each;
-    the rest is grouped into sections of passages, none of thousands of characters, none opening
-    with a 傳 cut off from its 經, cited passage by passage."""
+def test_sangfu_is_divided_by_its_zhang_and_grouped_by_passages(sangfu):
+    """Each 章 of 喪服 opens with its grade's garment, a passage of the 經 ending in 者; the 疏 names
+    five of them (釋曰此齊衰三年章…), whose names are their titles, the passage the others': a
+    section begins with each of the eleven 章; the rest is grouped into sections of passages,
+    none of thousands of characters, none opening with a 傳 cut off from its 經, cited passage by
+    passage."""
     sections = sangfu.edited.sections
-    assert len(sections) >= 5 and max(s.t1 - s.t0 for s in sections) < 1000
-    named = [s.title for s in sections if s.kind == "step" and s.title.endswith("章")]
-    assert named == ["齊衰三年章", "齊衰三月章", "成人大功章", "殤小功章", "小功成人章"]
+    assert len(sections) >= 11 and max(s.t1 - s.t0 for s in sections) < 1000
+    zhang = [s.title for s in sections if s.kind == "step" and (s.title.endswith("章") or s.title.endswith("者"))]
+    assert zhang == [
+        "齊衰三年章",
+        "䟽衰裳齊牡麻絰冠布纓削杖布帶䟽屨期者",  # 杖期
+        "不杖麻屨者",
+        "齊衰三月章",
+        "大功布衰裳牡麻絰無受者",  # 殤大功
+        "成人大功章",
+        "繐衰裳牡麻絰旣葬除之者",
+        "殤小功章",
+        "小功成人章",
+        "緦麻三月者",
+    ]
     base = sangfu.edited.apparatus.base
     openings = [
         base.classic.tokens[s.t0].source(base.raw) + base.classic.tokens[s.t0 + 1].source(base.raw) for s in sections

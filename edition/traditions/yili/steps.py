@@ -17,6 +17,10 @@ step before (WYG sets the 疏 of 舉觶 after 司正降復位, the words that en
 end; text before a step that no step covers joins it where it is a passage without notes (鄉射之禮,
 printed apart before ○主人戒賓). A step inside another would be kept, nested: the 疏 of this
 chapter has none.
+
+A formula of the classic text itself (the garment that opens each 章 of 喪服) is a passage of it
+whole, and its step begins with that passage; where the 疏 names the same step, the 疏's name is
+its title.
 """
 
 from __future__ import annotations
@@ -89,6 +93,7 @@ class PlacedFormula:
     position: int | None  # where the passage the block follows begins
     reach: int | None  # where it begins with the passages without notes before it
     end: int | None = None
+    own_words: bool = False  # a formula of the classic text (its passage, whole)
 
 
 def folded(normalizer: Normalizer, text: str) -> str:
@@ -129,7 +134,7 @@ def find_steps(
     formulas += commented_formulas(commented, apparatus.base.classic.text, patterns, fold)
     placed: list[Placed] = []
     unplaced: list[Unplaced] = []
-    for f in sorted(formulas, key=lambda f: -quality.get(f.source, -1.0)):
+    for f in sorted(formulas, key=lambda f: (f.own_words, -quality.get(f.source, -1.0))):
         if f.position is None:
             unplaced.append(unplaced_of(f, "its block follows no classic text"))
             continue
@@ -319,13 +324,24 @@ def last_of(match: regex.Match) -> str:
 
 
 def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:
+    """The formulas of a layer's blocks: in a commentary anywhere in a block, the step beginning
+    with the passage before it; in the classic text, a passage whole, the step beginning with it."""
     stream = witness.stream.only((pattern.layer,))
+    own_words = pattern.layer == "classic"
     out = []
     for first, last in blocks(witness, pattern.layer):
         i0 = bisect_left(stream.starts, witness.segments[first].start)
         i1 = bisect_left(stream.starts, witness.segments[last].end)
-        for m in pattern.pattern.finditer(stream.text, i0, i1):
-            position, reach = passage_start(witness, first, pattern)
+        if own_words:
+            whole = pattern.pattern.fullmatch(stream.text, i0, i1)
+            matches = [whole] if whole else []
+        else:
+            matches = pattern.pattern.finditer(stream.text, i0, i1)
+        for m in matches:
+            if own_words:
+                position = reach = bisect_left(witness.classic.starts, stream.starts[i0])
+            else:
+                position, reach = passage_start(witness, first, pattern)
             out.append(
                 PlacedFormula(
                     witness.meta.siglum,
@@ -336,6 +352,7 @@ def formulas_of(witness: Witness, pattern: StepPattern) -> list[PlacedFormula]:
                     last_of(m),
                     position,
                     reach,
+                    own_words=own_words,
                 )
             )
     return out
