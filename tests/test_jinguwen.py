@@ -280,11 +280,17 @@ def test_each_formula_of_the_grammar_reads_its_example():
 
 def test_the_old_copies_zheng_xuan_names_in_the_zhouli_are_a_tradition_of_the_grammar():
     """故書X作Y, 故書X爲Y: Zheng Xuan's 周禮注 on its old copies (春官 小宗伯 掌建國之神位: 故書位作立;
-    大祝 祈: 故書祈爲幾), read as the 今文/古文 notes are, as readings of the tradition 故書."""
-    for note, lemma, reading in (("故書位作立", "位", "立"), ("故書祈爲幾", "祈", "幾")):
+    大祝 祈: 故書祈爲幾), read as the 今文/古文 notes are, as readings of the tradition 故書; and
+    今書X爲Y, the copies of his day, of the tradition 今書."""
+    for note, lemma, reading, tradition in (
+        ("故書位作立", "位", "立", "gushu"),
+        ("故書祈爲幾", "祈", "幾", "gushu"),
+        ("今書祈爲幾", "祈", "幾", "jinshu"),
+    ):
         (parsed,), problem = jinguwen.parse(note)
+        assert jinguwen.NAMES[parsed.tradition] == note[:2]
         assert (parsed.tradition, parsed.kind, parsed.lemma, parsed.reading, problem) == (
-            "gushu",
+            tradition,
             "substitution",
             lemma,
             reading,

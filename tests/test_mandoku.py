@@ -270,6 +270,18 @@ def test_headings_of_the_juan_and_chapter(tmp_path, sources):
     assert runs(w)[-2:] == [("classic", "鄕射之禮"), ("label", "儀禮卷第五(經三千六百四十五字/注六千九百一十五字)")]
 
 
+def test_a_chapter_title_that_its_yinyi_follows_is_a_heading(tmp_path, sources):
+    """The 周禮注疏 sets the 音義 on the 篇 right after its title (天官冢宰第一音義(…)): the title is
+    a heading, the word 音義 and its note no classic text."""
+    text = "　周禮注疏卷一¶\n天官冢宰第一音義(此天官也鄭云象天/所立之官冢大也)¶\n惟王建國辨方正位¶\n"
+    w = read(tmp_path, sources, text, ["mandoku", "headings", "marked-small-notes", "small-notes", "rest-is-classic"])
+    assert [s.rule for s in w.segments if s.layer in ("label", "chrome")][:2] == [
+        "headings:juan-title",
+        "headings:chapter-title",
+    ]
+    assert "".join(s.text(w.raw) for s in w.segments if s.layer == "classic") == "惟王建國辨方正位"
+
+
 def test_commentary_lines_indented_with_u3000(tmp_path, sources):
     text = "欽定四庫全書\n　儀禮集説卷五\n鄉射之禮主人戒賓\n　主人州長也\n　戒猶警也\n賓出迎\n"
     w = read(tmp_path, sources, text, ["headings", "indented-commentary", "rest-is-classic"])

@@ -278,7 +278,8 @@ def test_an_official_the_persons_do_not_name_judges_for_the_kaozheng_not_for_the
 def test_a_commentators_reading_of_a_character_is_a_gloss_on_it_or_on_nothing(tmp_path):
     """X讀爲Y (讀如, 讀若, 讀曰) and 杜子春讀X爲Y (周禮注) say how the commentator reads X: a note on X
     where the clause it follows holds X, no reading of a copy; where the clause does not, on nothing
-    (not on the clause's last character, as a note on a reading is). X亦當作Y inside a note is on X."""
+    (not on the clause's last character, as a note on a reading is). X亦當作Y inside a note is on X;
+    so are 鄭司農云X當爲Y, the named authority's, and X當爲Y聲之誤也."""
     from probe import SAMPLE, sample_sources, write_witness
 
     from edition.collation import decision_file
@@ -290,13 +291,17 @@ def test_a_commentators_reading_of_a_character_is_a_gloss_on_it_or_on_nothing(tm
         "杜子春读括为适": "矢在弓下北括",
         "巾读为巾车之巾": "倚于西序",
         "弓亦当作矢": "众弓倚于堂西",  # a note on a reading, mid-note after 亦 or 皆
+        "郑司农云上当为尚": "矢在其上",  # a named authority's (周禮注)
+        "东当为阶声之误也": "主人之弓矢在东序东",  # with the cause of the error
     }
     text = SAMPLE
     for words, after in notes.items():
         text = text.replace(after, f"{after}【{words}】", 1)
     root = sample_sources(tmp_path / "sources")
     (root / "persons.tsv").write_text(
-        (root / "persons.tsv").read_text(encoding="utf-8") + "du-zichun\t杜子春\tscholar quoted in the 注\t\t\t\t\n",
+        (root / "persons.tsv").read_text(encoding="utf-8")
+        + "du-zichun\t杜子春\tscholar quoted in the 注\t\t\t\t\n"
+        + "zheng-zhong\t鄭衆\tscholar quoted in the 注\t\t鄭司農\t\t\n",
         encoding="utf-8",
     )
     write_witness(root, "B", "b.txt", text.encode("utf-8"), append=True)
@@ -308,8 +313,11 @@ def test_a_commentators_reading_of_a_character_is_a_gloss_on_it_or_on_nothing(tm
         "杜子春读括为适": [("reads-as", "gloss", "括", "")],
         "巾读为巾车之巾": [("reads-as", "gloss", "巾", "")],
         "弓亦当作矢": [("should-read", "substitution", "弓", "矢")],
+        "郑司农云上当为尚": [("should-read", "substitution", "上", "尚")],
+        "东当为阶声之误也": [("should-read", "substitution", "东", "阶")],
     }
     text = edited.apparatus.base.classic.text
     placed = ("比读如庇", "杜子春读括为适", "弓亦当作矢")
     assert [text[found[w].t0 : found[w].t1] for w in placed] == ["比", "括", "弓"]
     assert found["巾读为巾车之巾"].confidence == "none"
+    assert found["郑司农云上当为尚"].author == "zheng-zhong"  # quoted by Zheng Xuan, the note is 鄭衆's

@@ -760,9 +760,8 @@ def markdown(summary: dict) -> str:
                 f"| {row['witness']} | {row['line']} | {row['note']} | not parsed: {row['problem']} | – | none |"
             )
         for reading in row["readings"]:
-            said = f"{reading['name']} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}" + (
-                " (皆)" if reading["scope"] == "all" else ""
-            )
+            said = f"{reading['name']} {reading['formula']}: {reading['lemma'] or '…'} → {reading['reading'] or '∅'}"
+            said += " (皆)" if reading["scope"] == "all" else ""
             for anchor in reading["anchors"] or [{"context": "–", "confidence": "none", "reason": "not anchored"}]:
                 where = anchor["context"] if anchor["confidence"] != "none" else f"not anchored: {anchor['reason']}"
                 lines.append(
