@@ -192,6 +192,44 @@ def test_order_difference_inside_a_clause_is_a_substitution_not_a_moved_clause()
     assert classify(reading, lemma) == ("substantive", "substitution")
 
 
+def test_words_a_witness_reads_a_few_characters_on_are_one_reading_said_as_moved():
+    """喪服 注 (SBCK 卷十一 l.318: 治其縷如小功而成布尊四升半…以服至也; WYG 卷十一 l.1417: …成布四升半…
+    以服至尊也): the 尊 the 注疏 leaves out and adds again eighteen characters on, in the same note, is
+    one substitution over both places (倒文), said 「四庫本「尊」在「服至」下」, not an omission and an
+    addition; not where the words stand farther apart than `near`, nor across a passage's end."""
+    from types import SimpleNamespace
+
+    from edition.publication.conventions import Conventions, reading_kind
+
+    base = "治其缕如小功而成布尊四升半细其缕者以恩轻也升数少者以服至也凡布细而疏者谓之繐"
+    witness = base.replace("布尊四", "布四").replace("服至也", "服至尊也")
+
+    def changed(**options):
+        return [
+            (op.tag, base[op.b0 : op.b1], witness[op.w0 : op.w1])
+            for op in align(base, witness, **options).ops
+            if op.tag != "equal"
+        ]
+
+    assert changed(near=24) == [
+        ("replace", "尊四升半细其缕者以恩轻也升数少者以服至", "四升半细其缕者以恩轻也升数少者以服至尊")
+    ]
+    assert [tag for tag, *_ in changed()] == [tag for tag, *_ in changed(near=12)] == ["delete", "insert"]
+    end_of_note = base.index("升数")  # where another passage began
+    assert [tag for tag, *_ in changed(near=24, base_passages=frozenset({end_of_note}))] == ["delete", "insert"]
+    lemma, reading = changed(near=24)[0][1:]
+    app = SimpleNamespace(lemma=SimpleNamespace(text=lemma))
+    r = SimpleNamespace(type="substantive", subtype="substitution", text=reading)
+    assert reading_kind(app, r) == "displaced_after"
+    template = Conventions("chinese").templates["displaced_after"]
+    assert template.format(sigla="四庫本", moved="尊", anchor="服至") == "四庫本「尊」在「服至」下"
+    # read back (displaced_before), and two characters swapped in place stay 二字互乙
+    back = SimpleNamespace(type="substantive", subtype="substitution", text=reading[-1] + reading[:-1])
+    assert reading_kind(SimpleNamespace(lemma=SimpleNamespace(text=reading)), back) == "displaced_before"
+    swapped = SimpleNamespace(type="substantive", subtype="substitution", text="以得")
+    assert reading_kind(SimpleNamespace(lemma=SimpleNamespace(text="得以")), swapped) == "inversion"
+
+
 @given(
     st.text(alphabet="甲乙丙丁戊己", min_size=1, max_size=6),
     st.text(alphabet="庚辛壬癸", min_size=1, max_size=8),

@@ -87,3 +87,22 @@ def test_the_evidence_is_in_the_tei_and_every_emendation_in_the_report_with_its_
         assert len(emendation["sources"]) >= 2, emendation
     assert {"SHU", "注疏本"} <= {s for e in summary["emendations"] for s in e["sources"]}
     etree.fromstring(tei.serialize(document))  # well-formed
+
+
+def test_an_entry_of_the_shiwu_attests_its_own_characters_not_the_words_it_quotes_about_them():
+    """張淳 quotes 士昏禮's 經 某得以爲昬姻之故不敢固辭敢不從 for its 不 (敢不從: 監本 read 敢從): the
+    entry says what 不 should be, and nothing of 得以 that it quotes with it, where WYG reads 以得."""
+    from types import SimpleNamespace
+
+    from edition.collation.external_evidence import ExternalEvidence, Placed
+
+    text = "某得以为昏姻之故不敢固辞敢不从"
+    target = text.rindex("不")
+    entry = Placed("classic", 0, len(text), text, "張淳's entry", about=(target, target + 1))
+    evidence = ExternalEvidence([entry], SimpleNamespace(texts={"classic": text}), {})
+    assert evidence.of("classic", 1, 3, {"得以", "以得"}) == {}
+    assert evidence.of("classic", target, target + 1, {"不", ""}) == {"不": ["張淳's entry"]}
+    quoted = replace(entry, about=None)  # a 疏's quotation attests all it quotes
+    assert ExternalEvidence([quoted], evidence.base, {}).of("classic", 1, 3, {"得以", "以得"}) == {
+        "得以": ["張淳's entry"]
+    }

@@ -189,6 +189,22 @@ def test_in_guanli_the_stone_classics_and_ao_read_jian_with_the_base():
     assert validate.problems(guanli.document) == []
 
 
+@pytest.mark.tier("build")
+def test_an_emendation_that_an_edition_the_notes_report_contradicts_is_held_back_for_the_editor():
+    """士昏禮 記 (SBCK 卷二: 對曰某得以爲昬姻之故; WYG 卷二 l.1137: 某以得為昏姻之故, its 考證: 以得二字石經作得以):
+    WYG and the base's own words elsewhere (某以得爲外昬姻) read 以得, the 石經 reads the base's 得以.
+    The note is placed on the two characters (X二字石經作Y), the base stands, and the entry is a
+    candidate for the editor, one reading (二字互乙), not an omission and an addition."""
+    chapter = edited_chapter("士昏禮")
+    note, app = note_quoting(chapter.document, "以得二字石經作得以")
+    lem = app.find("t:lem", NS)
+    assert text(lem) == "得以" and wits(lem) == ["#wSBCK", "#shijing"] and lem.get("resp") is None
+    assert [(wits(r), text(r)) for r in app.iterfind("t:rdg", NS)] == [(["#wWYG"], "以得")]
+    assert [d.get("wit") for d in reported_of(chapter.document, note)] == ["#shijing"]
+    unit = next(u for u in chapter.edited.apparatus.units if u.lemma.norm == "得以")
+    assert unit.candidate and not unit.emended
+
+
 def reported_witnesses(document) -> dict[str, etree._Element]:
     return {
         w.get(XML_ID): w

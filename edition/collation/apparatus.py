@@ -64,7 +64,7 @@ from .own_usage import OwnUsage
 from .reading import UNMAPPED, Orthography, classify, merge_same, wildcard_equal
 from .rearrangement import without_rearrangements
 from .relations import GRAPHIC, Relations
-from .witness_map import WitnessMap, clause_boundaries
+from .witness_map import WitnessMap, clause_boundaries, passage_boundaries
 
 AUTO_RESP = "edition-auto"
 SUPPLIED_RESP = "edition-supplied"  # the text of a lost leaf of the base, supplied
@@ -75,6 +75,7 @@ GRAPHIC_RESP = "edition-graphic"  # the member of a graphic family the words cal
 EMENDING_SUPPORT = 2
 NOWHERE = "none of its text aligns with the base's"  # a witness forced in that is extant nowhere
 LINES_NAMED = 12
+NEAR = 24  # characters of the base within which words a witness leaves out and adds again are moved (倒文)
 
 
 def merge_marks(marks: list[tuple[int, int]], cuts: dict[int, str]) -> list[tuple[int, int]]:
@@ -220,6 +221,7 @@ def align_witnesses(
     n = len(base.classic.tokens)
     base_text = base.classic.text
     base_clauses = clause_boundaries(base)
+    base_passages = passage_boundaries(base)
     # The base's lost leaves: one entry over the text supplied for each that holds text of the
     # layer collated (the 注 of a leaf that holds 經 is in that entry's place in the 經, but for
     # the 注 at its edges), else the base not extant there.
@@ -239,6 +241,8 @@ def align_witnesses(
             witness_clauses=clause_boundaries(w),
             base_lacunae=base.lacuna_breaks,
             excerpt=w.abridged,
+            near=NEAR,
+            base_passages=base_passages,
         )
         if w.compilation:
             others = tuple(o.classic.text for o in witnesses if o is not w and o is not base and not o.compilation)

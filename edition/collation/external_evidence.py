@@ -24,13 +24,15 @@ from .quotation_order import BaseLayers, BaseSpan, attested
 @dataclass(frozen=True)
 class Placed:
     """What a source says at base tokens t0:t1 of a layer: the words it reads there (compared),
-    and the quotation that says it."""
+    and the quotation that says it; `about`: the tokens it judges, where it quotes the words about
+    them for their place only (a 校勘記's entry), so that it attests nothing elsewhere in them."""
 
     layer: str
     t0: int
     t1: int
     words: str
     quotation: Quotation
+    about: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class ExternalEvidence:
             return out
         text = self.base.texts[layer]
         for p in self.placed:
-            if p.layer == layer:
+            if p.layer == layer and (p.about is None or t0 <= p.about[1] and p.about[0] <= t1):
                 for reading in attested(p.words, BaseSpan(layer, p.t0, p.t1, 1.0), text, t0, t1, readings):
                     out.setdefault(reading, []).append(p.quotation)
         return out

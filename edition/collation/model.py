@@ -430,6 +430,12 @@ class Apparatus:
             case EditorNote(unit, decision):
                 unit.editor_notes.append(decision)
                 return unit
+            case HeldBack(unit):
+                base = unit.reading_of(self.base.meta.siglum)
+                if unit.emended and unit.decided is None and base is not None and base is not unit.lemma:
+                    unit.take_lemma(base, self.relations)
+                    unit.emended, unit.graphic, unit.candidate, unit.basis = False, False, True, ""
+                return unit
             case SameError(repeat, reading):
                 unit, origin = repeat.unit, repeat.origin
                 unit.take_lemma(reading, self.relations)
@@ -664,6 +670,23 @@ class SameError:
     reading: Reading
 
 
+@dataclass(frozen=True)
+class HeldBack:
+    """An automatic emendation held back: an edition beyond the witnesses reads the base's words
+    there (a 校语 reports it); the base's reading stands, a candidate for the editor."""
+
+    unit: Unit
+
+
 Placement = (
-    Punctuated | HeadingApart | MovedAnnotation | Annotated | EntryOver | Ruling | ErrorRuling | EditorNote | SameError
+    Punctuated
+    | HeadingApart
+    | MovedAnnotation
+    | Annotated
+    | EntryOver
+    | Ruling
+    | ErrorRuling
+    | EditorNote
+    | SameError
+    | HeldBack
 )

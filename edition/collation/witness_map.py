@@ -9,8 +9,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from itertools import islice
 
+import regex
+
 from ..intake.align import best_cut
 from ..intake.model import Alignment, Op, Witness, cut_op
+
+WORDS = regex.compile(r"[\p{Han}〇○]")  # words of the text, or a circle between passages
 
 
 def clause_boundaries(witness: Witness) -> frozenset[int]:
@@ -21,6 +25,15 @@ def clause_boundaries(witness: Witness) -> frozenset[int]:
     stream, text = witness.classic, without_layout(witness)
     pairs = enumerate(zip(stream.ends, islice(stream.starts, 1, None)), 1)  # (token, end of the one before, its start)
     return frozenset(i for i, (end, start) in pairs if text[end:start].strip("\r\n"))
+
+
+def passage_boundaries(witness: Witness) -> frozenset[int]:
+    """Tokens of the witness's text with other words before them (a note, the 經 between two notes,
+    a circle): where one passage of its text ends and another begins; the layout of a note (its
+    brackets, columns and line ends) divides none."""
+    stream, text = witness.classic, witness.raw.text
+    pairs = enumerate(zip(stream.ends, islice(stream.starts, 1, None)), 1)
+    return frozenset(i for i, (end, start) in pairs if end < start and WORDS.search(text, end, start))
 
 
 def without_layout(witness: Witness) -> str:

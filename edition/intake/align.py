@@ -11,8 +11,11 @@ of the base with no witness text at the start, the end or inside (longer than `l
 are where the witness is not extant, and so is the base text between the chained anchors around
 a `break`, where the witness has a lacuna of unknown extent (a missing page): the witness text on
 either side of it is aligned from its own side, and what lies between is not extant however
-short. A stretch the witness reads elsewhere counts as extant. An `excerpt` (a witness that quotes
-the base's text in part, as an abridged 注) is extant only where it has text: every stretch of the
+short. With `near`, words the witness leaves out and adds again, the same, within `near`
+characters of the base and inside one of its passages (`base_passages`: 以得 for 得以; 尊 eighteen
+characters on in a note of 喪服) are one substitution, not an omission and an addition. A stretch
+the witness reads elsewhere counts as extant. An `excerpt` (a witness that quotes the base's text
+in part, as an abridged 注) is extant only where it has text: every stretch of the
 base it leaves out is where it does not quote, however short. The work is near-linear in the
 length of the texts: only the short stretches between anchors are aligned by dynamic programming.
 """
@@ -169,6 +172,8 @@ def align(
     witness_clauses: frozenset[int] = frozenset(),
     base_lacunae: tuple[int, ...] = (),
     excerpt: bool = False,
+    near: int = 0,
+    base_passages: frozenset[int] = frozenset(),
 ) -> Alignment:
     """`breaks`: witness positions where a lacuna of unknown extent stands (before that character);
     `cuts`: witness positions that no anchor may span (breaks are cuts too), with `left_out` the text
@@ -194,6 +199,7 @@ def align(
     if placed:
         moved = merge_blocks(moved + placed)
         ops = coalesce([part for op in ops for part in without_blocks(op, moved)])
+    ops = coalesce(joined_near(ops, base, witness, near, base_passages))
     moves = [
         Move(b0, b1, w0, w1, base_gap_at(ops, w0), tuple(local_ops(base[b0:b1], witness[w0:w1], b0, w0)))
         for w0, w1, b0, b1 in sorted(moved)
@@ -320,6 +326,26 @@ def place_insertions(ops: list[Op], base: str, witness: str, moved, min_length: 
         used[block[2] : block[3]] = [True] * (block[3] - block[2])
         pending += [(a, c) for a, c in ((w0, block[0]), (block[1], w1)) if c - a >= min_length]
     return placed
+
+
+def joined_near(ops: list[Op], base: str, witness: str, near: int, passages=frozenset()) -> list[Op]:
+    """Words the witness leaves out and adds again, the same, within `near` characters of the base
+    and inside one of its passages (倒文: 以得 for 得以): one substitution over both places and what
+    stands between them, not an omission and an addition."""
+    out = list(ops)
+    words = lambda op: base[op.b0 : op.b1] if op.tag == "delete" else witness[op.w0 : op.w1]
+    i = 0
+    while near and i < len(out):
+        first = out[i]
+        for j in range(i + 1, len(out)):
+            last = out[j]
+            if last.b0 - first.b1 > near or any(first.b0 < g < last.b1 for g in passages):
+                break
+            if {first.tag, last.tag} == {"insert", "delete"} and words(first) == words(last):
+                out[i : j + 1] = [Op("replace", first.b0, last.b1, first.w0, last.w1)]
+                break
+        i += 1
+    return out
 
 
 def best_free_run(base, witness, w0, w1, index, used, size):

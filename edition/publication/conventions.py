@@ -287,14 +287,16 @@ class Conventions:
         # words at the lemma's edge is said as the omission or addition of those words.
         if kind == "substitution" and not self.templates["lemma_head"] and (part := partial(app.lemma.text, text)):
             kind, said, at = part
-            own = "".join(HAN_OR_GAP.findall(app.lemma.text))
+            own = words_of(app.lemma.text)
             values |= {"lemma": part_mark(app, said, at), "reading": said, "before": own[-1], "after": own[0]}
         if kind in ("addition", "addition_at_start"):
             said = values["before"] if kind == "addition" else values["after"]
         if kind in ("moved_away", "moved_in"):
             values["where"] = EntryPart("where", self.where(r.elsewhere), r.elsewhere[0].id if r.elsewhere else "")
         if kind == "inversion":
-            values["first"], values["second"] = app.lemma.text[0], app.lemma.text[1]
+            values["first"], values["second"] = words_of(app.lemma.text)
+        if kind in ("displaced_after", "displaced_before"):
+            _, values["moved"], values["anchor"] = displaced(words_of(app.lemma.text), r.text)
         if kind == "usage":
             values["relation"] = self.templates["relations"].get(r.subtype, r.subtype)
         parts = self.phrase(kind, **values)
@@ -505,8 +507,21 @@ def unsaid(edition: EditionView, r) -> bool:
 
 # The clauses that say a witness's reading (reading_kind), not an emendation or its evidence.
 READING_CLAUSES = frozenset(
-    ("substitution", "omission", "addition", "addition_at_start", "inversion", "graphic", "usage", "taboo")
+    (
+        "substitution",
+        "omission",
+        "addition",
+        "addition_at_start",
+        "inversion",
+        "displaced_after",
+        "displaced_before",
+        "graphic",
+        "usage",
+        "taboo",
+    )
 )
+DISPLACED = 4  # the most characters a witness reads displaced in one substitution (倒文)
+ANCHOR = 2  # the characters of the text said next to them
 
 
 def reading_kind(app: App, r) -> str:
@@ -521,6 +536,27 @@ def reading_kind(app: App, r) -> str:
         return "omission"
     if r.subtype == "addition" or not app.lemma.text:
         return "addition" if app.before else "addition_at_start"
-    if len(r.text) == len(app.lemma.text) == 2 and r.text == app.lemma.text[::-1]:
+    lemma = words_of(app.lemma.text)
+    if len(r.text) == len(lemma) == 2 and r.text == lemma[::-1]:
         return "inversion"
+    if moved := displaced(lemma, r.text):
+        return moved[0]
     return "substitution"
+
+
+def words_of(text: str) -> str:
+    """The characters of a text, without its punctuation."""
+    return "".join(HAN_OR_GAP.findall(text))
+
+
+def displaced(lemma: str, reading: str) -> tuple[str, str, str] | None:
+    """Where a reading is the lemma with its first (or last) words read a few characters on (back):
+    the kind, the words, and the lemma's words they stand after (before)."""
+    if len(reading) != len(lemma) or len(lemma) < 3:
+        return None
+    for k in range(1, min(DISPLACED, len(lemma) - 2) + 1):
+        if reading == lemma[k:] + lemma[:k]:
+            return "displaced_after", lemma[:k], lemma[k:][-ANCHOR:]
+        if reading == lemma[-k:] + lemma[:-k]:
+            return "displaced_before", lemma[-k:], lemma[:-k][:ANCHOR]
+    return None

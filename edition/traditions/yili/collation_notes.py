@@ -681,4 +681,4 @@ def note_reading(source: EvidenceMeta, p, layers: BaseLayers) -> Placed:
     quotation = Quotation(
         source.siglum, "collation-notes", p.kind, said, heading, entry.start, entry.end, entry.line, t0, 0, 0
     )
-    return Placed(span.layer, span.t0, span.t1, words, quotation)
+    return Placed(span.layer, span.t0, span.t1, words, quotation, about=p.target)

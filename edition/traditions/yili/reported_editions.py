@@ -25,7 +25,7 @@ and whose reading is not attested is reported with the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -33,7 +33,7 @@ from pathlib import Path
 import regex
 
 from ...collation.analysis import Context, Placements, Report
-from ...collation.model import Annotated, Annotation, Apparatus, Reading, Unit
+from ...collation.model import Annotated, Annotation, Apparatus, HeldBack, Reading, Unit
 from ...collation.reading import classify
 from ...errors import EditionError
 from ...intake.normalize import Normalizer
@@ -95,6 +95,13 @@ class Names:
             self.fold(verb): verb in beside["has"] for verb in beside["has"] + beside["lacks"]
         }  # -> it has them
         self.before = self.fold(beside["before"])
+        self.error = regex.compile(read_toml(FORMULAS)[0]["judged"]["error"])
+
+    def neutral(self, note: TextualNote | None) -> bool:
+        """The note reports readings without judging them: it adopts none (今依敖本改正, 從之) and
+        calls none an error (譌, 誤)."""
+        adopts = note is not None and any(f.kind == "adoption" for f in note.found)
+        return note is not None and not adopts and not self.error.search(note.words)
 
     def cited(self, source: str) -> list[str]:
         """The ids of the editions named in `source` (石經及楊本敖本: shijing, yangben, aoben), once each;
@@ -231,6 +238,7 @@ class ReportedReading(Annotation):
 class ReportedEditionFindings:
     attested: list[tuple[ReportedReading, list[Unit]]]  # each reading with the entries it is attested in
     left: list[tuple[TextualNote, FormulaMatch, str, str]]  # (note, formula, edition id, why) not attested
+    neutral: set[int] = field(default_factory=set)  # ids of the notes that judge none of the readings they report
 
 
 def find(apparatus: Apparatus, context: Context) -> ReportedEditionFindings:
@@ -254,6 +262,8 @@ def find(apparatus: Apparatus, context: Context) -> ReportedEditionFindings:
                 for edition in cited:
                     if units:
                         found.attested.append((ReportedReading(edition, *read, note, formula), units))
+                        if names.neutral(note):
+                            found.neutral.add(id(note))
                     else:
                         found.left.append((note, formula, edition, why))
     # A note that reports an edition's reading by one formula and names it in another (反位上監本脱賓字,
@@ -349,9 +359,18 @@ def attested_in(
 
 
 def place(apparatus: Apparatus, found: ReportedEditionFindings) -> Placements:
+    """Each reported reading on its entries; an automatic emendation where an edition reads the
+    base's words, by a note that does not judge it an error nor adopt another reading, is held back
+    (the 石經's 得以 in 士昏禮, where WYG and the base's words elsewhere read 以得): evidence beyond the
+    witnesses on both sides is for the editor to weigh. Not where the note says 監本譌作曰 or 今依敖本改正."""
+    base, gaps = apparatus.base.meta.siglum, additions(apparatus)
     for reported, units in found.attested:
         for unit in units:
             yield Annotated(unit, reported)
+            read, former = reported.over(unit, gaps), unit.reading_of(base)
+            held = id(reported.note) in found.neutral and former is not None
+            if unit.emended and held and read is not None and read[1] == former.norm:
+                yield HeldBack(unit)
 
 
 # --- the readings of an entry --------------------------------------------------------------------------------
