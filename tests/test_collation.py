@@ -230,6 +230,33 @@ def test_words_a_witness_reads_a_few_characters_on_are_one_reading_said_as_moved
     assert reading_kind(SimpleNamespace(lemma=SimpleNamespace(text="得以")), swapped) == "inversion"
 
 
+LETTERS = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏閏餘成歲律呂調陽雲騰致雨露結為霜"
+
+
+@given(st.permutations(LETTERS), st.integers(8, 30), st.integers(1, 3), st.integers(-20, 20), st.booleans())
+def test_words_a_witness_moves_a_few_characters_are_one_substitution_read_once(letters, at, length, by, divided):
+    """Words moved a few characters on or back (倒文) are one substitution, unless a passage ends
+    between their two places; either way the ops read every base and witness character once, in
+    order, and an equal op reads what the base reads."""
+    base = "".join(letters)
+    words, rest = base[at : at + length], base[:at] + base[at + length :]
+    to = min(max(at + by, 8), len(rest) - 8)  # away from the edges, where the base is no longer extant
+    witness = rest[:to] + words + rest[to:]
+    bound = (min(at, to) + max(at, to) + length) // 2
+    passages = frozenset({bound}) if divided else frozenset()
+    ops = align(base, witness, near=24, base_passages=passages).ops
+    b = w = 0
+    for op in ops:
+        assert (op.b0, op.w0) == (b, w), ops
+        b, w = op.b1, op.w1
+        if op.tag == "equal":
+            assert base[op.b0 : op.b1] == witness[op.w0 : op.w1]
+    assert (b, w) == (len(base), len(witness))
+    changed = [op for op in ops if op.tag != "equal"]
+    if witness != base and not divided:
+        assert len(changed) == 1 and changed[0].tag == "replace", changed
+
+
 @given(
     st.text(alphabet="甲乙丙丁戊己", min_size=1, max_size=6),
     st.text(alphabet="庚辛壬癸", min_size=1, max_size=8),

@@ -22,7 +22,7 @@ length of the texts: only the short stretches between anchors are aligned by dyn
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Indel, Levenshtein
@@ -332,14 +332,14 @@ def joined_near(ops: list[Op], base: str, witness: str, near: int, passages=froz
     """Words the witness leaves out and adds again, the same, within `near` characters of the base
     and inside one of its passages (倒文: 以得 for 得以): one substitution over both places and what
     stands between them, not an omission and an addition."""
-    out = list(ops)
+    out, bounds = list(ops), sorted(passages)
     words = lambda op: base[op.b0 : op.b1] if op.tag == "delete" else witness[op.w0 : op.w1]
     i = 0
     while near and i < len(out):
         first = out[i]
-        for j in range(i + 1, len(out)):
+        for j in range(i + 1, len(out)) if first.tag in ("insert", "delete") else ():
             last = out[j]
-            if last.b0 - first.b1 > near or any(first.b0 < g < last.b1 for g in passages):
+            if last.b0 - first.b1 > near or bisect_right(bounds, first.b0) < bisect_left(bounds, last.b1):
                 break
             if {first.tag, last.tag} == {"insert", "delete"} and words(first) == words(last):
                 out[i : j + 1] = [Op("replace", first.b0, last.b1, first.w0, last.w1)]
