@@ -27,6 +27,7 @@ REQUIRED_VARIANTS = [
     "徧遍",
     "觶觯",
     "蘋苹",
+    "筴䇿策",  # 聘禮 司馬執筴 (WYG), 䇿 (SBCK): one word, no reading to emend
 ]
 
 
