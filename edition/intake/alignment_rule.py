@@ -54,6 +54,7 @@ per stretch between firm runs (`MAX_CELLS`): deterministic and bounded.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
@@ -470,10 +471,11 @@ def decide(firms: list, read: Stretches, rule: Rule, min_run: int, limit) -> tup
                     pairs = [(tag, i, j) for tag, i, j in pairs if sure[p0 + j] or reference_codes[r0 + i] != UNDECIDED]
                 spans = classic_spans(pairs, sure[p0:p1], stretch[p0:p1], min_run, r1 - r0)
                 decided |= {stretch[p0 + a]: (p0 + a, p0 + b) for a, b in spans.values()}
-                at = {j: i for _, i, j in pairs}
+                paired = [j for _, _, j in pairs]  # in order: a span's first character is paired
                 for a, _ in spans.values():
-                    last = max((i for _, i, j in pairs if j < a), default=-1)
-                    before[stretch[p0 + a]] = reference_text[r0 + last + 1 : r0 + at[a]]
+                    k = bisect_left(paired, a)
+                    last = pairs[k - 1][1] if k else -1
+                    before[stretch[p0 + a]] = reference_text[r0 + last + 1 : r0 + pairs[k][1]]
                 for _, i, j in pairs:
                     if reference_codes[r0 + i] != UNDECIDED:  # else it goes with the character before
                         code_at.setdefault(p0 + j, reference_codes[r0 + i])

@@ -90,12 +90,13 @@ class Names:
         self.fold = lambda text: "".join(normalizer.fold(c)[0] if HAN.match(c) else c for c in text)
         self.ids = {self.fold(name): e.id for e in table.values() for name in e.names}
         self.pattern = regex.compile("|".join(map(regex.escape, sorted(self.ids, key=len, reverse=True))))
-        beside = read_toml(FORMULAS)[0]["beside"]
+        formulas = read_toml(FORMULAS)[0]
+        beside = formulas["beside"]
         self.verbs = {
             self.fold(verb): verb in beside["has"] for verb in beside["has"] + beside["lacks"]
         }  # -> it has them
         self.before = self.fold(beside["before"])
-        self.error = regex.compile(read_toml(FORMULAS)[0]["judged"]["error"])
+        self.error = regex.compile(formulas["judged"]["error"])
 
     def neutral(self, note: TextualNote | None) -> bool:
         """The note reports readings without judging them: it adopts none (今依敖本改正, 從之) and
