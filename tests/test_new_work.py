@@ -52,10 +52,11 @@ def test_the_bases_juan_are_the_chapters_and_plates_are_none():
     assert [(c.number, c.title, c.heading) for c in chapters] == [
         (1, "曲禮上、曲禮下", "曲禮上第一、曲禮下第二"),
         (2, "檀弓上", "檀弓上第三"),
-        (3, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
-        (4, "哀公問", "哀公問第二十七"),
-        (5, "深衣", "深衣第三十九"),
-        (6, "投壷", "投壷第四十"),
+        (3, "月令", "月令第六"),
+        (4, "曽子問、文王丗子", "曽子問第七、文王丗子第八"),  # its lines ending in 序 are no front matter
+        (5, "哀公問", "哀公問第二十七"),
+        (6, "深衣", "深衣第三十九"),
+        (7, "投壷", "投壷第四十"),
     ]
     assert placements[LIJI / "KR1d0054_000.txt"].chapter is None
     assert edition_siglum(LIJI) == "SBCK"
@@ -334,6 +335,22 @@ def test_the_bases_paragraphs_divide_a_chapter_no_step_names(tmp_path):
     assert set(gaps) <= set(starts)  # every paragraph begins a section
     assert set(starts) - {0, *gaps} <= set(notes)  # a long one is cut where a note ends a passage
     assert len(starts) > len(gaps) and all(p.t1 - p.t0 <= LONGEST for p in pieces)
+
+
+def test_a_new_line_after_a_short_one_opens_a_paragraph_where_no_circle_does(tmp_path):
+    """A print may open a paragraph by a new line alone, with no 〇 (月令's months, the 周禮's
+    offices): a printed line well short of the print's usual width, the 經 at the head of the next.
+    A note in two small columns is as wide as its longer column: a line of a note alone may be
+    short (…(音亡丁反爾雅/云食苗心螟) before 季春之月) or full. 纂圖互註禮記 卷五, cut from the real file."""
+    witness = base_witness(tmp_path, "KR1d0054_005.txt")
+    classic = "".join(t.source(witness.raw) for t in witness.classic.tokens)
+    opening = {classic[g : g + 4] for g in paragraph_gaps(witness)}
+    assert {"仲春之月", "季春之月"} <= opening
+    assert "帝大皡其" not in opening  # the line before, of a note and the 經, is full
+    assert not {"則民大疫", "水不時肥", "不熟民多"} & opening  # lines of the 經 that run on
+    notes = note_gaps(witness)
+    starts = {classic[p.t0 : p.t0 + 4] for p in divided(0, len(classic), [], notes, set(), paragraph_gaps(witness))}
+    assert {"仲春之月", "季春之月"} <= starts
 
 
 def test_the_yinyi_run_on_inside_a_note_with_no_circle_is_told_by_its_fanqie_not_zheng_xuans_fan(tmp_path):

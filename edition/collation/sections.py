@@ -10,12 +10,13 @@ sections.
 
 Where no label names the text, the steps of the rite that 賈公彥's 疏 names (`steps`) are the
 sections, titled with the 疏's words; where no step is named either, the base's own paragraphs
-(where a mark of its layout opens one, 〇 before a passage of the 經) divide the text, and in each
-the passages the 疏 comments on (its lemmata 「X至Y」, placed by the 單疏本's reading) and the
-passages Zheng's notes close are grouped into sections of at most `LONGEST` characters, titled by
-their first words, never cut where a 傳 follows the 經 it explains; a passage boundary inside an
-entry (a lost leaf supplied) is none unless the entry ends where a passage does. A stretch
-shorter than `SHORTEST` joins the section after it (the chapter's title before its first step).
+(where a mark of its layout opens one, 〇 before a passage of the 經, or its print opens a new
+line after a short one) divide the text, and in each the passages the 疏 comments on (its lemmata
+「X至Y」, placed by the 單疏本's reading) and the passages Zheng's notes close are grouped into
+sections of at most `LONGEST` characters, titled by their first words, never cut where a 傳
+follows the 經 it explains; a passage boundary inside an entry (a lost leaf supplied) is none
+unless the entry ends where a passage does. A stretch shorter than `SHORTEST` joins the section
+after it (the chapter's title before its first step).
 
 A section's citation units are its sentences where punctuation is carried to the base; where none
 is, each passage of the 經 from one of Zheng's notes to the next, split again where the 疏's
@@ -25,8 +26,10 @@ lemmata divide a passage longer than `LONG_PASSAGE`.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from math import inf
 from typing import TYPE_CHECKING
 
 import regex
@@ -37,7 +40,7 @@ from .analysis import Context, Placements
 from .model import Division, Section, Step, Unit
 
 if TYPE_CHECKING:
-    from ..intake.model import Witness
+    from ..intake.model import Segment, Witness
 
 NAME = "sections"
 PHASE = "divisions"
@@ -47,6 +50,7 @@ LONGEST = 300  # tokens a section of grouped passages holds at most where the pa
 LONGEST_STEP = 600  # a step longer than this (to the chapter's end) is grouped too: the 疏's longest is some 450
 SHORTEST = 20  # a stretch shorter than this joins the section after it
 LONG_PASSAGE = 120  # a passage longer than this is cut where the 疏's lemmata divide it
+SHORT_LINE = 0.75  # a printed line no wider than this of the usual ends a paragraph
 
 
 def sections(
@@ -195,8 +199,9 @@ def note_gaps(base: Witness) -> list[int]:
 
 def paragraph_gaps(base: Witness) -> list[int]:
     """The base gaps where the base opens a paragraph of its 經: a mark of the layout that opens a
-    section (a profile rule's `section = "opens"`: 〇 between passages) before the 經 goes on."""
-    starts, out, opening = base.classic.starts, set(), False
+    section (a profile rule's `section = "opens"`: 〇 between passages) before the 經 goes on, or
+    a new printed line after a short one (`new_lines`)."""
+    starts, out, opening = base.classic.starts, set(new_lines(base)), False
     for segment in base.segments:
         if segment.attrs.get("section") == "opens":
             opening = True
@@ -205,6 +210,52 @@ def paragraph_gaps(base: Witness) -> list[int]:
                 out.add(bisect_left(starts, segment.start))
             opening = False
     return sorted(g for g in out if 0 < g < len(starts))
+
+
+def new_lines(base: Witness) -> list[int]:
+    """The base gaps where its print breaks the line before a paragraph: a printed line (a line end
+    `break = "line"`) no wider than SHORT_LINE of the print's usual width, and the 經 at the head of
+    the next. A note set in small characters (`size = "small"`) is as wide as its longer column
+    (`break = "column"`); a line with small columns in no such note, or with text supplied from
+    another witness, has no width known."""
+    lines: list[tuple[float, Segment | None]] = []  # each printed line's width and its first text
+    width, columns, head, unknown = 0, None, None, False
+    for segment in base.segments:
+        unknown |= segment.supplied
+        if segment.layer != "format":
+            head = head or segment
+            if columns is None:
+                width += characters(base, segment)
+            else:
+                columns[-1] += characters(base, segment)
+        elif segment.attrs.get("break") == "line":
+            width += max(columns or [0])
+            if unknown:
+                lines.append((inf, None))
+            elif width:
+                lines.append((width, head))
+            width, columns, head, unknown = 0, None, None, False
+        elif segment.attrs.get("size") == "small":  # a note opens or closes
+            width, columns = (width, [0]) if columns is None else (width + max(columns), None)
+        elif segment.attrs.get("break") == "column":
+            unknown |= columns is None  # small columns of a note whose extent the layout does not give
+            columns = None if columns is None else [*columns, 0]
+    [(usual, _)] = Counter(w for w, _ in lines if w < inf).most_common(1) or [(0, 0)]
+    starts = base.classic.starts
+    return [
+        bisect_left(starts, head.start)
+        for (width, _), (_, head) in zip(lines, lines[1:])
+        if width <= usual * SHORT_LINE and head is not None and head.layer == "classic"
+    ]
+
+
+def characters(base: Witness, segment: Segment) -> int:
+    """The characters a segment prints: its tokens where it is text (an entity is one), else its
+    length."""
+    if segment.layer not in base.stream.layers:
+        return segment.end - segment.start
+    starts = base.stream.starts
+    return bisect_left(starts, segment.end) - bisect_left(starts, segment.start)
 
 
 def tradition_openings(base: Witness) -> set[int]:
