@@ -75,7 +75,7 @@ def test_header_page_breaks_and_printed_line_ends(tmp_path, sources):
     assert (page.start, page.end, page.line) == (text.index("<pb"), text.index(">") + 1, 3)
     doc = transcription(sources, w)
     pb = doc.find(".//t:pb", NS)
-    assert (pb.get("n"), pb.get("facs")) == ("1a", "KR1d0026_SBCK_005-1a")
+    assert (pb.get("n"), pb.get("facs")) == ("5-1a", "KR1d0026_SBCK_005-1a")  # 卷 and leaf
     assert pb.getnext().get("function") == "break" and pb.getnext().text == "<pb:KR1d0026_SBCK_005-1a>"
     marks = doc.xpath("//t:metamark[.='¶']", namespaces=NS)
     assert len(marks) == 3 and all(m.get("function") == "break" for m in marks)

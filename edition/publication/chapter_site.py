@@ -36,7 +36,7 @@ from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
 from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions
 from .i18n import Messages, site_languages
-from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, Proposed, SectionView
+from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, Proposed, SectionView
 from .render import UNDESCRIBED, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
@@ -254,6 +254,21 @@ class Site:
         """The witnesses' names (sigla where they have none), the traditions as 今文, 古文."""
         return self.edition.sigla(wit)
 
+    def leaf(self, n: str, short: bool = False) -> str:
+        """A leaf of a witness (pb/@n) as the edition's conventions name it."""
+        return self.conventions.leaf(n, short)
+
+    def leaves(self, app: App) -> str:
+        """Where each witness reads the entry: its name and leaf, in the order of the witnesses."""
+        order = list(self.edition.witnesses)
+        named = sorted(app.leaves.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+        joiner = self.conventions.templates["list_joiner"]
+        return joiner.join(f"{self.edition.sigla([w])}{self.leaf(n)}" for w, n in named)
+
+    @property
+    def base_label(self) -> str:
+        return next((w.label for w in self.edition.witnesses.values() if w.base), "")
+
     def pieces(self, segment: SynopsisRow, witness_id: str, order: str = "base") -> list[Piece]:
         """The segment as the witness reads it; a clause it reads elsewhere stands at its place in
         the base in the base's `order`, where the witness has it in its `own` order."""
@@ -361,7 +376,7 @@ def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
         def walk(items) -> None:
             nonlocal text, start, position
             for item in items:
-                if isinstance(item, GlossView):  # the 注 a moved clause's place holds
+                if isinstance(item, (GlossView, Leaf)):  # the 注 a moved clause's place holds, a leaf's start
                     continue
                 if isinstance(item, str):
                     text += item
@@ -537,6 +552,7 @@ def environment(stand_ins: dict[str, str | None] | None = None) -> jinja2.Enviro
     env.tests["cite"] = lambda item: isinstance(item, Cite)
     env.tests["paragraph"] = lambda item: isinstance(item, Paragraph)
     env.tests["layer_mark"] = lambda item: isinstance(item, LayerMark)
+    env.tests["leaf"] = lambda item: isinstance(item, Leaf)
     env.tests["proposed"] = lambda item: isinstance(item, Proposed)
     env.tests["gloss"] = lambda item: isinstance(item, GlossView)
     env.globals.update(heat_colour=heat_colour, ranges_text=ranges_text, Markup=Markup)

@@ -40,6 +40,7 @@ QUOTING = ("lacunaStart", "lacunaEnd")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+LEAF = regex.compile(r"(\d+)-(\d+)([a-z]?)")  # a leaf as `pb/@n` gives it: 卷, leaf and side
 LONG = 24  # characters beyond which a lemma or a reading is cited by its first and last words
 CITED_ENDS = 4
 
@@ -129,6 +130,16 @@ class Conventions:
     def words(self, number: int) -> str:
         """A count as the style writes it: 三 or 3."""
         return chinese_number(number) if self.templates["numerals"] == "chinese" else str(number)
+
+    def leaf(self, n: str, short: bool = False) -> str:
+        """A leaf as the style names it, from the TEI's `pb/@n` (卷-leaf and side, 5-12b): 卷五葉十二b,
+        or short for the margin, 五·十二b; an @n of another form as it is."""
+        match = LEAF.fullmatch(n)
+        if match is None:
+            return n
+        juan, leaf, side = match.groups()
+        template = self.templates["headings"]["leaf_short" if short else "leaf"]
+        return template.format(juan=self.words(int(juan)), leaf=self.words(int(leaf)), side=side)
 
     def phrase(self, kind: str, **values) -> list[EntryPart]:
         """The template `kind` with its fields filled: each field a part of its own role."""

@@ -124,6 +124,7 @@ class App:
     lost_leaf: list[str] = field(default_factory=list)  # a lost leaf of the base: the witnesses it is supplied from
     # The readings that only editions a 校语 reports read (the note, quoted, says them).
     reported: list[ReadingView] = field(default_factory=list)
+    leaves: dict[str, str] = field(default_factory=dict)  # witness id -> the leaf its reading begins on
 
     @property
     def in_text(self) -> bool:
@@ -158,7 +159,7 @@ class GlossView:
 
     @property
     def text(self) -> str:
-        return "".join(i if isinstance(i, str) else i.lemma.text for i in self.items)
+        return "".join(i.lemma.text if isinstance(i, App) else i for i in self.items if not isinstance(i, Leaf))
 
     @property
     def apps(self) -> list[App]:
@@ -195,7 +196,14 @@ class LayerMark:
     unit: str
 
 
-MARKS = (Cite, Paragraph, LayerMark)  # items of a section that are no text
+@dataclass
+class Leaf:
+    """Where a leaf of the base begins: its 卷 and leaf as the TEI's `pb/@n` gives them (5-3a)."""
+
+    n: str
+
+
+MARKS = (Cite, Paragraph, LayerMark, Leaf)  # items of a section that are no text
 
 
 @dataclass
@@ -291,6 +299,7 @@ class Collected:
     gaiji: dict
     reported: frozenset[str] = frozenset()  # the ids of the editions a 校语 reports (witnesses of listWit)
     hypothetical: frozenset[str] = frozenset()  # the ids of the traditions a commentator's notes report
+    base: str = ""  # the id of the base, whose leaves the text marks
     apps: list[App] = field(default_factory=list)
     commentary_apps: list[App] = field(default_factory=list)
 

@@ -33,7 +33,7 @@ from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
 from .conventions import SERIES, Conventions, unsaid
-from .model import App, Cite, EditionView, GlossView, LayerMark, Paragraph, WitnessView
+from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -118,7 +118,13 @@ class Notes:
             return self.edtext(part)
         if isinstance(part, GlossView):
             return self.gloss(part)
+        if isinstance(part, Leaf):
+            return self.leaf(part)
         return escape(part)
+
+    def leaf(self, leaf: Leaf) -> str:
+        """Where a leaf of the base begins, in the left margin: its 卷 and leaf."""
+        return rf"\ledleftnote{{\leafno{{{escape(self.conventions.leaf(leaf.n, short=True))}}}}}"
 
     def gloss(self, gloss: GlossView) -> str:
         """A note of the 注 after its passage, in small type, with its entries."""
@@ -146,6 +152,8 @@ def paragraph(section, notes: Notes) -> str:
         elif isinstance(item, LayerMark):
             if item.unit == "tradition":
                 out.append(r"\chuan{}")
+        elif isinstance(item, Leaf):
+            out.append(notes.leaf(item))
         else:
             out.append(notes.part(item))
     return "".join(out)

@@ -24,6 +24,7 @@ from .model import (
     EditionView,
     GlossView,
     LayerMark,
+    Leaf,
     Paragraph,
     Proposed,
     Quotation,
@@ -139,6 +140,8 @@ def read_items(node, found: Collected, gloss: str = "") -> list:
             items.append(Cite(child.get(XML_ID), child.get("n")))
         elif name == "milestone":
             items.append(LayerMark(child.get("unit", "")))
+        elif name == "pb" and child.get("ed") == f"#{found.base}":
+            items.append(Leaf(child.get("n", "")))
         if child.tail:
             items.append(child.tail)
     return joined(items)
@@ -213,6 +216,8 @@ def read_app(node, found: Collected, within: App | None = None, gloss: str = "")
             app.parts.append(read_app(child, found, app, gloss))
         elif is_gloss(child):
             app.parts.append(read_gloss(child, found))
+        elif etree.QName(child).localname == "pb" and child.get("ed") == f"#{found.base}":
+            app.parts.append(Leaf(child.get("n", "")))
         else:
             app.parts.append(child_text(child, lem, gaiji))
         if child.tail:
@@ -289,6 +294,7 @@ def read(path: Path) -> EditionView:
         gaiji,
         frozenset(w.id for w in witnesses.values() if w.reported),
         frozenset(w.id for w in witnesses.values() if w.hypothetical),
+        base=next((w.id for w in witnesses.values() if w.base), ""),
     )
     for number, div in enumerate(doc.xpath("//t:body//t:div[@type='section']", namespaces=NS), 1):
         head = div.find("t:head", NS)
@@ -316,12 +322,8 @@ def read(path: Path) -> EditionView:
     for app in apps:
         app.graphic = app.lemma.resp == f"#{GRAPHIC_RESP}"
         app.emended = bool(app.lemma.resp) and not app.lost_leaf and any(f"#{base}" in r.wit for r in app.readings)
-    app_of = {r.id: app for app in apps for r in app.readings}
-    reading_of = {r.id: r for app in apps for r in app.readings}
-    for app in apps:
-        for r in app.readings:
-            r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
-            r.counterparts = [reading_of[ref] for ref in r.corresp if ref in reading_of]
+    place_leaves(doc, apps)
+    link_transposed(apps)
     application = doc.find(".//t:appInfo/t:application", NS)
     edition.tool = f"{application.get('ident')} {application.get('version')}" if application is not None else ""
     edition.title = doc.findtext(".//t:titleStmt/t:title", default="", namespaces=NS)
@@ -353,6 +355,31 @@ def read(path: Path) -> EditionView:
         edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
         edition.fanli_keys = [p.get("n", "") for p in fanli.iterfind("t:p", NS)]
     return edition
+
+
+def link_transposed(apps: list[App]) -> None:
+    """Each transposed reading with the reading at the other place, and that reading's entry."""
+    app_of = {r.id: app for app in apps for r in app.readings}
+    reading_of = {r.id: r for app in apps for r in app.readings}
+    for app in apps:
+        for r in app.readings:
+            r.elsewhere = [app_of[ref] for ref in r.corresp if ref in app_of]
+            r.counterparts = [reading_of[ref] for ref in r.corresp if ref in reading_of]
+
+
+def place_leaves(doc, apps: list[App]) -> None:
+    """Each entry's leaves: of each witness that reads in it, the leaf its last `pb` before the
+    entry names."""
+    current: dict[str, str] = {}
+    at: dict[str, dict[str, str]] = {}
+    for node in doc.getroot().iter(f"{{{TEI}}}pb", f"{{{TEI}}}app"):
+        if etree.QName(node).localname == "pb":
+            current[node.get("ed", "").lstrip("#")] = node.get("n", "")
+        else:
+            at[node.get(XML_ID, "")] = dict(current)
+    for app in apps:
+        reading = {w.lstrip("#") for r in (app.lemma, *app.readings) for w in r.wit}
+        app.leaves = {w: n for w, n in at.get(app.id, {}).items() if w in reading}
 
 
 def place_apps(section: SectionView) -> None:

@@ -8,6 +8,7 @@ from ..conventions import Conventions
 from .apparatus import CommentaryWriter, EditionWriter, joined_inserts, layer_milestones
 from .front import editorial_principles, variant_forms_table
 from .header import SourcesForTei, header
+from .leaves import page_breaks
 from .markup import TEI_NS, TEXT_LANGUAGE, XML_ID, XML_LANG, codepoints_used, el, mark_stand_ins
 from .witnesses import list_wit
 
@@ -27,7 +28,15 @@ def edition_document(
         apparatus, sections, sources.persons, paragraphs=paragraphs, evidence=sources.evidence, metas=metas
     )
     zhu = CommentaryWriter(commentary, sources.persons, sources.evidence, metas) if commentary else None
-    writer.inserts = joined_inserts(zhu.after_passages() if zhu is not None else {}, layer_milestones(apparatus.base))
+    before_notes, after_notes, in_notes = page_breaks(apparatus, commentary)
+    writer.inserts = joined_inserts(
+        before_notes,
+        zhu.after_passages() if zhu is not None else {},
+        layer_milestones(apparatus.base),
+        after_notes,
+    )
+    if zhu is not None:
+        zhu.inserts = in_notes
     body = writer.body()
     tei = el("TEI", {XML_LANG: "lzh"})
     gaiji = writer.gaiji | (zhu.gaiji if zhu else set()) | mark_stand_ins(body, sources.gaiji)
