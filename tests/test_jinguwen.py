@@ -7,8 +7,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import regex
 from lxml import etree
 
+from edition.publication import render
+from edition.publication.conventions import Conventions, same_words
+from edition.publication.model import EditionView, VariantFormView, WitnessView
 from edition.publication.tei import TEI_NS
 from edition.traditions import jinguwen
 
@@ -296,3 +300,39 @@ def test_the_old_copies_zheng_xuan_names_in_the_zhouli_are_a_tradition_of_the_gr
             reading,
             "",
         )
+
+
+def test_a_note_quoted_in_forms_that_differ_only_in_script_variant_form_or_punctuation_is_quoted_once():
+    """「今文說皆作稅」 (SBCK) and 「今文説皆作稅」 (WYG) are one wording when the 異體字表 pairs 說 and
+    説, whichever way its rows run; a simplified and punctuated web text's wording is one with them;
+    a wording with a word more is another."""
+    witnesses = {
+        i: WitnessView(i, s, s, "", "included", "", name=n, script=script)
+        for i, s, n, script in (
+            ("wSBCK", "SBCK", "四部叢刊本", "traditional"),
+            ("wWYG", "WYG", "四庫本", "traditional"),
+            ("w002", "002", "網絡本", "simplified"),
+        )
+    }
+    rows = [VariantFormView("說", "説", 3, [], ""), VariantFormView("説", "說", 1, [], "")]
+    edition = EditionView("", "", witnesses, [], [], {}, variant_forms=rows)
+    quoted = [("wSBCK", "今文說皆作稅"), ("wWYG", "今文説皆作稅"), ("w002", "今文说，皆作税。")]
+    said = "".join(p.text for p in Conventions("chinese").quotes(edition, quoted))
+    assert said == "「今文說皆作稅」（四部叢刊本、四庫本、網絡本）"
+    quoted.append(("wWYG", "今文說作稅"))
+    said = "".join(p.text for p in Conventions("chinese").quotes(edition, quoted))
+    assert said.count("「") == 2 and "「今文說作稅」（四庫本）" in said
+
+
+def test_no_entry_quotes_the_same_note_twice_after_folding(built):
+    """Over the built chapter, no 今古文 entry quotes two wordings of Zheng Xuan's note that are one
+    after folding script, variant forms and punctuation."""
+    edition = render.read(built / "edition.xml")
+    same = same_words(edition)
+    quoting = [r for app in edition.all_apps for r in app.of_types(("jinguwen",)) if len(r.quotes) > 1]
+    assert len(quoting) > 20
+    conventions = Conventions(edition.style)
+    for r in quoting:
+        said = "".join(p.text for p in conventions.quotes(edition, r.quotes))
+        wordings = regex.findall(r"「([^」]*)」", said)
+        assert len({same(w) for w in wordings}) == len(wordings), said

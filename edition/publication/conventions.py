@@ -7,6 +7,7 @@ from __future__ import annotations
 import calendar
 import string
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -363,12 +364,16 @@ class Conventions:
         ]
 
     def quotes(self, edition: EditionView, quoted: list[tuple[str, str]]) -> list[EntryPart]:
-        """Words quoted from witnesses, each wording once with the witnesses that have it."""
-        wordings: dict[str, list[str]] = {}
+        """Words quoted from witnesses, each wording once with the witnesses that have it: wordings
+        that differ only in script, variant forms (the 異體字表's) or punctuation are one, as the
+        first witness writes it."""
+        same = same_words(edition)
+        wordings: dict[str, tuple[str, list[str]]] = {}
         for source, words in quoted:
-            wordings.setdefault(in_edition_script(edition, [source], words), []).append(source)
+            words = in_edition_script(edition, [source], words)
+            wordings.setdefault(same(words), (words, []))[1].append(source)
         parts: list[EntryPart] = []
-        for number, (words, sources) in enumerate((wordings or {"": []}).items()):
+        for number, (words, sources) in enumerate((wordings or {"": ("", [])}).values()):
             if number:
                 parts.append(EntryPart("text", self.templates["quote_joiner"]))
             parts += self.phrase("quote", words=words, sigla=edition.sigla(sources, self.templates["name_joiner"]))
@@ -454,6 +459,19 @@ def in_edition_script(edition: EditionView | None, wit: list[str], words: str) -
     if any(edition.witnesses[i].script == edition.script for i in ids):
         return words
     return in_script(words, edition.script, "traditional")
+
+
+def same_words(edition: EditionView) -> Callable[[str], str]:
+    """Words as compared for saying them once: their characters alone (no punctuation), in
+    traditional script, the forms the 異體字表 pairs (either way) as one."""
+    one: dict[str, str] = {}  # a character -> another of its forms, towards the one that stands for them all
+    find = lambda c: c if one.get(c, c) == c else find(one[c])
+    for row in edition.variant_forms:
+        if len(row.form) == len(row.text) == 1:
+            a, b = sorted((find(row.text), find(row.form)))
+            if a != b:
+                one[b] = a
+    return lambda words: "".join(map(find, HAN_OR_GAP.findall(in_script(words, "traditional", "simplified"))))
 
 
 def own_forms(r: ReadingView, edition: EditionView | None = None) -> list[tuple[str, list[str]]]:
