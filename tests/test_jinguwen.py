@@ -12,7 +12,7 @@ from lxml import etree
 
 from edition.publication import render
 from edition.publication.conventions import Conventions, same_words
-from edition.publication.model import EditionView, VariantFormView, WitnessView
+from edition.publication.model import App, EditionView, ReadingView, VariantFormView, WitnessView
 from edition.publication.tei import TEI_NS
 from edition.traditions import jinguwen
 
@@ -336,3 +336,50 @@ def test_no_entry_quotes_the_same_note_twice_after_folding(built):
         said = "".join(p.text for p in conventions.quotes(edition, r.quotes))
         wordings = regex.findall(r"「([^」]*)」", said)
         assert len({same(w) for w in wordings}) == len(wordings), said
+
+
+def made_up_edition(*readings) -> tuple[EditionView, App]:
+    """An edition of three witnesses (the base SBCK) and the traditions 今文 and 古文, with one entry."""
+    witnesses = {
+        i: WitnessView(i, s, s, "", status, "", base=i == "wSBCK", name=n)
+        for i, s, n, status in (
+            ("wSBCK", "SBCK", "四部叢刊本", "included"),
+            ("wWYG", "WYG", "四庫本", "included"),
+            ("w002", "002", "網絡本", "included"),
+            ("jinwen", "今文", "今文", "hypothetical"),
+            ("guwen", "古文", "古文", "hypothetical"),
+        )
+    }
+    app = App("app-1", 1, ReadingView("app-1-lem", ["#wSBCK", "#wWYG"], "弗"), list(readings))
+    return EditionView("", "", witnesses, [], [app], {}), app
+
+
+def said(edition: EditionView, app: App) -> str:
+    conventions = Conventions("chinese")
+    clauses = [c for r in app.readings for c in conventions.jinguwen(edition, app, r, "弗")]
+    return "；".join("".join(p.text for p in c.parts) for c in clauses)
+
+
+def test_notes_that_name_two_traditions_for_one_reading_are_one_statement_as_the_bases_note_names_it():
+    """SBCK's 注 says 今文弗爲不, WYG's 古文弗為不 (士昏禮): a variant of the 注, said once, as 今文 with
+    both wordings quoted, the base's first."""
+    edition, app = made_up_edition(
+        ReadingView("r1", ["#guwen"], "不", "jinguwen", quotes=[("wWYG", "古文弗為不無能字")]),
+        ReadingView("r2", ["#jinwen"], "不", "jinguwen", quotes=[("wSBCK", "今文弗爲不無能字")]),
+    )
+    assert (
+        said(edition, app) == "弗，今文作不。鄭注：「今文弗爲不無能字」（四部叢刊本），「古文弗為不無能字」（四庫本）"
+    )
+
+
+def test_readings_one_note_reports_both_are_one_sentence_quoting_it_once():
+    """古文苦爲枯今文或作芐 (士虞禮): 「苦，古文作枯，今文作芐。鄭注：…」, the note quoted once, a web
+    text's wording of it beside."""
+    note = "古文弗爲枯今文或作芐"
+    edition, app = made_up_edition(
+        ReadingView("r1", ["#guwen"], "枯", "jinguwen", quotes=[("wSBCK", note), ("wWYG", note)]),
+        ReadingView("r2", ["#jinwen"], "芐", "jinguwen", quotes=[("wSBCK", note), ("w002", "今文或作芐")]),
+    )
+    assert said(edition, app) == (
+        "弗，古文作枯，今文作芐。鄭注：「古文弗爲枯今文或作芐」（四部叢刊本、四庫本），「今文或作芐」（網絡本）"
+    )

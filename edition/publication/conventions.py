@@ -349,17 +349,24 @@ class Conventions:
         return out
 
     def jinguwen(self, edition: EditionView, app: App, r, lemma: str) -> list[Clause]:
-        """A 今文/古文 reading: one clause quoting each wording of Zheng Xuan's note among the witnesses."""
-        kind = "jinguwen_omission" if not r.text else "jinguwen"
-        quotes = self.quotes(edition, r.quotes)
+        """A statement of Zheng Xuan's notes on readings (`statements`) that reading `r` opens: its
+        readings, each with its tradition, and each wording of the notes with its witnesses."""
+        statement = statements(edition, app).get(id(r))
+        if statement is None:  # said in the statement of another reading
+            return []
+        readings, quoted = statement
+        said: list[EntryPart] = []
+        for number, o in enumerate(readings):
+            kind = "jinguwen_omission" if not o.text else "jinguwen_also" if number else "jinguwen_reading"
+            tradition = edition.traditions.get(o.wit[0], "")
+            said += [EntryPart("text", self.templates["jinguwen_joiner"])] if number else []
+            said += self.phrase(kind, lemma=lemma, tradition=tradition, reading=o.text)
         return [
             Clause(
-                kind,
+                "jinguwen",
                 "jinguwen",
                 "B",
-                self.phrase(
-                    kind, lemma=lemma, tradition=edition.traditions.get(r.wit[0], ""), reading=r.text, quotes=quotes
-                ),
+                self.phrase("jinguwen", readings=said, quotes=self.quotes(edition, quoted)),
             )
         ]
 
@@ -371,7 +378,8 @@ class Conventions:
         wordings: dict[str, tuple[str, list[str]]] = {}
         for source, words in quoted:
             words = in_edition_script(edition, [source], words)
-            wordings.setdefault(same(words), (words, []))[1].append(source)
+            sources = wordings.setdefault(same(words), (words, []))[1]
+            sources += [] if source in sources else [source]
         parts: list[EntryPart] = []
         for number, (words, sources) in enumerate((wordings or {"": ("", [])}).values()):
             if number:
@@ -459,6 +467,38 @@ def in_edition_script(edition: EditionView | None, wit: list[str], words: str) -
     if any(edition.witnesses[i].script == edition.script for i in ids):
         return words
     return in_script(words, edition.script, "traditional")
+
+
+def statements(edition: EditionView, app: App) -> dict[int, tuple[list[ReadingView], list[tuple[str, str]]]]:
+    """The 今文/古文 readings of an entry said together, by the id of the first, with the words of
+    the notes quoted: a reading of the same words as one of another tradition (the witnesses'
+    notes differ in the tradition they name: 今文弗爲不 in one, 古文弗為不 in another, a variant of the
+    注) is said once, as the note the base's 注 carries names it; readings one note reports both
+    (古文膱爲胾今文或作植) are said in one sentence that quotes each wording once."""
+    same = same_words(edition)
+    base = edition.base.id if edition.base else ""
+    said: list[tuple[list[ReadingView], list[tuple[str, str]]]] = []
+    for r in app.of_types(("jinguwen",)):
+        alike = next((s for s in said if same(s[0][0].text) == same(r.text)), None)
+        if alike is not None:
+            if any(source == base for source, _ in r.quotes) and not any(source == base for source, _ in alike[1]):
+                alike[0][0] = r  # the tradition the base's note names, its words first
+                alike[1][:0] = r.quotes
+            else:
+                alike[1].extend(r.quotes)
+            continue
+        said.append(([r], list(r.quotes)))
+    out: list[tuple[list[ReadingView], list[tuple[str, str]], set[str]]] = []
+    for readings, quoted in said:
+        wordings = {same(words) for _, words in quoted}
+        shared = next((o for o in out if o[2] & wordings), None)
+        if shared is None:
+            out.append((readings, quoted, wordings))
+        else:
+            shared[0].extend(readings)
+            shared[1].extend(quoted)
+            shared[2].update(wordings)
+    return {id(readings[0]): (readings, quoted) for readings, quoted, _ in out}
 
 
 def same_words(edition: EditionView) -> Callable[[str], str]:
