@@ -304,3 +304,25 @@ def test_accessibility(page, site, screenshots, name, folder):
     ]
     assert not serious, serious
     page.screenshot(path=screenshots / f"{folder.replace('/', '-')}{name[:-5]}.png")
+
+
+def test_on_a_phone_every_marker_is_a_target_a_finger_can_hit_and_no_page_scrolls_sideways(browser, site, screenshots):
+    """At 390 px (a phone), each marker of the text shown is 24 px wide and high at least (WCAG
+    2.5.8), an entry with no lemma shows its sign (＋ or ↷), not a bare dot, and the reading page
+    keeps within the screen's width."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(url(site, "index.html"))
+        sizes = page.evaluate(
+            "[...document.querySelectorAll('p.text button.app')].filter(b => b.offsetParent)"
+            ".map(b => { const r = b.getBoundingClientRect(); return [b.id, r.width, r.height]; })"
+        )
+        assert len(sizes) > 150
+        small = [(i, round(w, 1), round(h, 1)) for i, w, h in sizes if w < 24 or h < 24]
+        assert not small, small[:5]
+        signs = set(page.locator("p.text button.app.empty").all_inner_texts())
+        assert signs and signs <= {"＋", "↷"}
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=screenshots / "phone-index.png")
+    finally:
+        page.close()

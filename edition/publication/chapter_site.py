@@ -64,6 +64,8 @@ KINDS = (
 # The types of readings that differ in form only (series C): the filter "major" leaves them out.
 MINOR = set(FORM_ONLY)
 
+ADDED_HERE, MOVED_HERE = "＋", "↷"  # the signs of an entry with no lemma in the text
+
 
 @dataclass
 class SynopsisRow:
@@ -249,6 +251,12 @@ class Site:
             | ({"textual"} if app.textual else set())
         )
         return next((k for k in KINDS if k in types), "orthographic")
+
+    @staticmethod
+    def sign(app: App) -> str:
+        """What marks an entry with no lemma in the text: a clause a witness reads here that the
+        base reads elsewhere (↷), or words a witness adds (＋)."""
+        return MOVED_HERE if any(r.type == "transposition" for r in app.readings) else ADDED_HERE
 
     def sigla(self, wit: list[str]) -> str:
         """The witnesses' names (sigla where they have none), the traditions as 今文, 古文."""
