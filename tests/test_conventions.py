@@ -130,7 +130,8 @@ def test_the_fanli_names_base_and_collated_witnesses_from_the_data(built, tei, s
     assert decl.xpath("t:normalization[@xml:id='decl-variant_forms']/@method", namespaces=NS) == ["silent"]
     assert decl.xpath("t:normalization[@xml:id='decl-usages']/@method", namespaces=NS) == ["markup"]
     assert "己、已、巳" in items["graphic"] and "古今字" in items["usages"] and "避諱" in items["taboo"]
-    html = page_text(built / "site" / "index.html")
+    html = page_text(built / "site" / "fanli.html")  # a page of its own, which the text links to
+    assert 'href="fanli.html"' in (built / "site" / "index.html").read_text(encoding="utf-8")
     pdf = re.sub(r"[ivx]+(凡例){2}", "", flat(pdftotext(built / "edition.pdf")))  # an item over a page break
     for text in items.values():
         assert text in html and flat(text) in pdf

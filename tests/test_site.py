@@ -18,6 +18,7 @@ from edition.publication.render import read
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
     "index.html",
+    "fanli.html",
     "witness-000.html",
     "synopsis.html",
     "witnesses.html",
@@ -307,12 +308,13 @@ def test_accessibility(page, site, screenshots, name, folder):
 
 
 def test_on_a_phone_every_marker_is_a_target_a_finger_can_hit_and_no_page_scrolls_sideways(browser, site, screenshots):
-    """At 390 px (a phone), each marker of the text shown is 24 px wide and high at least (WCAG
-    2.5.8), an entry with no lemma shows its sign (＋ or ↷), not a bare dot, and the reading page
-    keeps within the screen's width."""
+    """At 390 px (a phone), the chapter opens on its text (the 凡例 is a page of its own), each
+    marker of the text shown is 24 px wide and high at least (WCAG 2.5.8), an entry with no lemma
+    shows its sign (＋ or ↷), not a bare dot, and the reading page keeps within the screen's width."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
         page.goto(url(site, "index.html"))
+        assert page.evaluate("document.querySelector('p.text').getBoundingClientRect().top") < 1.5 * 844
         sizes = page.evaluate(
             "[...document.querySelectorAll('p.text button.app')].filter(b => b.offsetParent)"
             ".map(b => { const r = b.getBoundingClientRect(); return [b.id, r.width, r.height]; })"
@@ -324,5 +326,33 @@ def test_on_a_phone_every_marker_is_a_target_a_finger_can_hit_and_no_page_scroll
         assert signs and signs <= {"＋", "↷"}
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=screenshots / "phone-index.png")
+    finally:
+        page.close()
+
+
+def test_on_a_phone_the_synopsis_sets_the_base_beside_one_witness_the_reader_picks(browser, site, screenshots):
+    """At 390 px the synopsis shows the base and one witness (six columns set one character to a
+    line were some 240,000 px tall), the reader picks the other from a list; no page of the chapter
+    scrolls sideways. At 1280 px every witness stands side by side."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    visible = (
+        "[...document.querySelectorAll('table.synopsis td')].filter(c => c.offsetParent).map(c => c.dataset.witness)"
+    )
+    try:
+        for name in PAGES:
+            page.goto(url(site, name))
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+        page.goto(url(site, "synopsis.html"))
+        assert page.evaluate("document.documentElement.scrollHeight") < 100_000
+        options = page.locator("#pair option").all_inner_texts()
+        assert len(options) >= 3
+        base = page.evaluate("document.querySelector('table.synopsis thead th[data-witness]').dataset.witness")
+        assert set(page.evaluate(visible)) == {base, options[0]}
+        page.select_option("#pair", options[-1])
+        assert set(page.evaluate(visible)) == {base, options[-1]}
+        page.screenshot(path=screenshots / "phone-synopsis.png")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        assert not page.locator("#pair").is_visible()
+        assert len(set(page.evaluate(visible))) == len(options) + 1
     finally:
         page.close()

@@ -46,7 +46,7 @@ HANAMIN = (
     Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
 )
 SEARCHABLE = regex.compile(r"[\p{L}\p{N}▯]")
-CHAPTER_ASSETS = ("reading.js", "search.js", "site.css")
+CHAPTER_ASSETS = ("reading.js", "search.js", "site.css", "synopsis.js")
 # Reading types, most telling first, and the 校语 (textual): a marker is coloured by the first its entry has.
 KINDS = (
     T.SUBSTANTIVE,
@@ -812,6 +812,7 @@ def build_site(
         "intake.html": ("intake.html.j2", {}),
         "collation.html": ("collation.html.j2", {}),
         "search.html": ("search.html.j2", {}),
+        "fanli.html": ("fanli.html.j2", {}),
         "downloads.html": ("downloads.html.j2", {"downloads": downloads}),
     }
     pages |= {
