@@ -41,6 +41,15 @@ class EditionConfig:
     language: str = ""
     # The tradition whose analyses and books of evidence the work has (edition.traditions); none if empty.
     tradition: str = ""
+    # The glyphs of the CJK face the PDF and the HTML set the text in (Noto Serif CJK): "TC" (as
+    # Taiwan prints them), "HK", "SC" (as the mainland does), "JP" or "KR"; empty, by the edition's
+    # script: TC for traditional, SC for simplified.
+    glyphs: str = ""
+
+
+def cjk_face(config: EditionConfig) -> str:
+    """The CJK face the edition is set in: Noto Serif CJK with the glyphs the config chooses."""
+    return f"Noto Serif CJK {config.glyphs or ('SC' if config.script == 'simplified' else 'TC')}"
 
 
 def interface_language(config: EditionConfig) -> str:

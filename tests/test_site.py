@@ -278,7 +278,9 @@ def test_the_english_pages_work(page, site):
     marker(page, "揖", "jinwen").click()
     assert page.locator("#popover-title").inner_text().startswith("Entry ")
     assert "揖，今文作升" in page.locator("#popover-body").inner_text(), "the apparatus is the edition's, untranslated"
-    total = page.evaluate("document.querySelectorAll('button.app:not(.zhu button.app)').length")
+    total = page.evaluate(
+        "new Set([...document.querySelectorAll('button.app:not(.zhu button.app)')].map(b => b.dataset.app)).size"
+    )
     assert page.locator("#shown").inner_text() == english.template("script.entries").replace("{n}", str(total))
     page.goto(url(site, "en/search.html", "?q=" + quote("賔")))
     hits = page.locator("#results li.result-text")
@@ -356,3 +358,16 @@ def test_on_a_phone_the_synopsis_sets_the_base_beside_one_witness_the_reader_pic
         assert len(set(page.evaluate(visible))) == len(options) + 1
     finally:
         page.close()
+
+
+def test_the_page_and_its_filter_count_the_entries_the_apparatus_lists(page, site):
+    """The lede's count of entries, the filter's and the apparatus's list are one number: the
+    entries of the 經 that say something; with the 注 shown the filter counts its entries too."""
+    page.goto(url(site, "index.html"))
+    lede = int(re.search(r"出校記(\d+)條", page.locator("p.lede").inner_text()).group(1))
+    classic = page.locator("section.section > ol.apparatus > li.entry").count()
+    commentary = page.locator(".commentary-apparatus li.entry").count()
+    shown = lambda: int(re.search(r"校記(\d+)條", page.locator("#shown").inner_text()).group(1))
+    assert lede == classic == shown() and commentary > 100
+    page.locator("#commentary").check()
+    assert shown() == classic + commentary

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from urllib.parse import quote
 
+import lxml.html
 import pytest
 from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
 
 from edition.publication.i18n import Messages
 from edition.publication.render import read
+from edition.text import chinese_number
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = [(3, "士相見禮", "士相見禮第三"), (10, "覲禮", "覲禮第十")]
@@ -217,12 +220,14 @@ def test_accessibility(page, work_site, name, folder):
 
 def test_the_works_fonts_are_made_again_when_their_families_change(tmp_path, monkeypatch):
     """The work's fonts are taken over from the previous site only if they were made for the same
-    characters and the same families: fonts made under other family names are made again."""
+    characters, the same families and the same face: fonts made under other family names, or of
+    another face of Noto Serif CJK, are made again."""
     from edition.publication import chapter_site
 
     chapter = tmp_path / "chapter"
     (chapter / "fonts").mkdir(parents=True)
-    (chapter / "fonts" / "characters.json").write_text(json.dumps({"shown": "禮", "matched": "", "text": "禮"}))
+    needed = {"shown": "禮", "matched": "", "text": "禮", "face": "Noto Serif CJK TC"}
+    (chapter / "fonts" / "characters.json").write_text(json.dumps(needed))
     first, second, third = tmp_path / "first", tmp_path / "second", tmp_path / "third"
     with monkeypatch.context() as patched:
         patched.setattr(chapter_site, "FAMILIES", ("Old Serif", "Old A", "Old B"))
@@ -232,3 +237,24 @@ def test_the_works_fonts_are_made_again_when_their_families_change(tmp_path, mon
     chapter_site.write_shared_fonts([chapter], third, previous=first / "fonts")
     css = (third / "fonts" / "fonts.css").read_text(encoding="utf-8")
     assert f'"{chapter_site.FAMILIES[0]}"' in css and "Old Serif" not in css
+    (chapter / "fonts" / "characters.json").write_text(json.dumps(needed | {"face": "Noto Serif CJK SC"}))
+    chapter_site.write_shared_fonts([chapter], tmp_path / "fourth", previous=third / "fonts")
+    fourth = tmp_path / "fourth" / "fonts" / "fonts.css"
+    assert fourth.stat().st_ino != (third / "fonts" / "fonts.css").stat().st_ino
+
+
+def test_the_counts_of_entries_agree_on_the_contents_the_chapters_page_and_its_volume(work_build, work_site):
+    """A chapter's entries: the work's contents, the chapter's page and its PDF's 校記統計 give one
+    number, the entries of the 經 the apparatus lists (`conventions.listed`)."""
+    contents = lxml.html.parse(str(work_site / "index.html"))
+    header = [th.text_content() for th in contents.iterfind(".//table[@class='report contents']/thead/tr/th")]
+    column = header.index("校記")
+    for (number, _, heading), folder in zip(CHAPTERS, FOLDERS):
+        row = contents.find(f".//tr[@id='chapter-{number}']")
+        listed = int([cell.text_content() for cell in row][column])
+        lede = (work_site / folder / "index.html").read_text(encoding="utf-8")
+        assert f"出校記{listed}條" in lede, heading
+        pdf = subprocess.run(
+            ["pdftotext", str(work_build / "chapters" / folder / "edition.pdf"), "-"], capture_output=True, text=True
+        ).stdout
+        assert re.search(rf"校記條數（經／注）\s*{chinese_number(listed)}\s*/", pdf), heading

@@ -3,7 +3,8 @@
 Like the PDF, the site is written from the build's outputs alone: `edition.xml` (read through
 `render.read`, Zheng Xuan's 注 among it) and the JSON reports. It works from
 file:// with no server and no network: scripts, styles and data are local files, and the text is
-set in subsets of Noto Serif CJK SC and HanaMin made for exactly the characters the site uses.
+set in subsets of Noto Serif CJK (the edition's face: TC, SC…) and HanaMin made for exactly the
+characters the site uses.
 Every page is written in the edition's language (the root) and in English (en/), its interface's
 words from the catalog of `i18n` (messages.toml); the edition's own text is the same in both.
 """
@@ -17,7 +18,7 @@ import shutil
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from importlib import resources
 from io import BytesIO
 from pathlib import Path
@@ -34,13 +35,12 @@ from ..tables import printable
 from ..text import HAN_OR_GAP
 from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
-from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions
+from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions, listed
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, Proposed, SectionView
 from .render import UNDESCRIBED, read
 
 NOTO = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
-NOTO_FAMILY = "Noto Serif CJK SC"
 HANAMIN = (
     Path("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf"),
     Path("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf"),
@@ -304,6 +304,11 @@ class Site:
     def witness_text(self, section: SectionView, witness_id: str, order: str = "base") -> list[Piece]:
         """A section as the witness reads it, in the base's order or its own."""
         return merged([p for segment in self.segments[section.id] for p in self.pieces(segment, witness_id, order)])
+
+    @cached_property
+    def listed(self) -> tuple[list[App], list[App]]:
+        """The entries the apparatus lists, of the 經 and of the 注 (`conventions.listed`)."""
+        return listed(self.edition, self.entries)
 
     def section_entries(self, section: SectionView) -> list[App]:
         """The section's apparatus entries that say something, those nested in a moved clause's
@@ -637,13 +642,16 @@ def cut_font(source: Path, number: int, characters: set[str]) -> bytes:
 FAMILIES = ("Edition Serif", "Edition HanaMin A", "Edition HanaMin B")
 
 
-def write_fonts(characters: set[str], out: Path, matched: set[str] = frozenset(), text: set[str] | None = None) -> None:
-    """fonts/*.woff2 and fonts/fonts.css: Noto Serif CJK SC for what it has, HanaMin A then B for
-    the rest. A character of the edition's `text` (all `characters` if not given) that none of
-    them has fails the build, as it does for the PDF; others (a comparison form in the intake's
-    tables, one the search only folds to) are left to the reader's fonts."""
+def write_fonts(
+    characters: set[str], out: Path, face: str, matched: set[str] = frozenset(), text: set[str] | None = None
+) -> None:
+    """fonts/*.woff2 and fonts/fonts.css: the edition's face of Noto Serif CJK (TC, SC…) for what
+    it has, HanaMin A then B for the rest. A character of the edition's `text` (all `characters`
+    if not given) that none of them has fails the build, as it does for the PDF; others (a
+    comparison form in the intake's tables, one the search only folds to) are left to the reader's
+    fonts."""
     noto_number = next(
-        i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == NOTO_FAMILY
+        i for i, f in enumerate(TTCollection(str(NOTO), lazy=True).fonts) if f["name"].getDebugName(1) == face
     )
     wanted = {c for c in characters | matched if c.isprintable() and not c.isspace()}
     plan, rest = [], wanted
@@ -676,9 +684,10 @@ def write_shared_fonts(
     """The fonts of a work's site, for what its chapters' sites and its own pages (`shown`) show;
     those of the `previous` site's fonts folder if they were made for the same characters and
     families."""
-    shown, matched, text = set(shown), set(), set()
+    shown, matched, text, faces = set(shown), set(), set(), []
     for chapter_site in chapter_sites:
         needed = json.loads((chapter_site / "fonts" / "characters.json").read_text(encoding="utf-8"))
+        faces.append(needed["face"])
         shown |= set(needed["shown"])
         matched |= set(needed["matched"])
         text |= set(needed["text"])
@@ -689,6 +698,7 @@ def write_shared_fonts(
                 "matched": "".join(sorted(matched - shown)),
                 "text": "".join(sorted(text)),
                 "families": FAMILIES,
+                "face": faces[0],
             },
             ensure_ascii=False,
         )
@@ -701,7 +711,7 @@ def write_shared_fonts(
     ):
         shutil.copytree(previous, out / "fonts", copy_function=os.link)
         return
-    write_fonts(shown, out, matched, text)
+    write_fonts(shown, out, faces[0], matched, text)
     (out / "fonts" / "characters.json").write_text(needed, encoding="utf-8")
 
 
@@ -851,7 +861,8 @@ def build_site(
             "shown": "".join(sorted(shown)),
             "matched": "".join(sorted(matched - shown)),
             "text": "".join(sorted(text_characters(edition))),
+            "face": edition.face,
         }
         (out / "fonts" / "characters.json").write_text(json.dumps(needed, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
-        write_fonts(shown, out, matched, text_characters(edition))
+        write_fonts(shown, out, edition.face, matched, text_characters(edition))

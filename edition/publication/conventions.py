@@ -501,6 +501,15 @@ def statements(edition: EditionView, app: App) -> dict[int, tuple[list[ReadingVi
     return {id(readings[0]): (readings, quoted) for readings, quoted, _ in out}
 
 
+def listed(edition: EditionView, entries: dict) -> tuple[list[App], list[App]]:
+    """The entries the apparatus lists, of the 經 and of the 注: those in the text that say
+    something (`entries`: app id -> its phrased entry). Every count of entries is theirs."""
+    return tuple(
+        [app for app in apps if app.in_text and entries[app.id].clauses]
+        for apps in (edition.apps, edition.commentary_apps)
+    )
+
+
 def same_words(edition: EditionView) -> Callable[[str], str]:
     """Words as compared for saying them once: their characters alone (no punctuation), in
     traditional script, the forms the 異體字表 pairs (either way) as one."""

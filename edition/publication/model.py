@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+FACE = "r-face"  # the id of the TEI's rendition that declares the face the text is set in
+
 
 @dataclass
 class WitnessView:
@@ -261,6 +263,7 @@ class EditionView:
     heading: str = ""  # what heads the text: the chapter's title (鄉射禮第五), else the edition's
     style: str = "chinese"  # the apparatus's conventions (the 凡例's @subtype)
     script: str = "traditional"  # the script the edition writes in (text/@xml:lang)
+    face: str = "Noto Serif CJK TC"  # the CJK face the text is set in (tagsDecl/rendition r-face)
     editors: list[str] = field(default_factory=list)  # titleStmt/editor
     place: str = ""  # publicationStmt/pubPlace
     date: str = ""  # publicationStmt/date/@when: the build's day, ISO

@@ -32,7 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
-from .conventions import SERIES, Conventions, unsaid
+from .conventions import SERIES, Conventions, listed, unsaid
 from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, WitnessView
 
 LATEX_SPECIAL = {
@@ -183,11 +183,13 @@ def latex(edition: EditionView) -> str:
         .get_template("edition.tex.j2")
         .render(
             edition=edition,
+            face=edition.face,
             title_page=conventions.title_page(edition),
             notes=notes,
             paragraph=paragraph,
             types=[(conventions.label(kind), conventions.words(number)) for kind, number in sorted(types.items())],
             emendations=conventions.words(sum(1 for app in edition.all_apps if app.emended)),
+            listed=[conventions.words(len(apps)) for apps in listed(edition, notes.entries)],
             label=conventions.label,
             jinguwen=jinguwen,
             traditions=any(w.hypothetical for w in edition.witnesses.values()),  # the work reports 今文/古文

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import regex
 from lxml import etree
 
 from ..collation.apparatus import GRAPHIC_RESP
 from ..collation.punctuation_model import PROPOSED_RESP
 from ..text import HAN_OR_GAP
 from .model import (
+    FACE,
     App,
     Cite,
     Collected,
@@ -345,6 +347,8 @@ def read(path: Path) -> EditionView:
         "//t:editorialDecl/t:normalization[@xml:id='decl-usages'][@method='silent']", namespaces=NS
     )
     edition.script = "simplified" if doc.find("t:text", NS).get(XML_LANG, "").endswith("Hans") else "traditional"
+    face = "".join(doc.xpath("//t:tagsDecl/t:rendition[@xml:id=$id]/text()", namespaces=NS, id=FACE))
+    edition.face = next(iter(regex.findall(r'font-family: "([^"]+)"', face)), edition.face)
     edition.editors = doc.xpath("//t:teiHeader/t:fileDesc/t:titleStmt/t:editor/text()", namespaces=NS)
     edition.place = doc.findtext(".//t:publicationStmt/t:pubPlace", default="", namespaces=NS)
     edition.date = next(iter(doc.xpath("//t:publicationStmt/t:date/@when", namespaces=NS)), "")

@@ -249,6 +249,7 @@ def volume_latex(build_root: Path) -> str:
             parts=parts,
             fanli=fanli(work, parts, conventions, bool(readings)),
             fanli_head=parts[0].edition.fanli_head,
+            face=parts[0].edition.face,
             conspectus=conspectus(work, parts, conventions),
             index=readings,
             chapters=conventions.words(len(parts)),

@@ -74,10 +74,6 @@ class ChapterView:
     chapter: BuiltChapter
     site: Site
 
-    @property
-    def units(self) -> int:
-        return self.site.reports["collation"]["units"]
-
     @cached_property
     def traditions(self) -> list[Tradition]:
         site = self.site

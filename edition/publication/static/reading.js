@@ -100,11 +100,12 @@
     }
     document.body.classList.toggle("with-commentary", commentary.checked);
     document.body.classList.toggle("show-proposed", proposed.checked);
-    // the entries of the 注 count while it shows
+    // entries, not markers (an entry whose lemma holds a note has a marker on each side of it);
+    // those of the 注 count while it shows
     const counted = markers.filter((marker) => commentary.checked || !marker.closest(".zhu"));
-    const on = counted.filter((marker) => !marker.disabled).length;
-    shown.textContent =
-      on === counted.length ? say("entries", { n: counted.length }) : say("entries_of", { n: on, all: counted.length });
+    const all = new Set(counted.map((marker) => marker.dataset.app)).size;
+    const on = new Set(counted.filter((marker) => !marker.disabled).map((marker) => marker.dataset.app)).size;
+    shown.textContent = on === all ? say("entries", { n: all }) : say("entries_of", { n: on, all });
     if (opener && opener.disabled) close(false);
   }
 

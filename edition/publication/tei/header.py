@@ -14,8 +14,9 @@ from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
 from ...collation.punctuation_model import PROPOSED_RESP, described
 from ...intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ...intake.model import EvidenceMeta, WitnessMeta
-from ...settings import EditionConfig, Person
+from ...settings import EditionConfig, Person, cjk_face
 from ...tables import describe_not_text
+from ..model import FACE
 from .markup import LANGUAGES, XML_ID, codepoint_id, el
 
 
@@ -131,6 +132,9 @@ def header(
     encoding = el("encodingDesc", parent=tei_header)
     if variant_encoding:
         el("variantEncoding", {"method": "parallel-segmentation", "location": "internal"}, parent=encoding)
+        face = f'font-family: "{cjk_face(sources.config)}"'  # the face the views set the text in
+        tags = el("tagsDecl", parent=encoding)
+        el("rendition", {XML_ID: FACE, "scheme": "css", "selector": "text"}, face, parent=tags)
     app_info = el("appInfo", parent=encoding)
     application = el("application", {"ident": "edition", "version": __version__}, parent=app_info)
     el("label", text="edition", parent=application)
