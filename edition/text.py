@@ -6,6 +6,7 @@ import regex
 
 HAN = regex.compile(r"\p{Han}")  # one Han character
 NOT_HAN = regex.compile(r"\P{Han}+")  # a run of anything else
+CLOSING = "，。、；：？！”’」』）》〉】…"  # marks no line may begin with (禁則)
 HAN_OR_GAP = regex.compile(r"[\p{Han}▯□]")  # a character of the printed text, a lost one (▯, □) among them
 # a character as a transcription writes it: Han, private use, lost, or an entity
 WRITTEN = regex.compile(r"[\p{Han}\p{Co}▯□]|&[A-Za-z0-9]+;")

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
+import lxml.html
 import pytest
 from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
 
@@ -14,6 +15,7 @@ from edition.publication.chapter_site import build_site
 from edition.publication.conventions import Conventions, unsaid
 from edition.publication.i18n import Messages
 from edition.publication.render import read
+from edition.text import CLOSING
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
@@ -371,3 +373,12 @@ def test_the_page_and_its_filter_count_the_entries_the_apparatus_lists(page, sit
     assert lede == classic == shown() and commentary > 100
     page.locator("#commentary").check()
     assert shown() == classic + commentary
+
+
+def test_no_row_of_the_synopsis_begins_with_punctuation(site):
+    """The punctuation right after an entry ends the entry's row (禁則): no witness's cell of the
+    synopsis begins with 。，、；：？！ or a closing quotation mark."""
+    html = lxml.html.parse(str(site / "synopsis.html"))
+    cells = [td.text_content().strip() for td in html.iterfind(".//table[@class='synopsis']//td")]
+    assert len(cells) > 500 and sum(1 for c in cells if c and c[-1] in CLOSING) > 100
+    assert [c for c in cells if c and c[0] in CLOSING] == []

@@ -32,7 +32,7 @@ from markupsafe import Markup
 
 from ..errors import EditionError
 from ..tables import printable
-from ..text import HAN_OR_GAP
+from ..text import CLOSING, HAN_OR_GAP
 from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
 from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions, listed
@@ -70,12 +70,16 @@ ADDED_HERE, MOVED_HERE = "＋", "↷"  # the signs of an entry with no lemma in 
 @dataclass
 class SynopsisRow:
     """A section's text up to and including one apparatus entry: the row of the synopsis.
-    `start` counts the base characters before the text, `app_start` those before the entry."""
+    `start` counts the base characters before the text, `app_start` those before the entry; the
+    punctuation right after the entry (`tail`, at base character `tail_start`) ends the row, so
+    that no row begins with it (禁則)."""
 
     text: str
     start: int
     app: App | None
     app_start: int
+    tail: str = ""
+    tail_start: int = 0
 
 
 @dataclass
@@ -299,6 +303,7 @@ class Site:
                 pieces.append(Piece(own.text, own.type, app, said=self.said(app)))
             else:
                 pieces.append(Piece(app.lemma.text, "absent", app))
+        pieces += text_pieces(segment.tail, segment.tail_start, self.extant.get(witness_id, []), forms, away)
         return merged(pieces)
 
     def witness_text(self, section: SectionView, witness_id: str, order: str = "base") -> list[Piece]:
@@ -392,6 +397,10 @@ def segments_of(edition: EditionView) -> dict[str, list[SynopsisRow]]:
                 if isinstance(item, (GlossView, Leaf)):  # the 注 a moved clause's place holds, a leaf's start
                     continue
                 if isinstance(item, str):
+                    if not text and runs and runs[-1].app is not None:
+                        closing = len(item) - len(item.lstrip(CLOSING))
+                        runs[-1].tail, runs[-1].tail_start = runs[-1].tail + item[:closing], position
+                        item = item[closing:]
                     text += item
                     position += len(HAN_OR_GAP.findall(item))
                     continue

@@ -32,6 +32,7 @@ import regex
 from ..errors import EditionError
 from ..processes import die_with
 from ..tables import printable
+from ..text import CLOSING
 from .conventions import SERIES, Conventions, listed, unsaid
 from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, WitnessView
 
@@ -129,9 +130,6 @@ class Notes:
     def gloss(self, gloss: GlossView) -> str:
         """A note of the 注 after its passage, in small type, with its entries."""
         return rf"\zhu{{{''.join(self.part(item) for item in gloss.items)}}}"
-
-
-CLOSING = "，。、；：？！”’」』）》〉】…"
 
 
 def paragraph(section, notes: Notes) -> str:
