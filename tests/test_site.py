@@ -3,6 +3,7 @@ driven by Playwright) and checked for accessibility with axe-core."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -382,3 +383,18 @@ def test_no_row_of_the_synopsis_begins_with_punctuation(site):
     cells = [td.text_content().strip() for td in html.iterfind(".//table[@class='synopsis']//td")]
     assert len(cells) > 500 and sum(1 for c in cells if c and c[-1] in CLOSING) > 100
     assert [c for c in cells if c and c[0] in CLOSING] == []
+
+
+def test_every_reading_the_search_finds_leads_to_its_entry_titled_in_the_editions_words(site):
+    """A reading found by the search is a reading of an entry the apparatus lists (a compiler's
+    regrouping, counted in the conspectus, is no hit), linked to it, titled by the entry, its lemma
+    or its place (X下) and its witnesses, not in Latin signs (「80. ∅] 禮書綱目」)."""
+    script = (site / "search-data.js").read_text(encoding="utf-8")
+    data = json.loads(script[script.index(".push(") + len(".push(") : script.rindex(");")])
+    readings = [e for e in data["entries"] if e["k"] == "reading"]
+    html = (site / "index.html").read_text(encoding="utf-8")
+    listed = set(re.findall(r'<li id="((?:zhu-)?app-\d+)" class="entry', html))
+    assert len(readings) > 300
+    assert {e["h"].rsplit("#", 1)[1] for e in readings} <= listed
+    assert not [e["s"] for e in readings if "∅" in e["s"] or "]" in e["s"]]
+    assert any("下：" in e["s"] for e in readings), "an addition by its place"

@@ -256,6 +256,16 @@ class Site:
         )
         return next((k for k in KINDS if k in types), "orthographic")
 
+    def lemma_or_place(self, app: App) -> str:
+        """An entry's lemma, or where it stands if it has none (X下, the character before it)."""
+        if app.lemma.text:
+            return app.lemma.text
+        return f"{app.before}下" if self.edition.style == "chinese" else f"{app.before} +"
+
+    @property
+    def title_joiner(self) -> str:
+        return "：" if self.edition.style == "chinese" else ": "
+
     @staticmethod
     def sign(app: App) -> str:
         """What marks an entry with no lemma in the text: a clause a witness reads here that the
@@ -525,8 +535,7 @@ def search_entries(site: Site) -> list[dict]:
         entries.append(
             {"k": "text", "t": text, "h": f"index.html#{section.id}", "s": f"§{number} {section.title}", "c": sentences}
         )
-        apps = [segment.app for segment in site.segments[section.id] if segment.app]
-        for app in apps + site.commentary_entries(section):
+        for app in site.section_entries(section) + site.commentary_entries(section):
             link = "index.html?commentary=on#" if app.gloss else "index.html#"
             for r in app.readings:
                 words = "；".join(f"{quote}（{site.sigla(['#' + source])}）" for source, quote in r.quotes)
@@ -535,7 +544,7 @@ def search_entries(site: Site) -> list[dict]:
                         "k": "reading",
                         "t": r.text + (f"　{words}" if words else ""),
                         "h": link + app.id,
-                        "s": f"§{number} {app.label}. {app.lemma.text or '∅'}] {site.sigla(r.wit)}",
+                        "s": f"§{number} {app.label} {site.lemma_or_place(app)}{site.title_joiner}{site.sigla(r.wit)}",
                         "y": r.type,  # its type, which the search page names in its language
                     }
                 )
