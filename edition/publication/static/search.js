@@ -95,8 +95,9 @@
       kind.className = "result-kind";
       kind.textContent = kinds[entry.k];
       item.append(kind, " ", link);
-      for (const [from, to] of found.slice(0, 3)) item.append(snippet(entry, from, to));
-      if (found.length > 3) item.append(say("places", { n: found.length }));
+      const snippets = 3;
+      for (const [from, to] of found.slice(0, snippets)) item.append(snippet(entry, from, to));
+      if (found.length > snippets) item.append(say("places", { n: found.length, shown: snippets }));
       results.append(item);
     }
     const folded = query.join("");
