@@ -398,3 +398,19 @@ def test_every_reading_the_search_finds_leads_to_its_entry_titled_in_the_edition
     assert {e["h"].rsplit("#", 1)[1] for e in readings} <= listed
     assert not [e["s"] for e in readings if "∅" in e["s"] or "]" in e["s"]]
     assert any("下：" in e["s"] for e in readings), "an addition by its place"
+
+
+def test_each_page_carries_the_citation_metadata_a_reference_manager_reads(site, built):
+    """Highwire's and Dublin Core's tags, from the TEI's titleStmt and publicationStmt: the title,
+    the editors, the day of the build and the place, on every page of the chapter."""
+    edition = read(built / "edition.xml")
+    assert edition.editors and edition.date
+    for name in PAGES:
+        head = lxml.html.parse(str(site / name)).find(".//head")
+        meta = {}
+        for tag in head.iterfind("meta[@name]"):
+            meta.setdefault(tag.get("name"), []).append(tag.get("content"))
+        assert meta["citation_title"] == meta["DC.title"] == [edition.title], name
+        assert meta["citation_author"] == meta["DC.creator"] == edition.editors, name
+        assert meta["citation_publication_date"] == [edition.date.replace("-", "/")], name
+        assert meta["DC.date"] == [edition.date] and meta["citation_language"] == ["lzh"], name

@@ -258,3 +258,15 @@ def test_the_counts_of_entries_agree_on_the_contents_the_chapters_page_and_its_v
             ["pdftotext", str(work_build / "chapters" / folder / "edition.pdf"), "-"], capture_output=True, text=True
         ).stdout
         assert re.search(rf"校記條數（經／注）\s*{chinese_number(listed)}\s*/", pdf), heading
+
+
+def test_the_works_pages_carry_the_citation_metadata_of_the_work(work_build, work_site):
+    """The work's own pages: its title, and the editors and the day its chapters name."""
+    edition = read(work_build / "chapters" / FOLDERS[0] / "edition.xml")
+    for name in PAGES:
+        head = lxml.html.parse(str(work_site / name)).find(".//head")
+        meta = {}
+        for tag in head.iterfind("meta[@name]"):
+            meta.setdefault(tag.get("name"), []).append(tag.get("content"))
+        assert meta["citation_title"] == meta["DC.title"] == ["儀禮"], name
+        assert meta["citation_author"] == edition.editors and meta["DC.date"] == [edition.date], name
