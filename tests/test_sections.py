@@ -254,3 +254,29 @@ def test_each_chapter_of_a_work_is_citable_by_step_and_passage(work_sample):
         assert not [h for h in heads if any(map(simplified_only, h))], folder
         lengths = unit_lengths(document)
         assert statistics.median(lengths.values()) <= 60 and max(lengths.values()) <= 300, folder
+
+
+def test_every_sentence_resolves_through_the_citation_scheme_the_tei_declares(guanli_edition):
+    """The TEI declares how it is cited (refsDecl/citeStructure): section by @n, sentence by what
+    follows the section's number in its @n. Followed as declared, each citation of 士冠禮 (1.3)
+    leads to exactly its sentence."""
+    doc = guanli_edition.document
+    (section,) = doc.xpath("//t:refsDecl/t:citeStructure[@unit='section']", namespaces=NS)
+    (sentence,) = section.xpath("t:citeStructure[@unit='sentence']", namespaces=NS)
+    in_tei = lambda path: regex.sub(r"(?<=/)(\w+)", r"t:\1", path)  # its paths name TEI's elements unprefixed
+    anchors = doc.xpath("//t:body//t:anchor[@type='sentence']", namespaces=NS)
+    assert len(anchors) > 50
+    for anchor in anchors:
+        number, _, within = anchor.get("n").partition(sentence.get("delim"))
+        found = [
+            d
+            for d in doc.xpath(in_tei(section.get("match")), namespaces=NS)
+            if d.xpath(f"string({section.get('use')})") == number
+        ]
+        assert len(found) == 1, anchor.get("n")
+        cited = [
+            a
+            for a in found[0].xpath(in_tei(sentence.get("match")), namespaces=NS)
+            if a.xpath(f"string({sentence.get('use')})") == within
+        ]
+        assert cited == [anchor], anchor.get("n")

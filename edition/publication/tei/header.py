@@ -88,6 +88,21 @@ def build_date() -> date:
     return datetime.fromtimestamp(int(epoch), UTC).date() if epoch else date.today()
 
 
+def citation_scheme(encoding) -> None:
+    """How the edition is cited, declared for machines (refsDecl/citeStructure): a sentence's
+    citation, 3.2, is its section's number and its number in the section."""
+    section = el(
+        "citeStructure",
+        {"unit": "section", "match": "//body//div[@type='section']", "use": "@n"},
+        parent=el("refsDecl", parent=encoding),
+    )
+    el(
+        "citeStructure",
+        {"unit": "sentence", "match": ".//anchor[@type='sentence']", "use": "substring-after(@n, '.')", "delim": "."},
+        parent=section,
+    )
+
+
 def header(
     sources: SourcesForTei,
     title: str,
@@ -135,6 +150,7 @@ def header(
         face = f'font-family: "{cjk_face(sources.config)}"'  # the face the views set the text in
         tags = el("tagsDecl", parent=encoding)
         el("rendition", {XML_ID: FACE, "scheme": "css", "selector": "text"}, face, parent=tags)
+        citation_scheme(encoding)
     app_info = el("appInfo", parent=encoding)
     application = el("application", {"ident": "edition", "version": __version__}, parent=app_info)
     el("label", text="edition", parent=application)
