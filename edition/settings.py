@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import regex
+
 from .tables import read_tsv
 
 
@@ -45,6 +47,15 @@ class EditionConfig:
     # Taiwan prints them), "HK", "SC" (as the mainland does), "JP" or "KR"; empty, by the edition's
     # script: TC for traditional, SC for simplified.
     glyphs: str = ""
+    # The work's URN, which every chapter, section and sentence extends (urn:cts:chineseLit:yili:5.3.2);
+    # empty, one made of the work's English title (its first word) or else of its title.
+    urn: str = ""
+
+
+def work_urn(config: EditionConfig) -> str:
+    """The URN the edition's citations extend: the config's, or urn:cts:chineseLit: and a name of the work."""
+    words = regex.findall(r"[A-Za-z][A-Za-z0-9]*", config.title_en)
+    return config.urn or f"urn:cts:chineseLit:{words[0].lower() if words else config.title.split('·')[0]}"
 
 
 def cjk_face(config: EditionConfig) -> str:

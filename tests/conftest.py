@@ -293,7 +293,7 @@ def url(site: Path, name: str, query: str = "") -> str:
 LANGUAGES = {"zh-Hant": "", "en": "en/"}
 # Words of the Latin alphabet a Chinese page may show outside an element of another language:
 # codes of the data (sigla, file names, rule names) and the names of formats and tools.
-CODES = {"TEI", "P5", "PDF", "KB", "OpenCC", "LF", "CRLF", "edition"}
+CODES = {"TEI", "P5", "PDF", "KB", "OpenCC", "LF", "CRLF", "edition", "URN", "DTS", "API"}
 
 
 def interface_text(html: str) -> tuple[str, str, str]:

@@ -307,3 +307,15 @@ def test_the_title_page_names_the_editors_the_place_and_the_date(built):
     document = etree.parse(str(built / "edition.xml"))
     assert document.xpath("//t:titleStmt/t:editor/text()", namespaces=NS) == ["儀禮校勘整理組"]
     assert document.xpath("//t:publicationStmt/t:pubPlace/text()", namespaces=NS) == ["網絡版"]
+
+
+def test_the_chapters_urn_is_printed_under_its_title_and_extends_to_the_margins_citations(built, text):
+    """Under the chapter's title the print gives its URN, the TEI's; a sentence's URN is it, the
+    section's delimiter and the citation the margin prints (3.2), as the 凡例 says."""
+    document = etree.parse(str(built / "edition.xml"))
+    (urn,) = document.xpath("//t:publicationStmt/t:idno[@type='URN']/text()", namespaces=NS)
+    (delim,) = document.xpath("//t:refsDecl/t:citeStructure[@unit='section']/@delim", namespaces=NS)
+    flat = re.sub(r"\s+", "", text)
+    assert urn == "urn:cts:chineseLit:yili:5" and flat.count(urn) >= 2  # under the title, and in the 凡例
+    assert f"{urn}{delim}3.2" in flat and document.xpath("//t:anchor[@xml:id='c3.2']", namespaces=NS)
+    assert re.search(rf"鄉射禮第五\s*{re.escape(urn)}\s", text), "the URN right under the chapter's title"

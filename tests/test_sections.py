@@ -280,3 +280,32 @@ def test_every_sentence_resolves_through_the_citation_scheme_the_tei_declares(gu
             if a.xpath(f"string({sentence.get('use')})") == within
         ]
         assert cited == [anchor], anchor.get("n")
+
+
+def test_every_sentence_and_section_urn_resolves_through_the_tei(guanli_edition):
+    """Each sentence's URN, the edition's (publicationStmt/idno) with the section's delimiter and
+    the citation (urn:cts:chineseLit:yili:1.1.3), leads through the TEI's listPrefixDef to exactly
+    that sentence, and a section's to its div."""
+    doc = guanli_edition.document
+    (urn,) = doc.xpath("//t:publicationStmt/t:idno[@type='URN']/text()", namespaces=NS)
+    assert urn == "urn:cts:chineseLit:yili:1"
+    (delim,) = doc.xpath("//t:refsDecl/t:citeStructure[@unit='section']/@delim", namespaces=NS)
+    prefixes = doc.xpath("//t:listPrefixDef/t:prefixDef[@ident='urn']", namespaces=NS)
+
+    def resolved(cited: str) -> list:
+        scheme, _, rest = cited.partition(":")
+        for p in prefixes:
+            if scheme == p.get("ident") and (m := regex.fullmatch(p.get("matchPattern"), rest)):
+                pointer = m.expand(p.get("replacementPattern").replace("$", "\\"))
+                path = regex.fullmatch(r"#xpath\((.*)\)", pointer)
+                if path:
+                    return doc.xpath(regex.sub(r"(?<=/)(\w+)", r"t:\1", path[1]), namespaces=NS)
+                return doc.xpath("//*[@xml:id=$id]", namespaces=NS, id=pointer[1:])
+        return []
+
+    anchors = doc.xpath("//t:body//t:anchor[@type='sentence']", namespaces=NS)
+    for anchor in anchors:
+        assert resolved(f"{urn}{delim}{anchor.get('n')}") == [anchor], anchor.get("n")
+    for div in doc.xpath("//t:body//t:div[@type='section']", namespaces=NS):
+        assert resolved(f"{urn}{delim}{div.get('n')}") == [div], div.get("n")
+    assert resolved(f"{urn}{delim}999.1") == [] and resolved("urn:cts:chineseLit:liji:1.1.1") == []

@@ -10,12 +10,14 @@ from urllib.parse import quote
 
 import lxml.html
 import pytest
+import regex
 from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
+from lxml import etree
 
 from edition.publication.chapter_site import build_site
 from edition.publication.conventions import Conventions, unsaid
 from edition.publication.i18n import Messages
-from edition.publication.render import read
+from edition.publication.render import NS, read
 from edition.text import CLOSING
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,6 +180,38 @@ def test_the_proposed_punctuation_is_set_apart_until_the_reader_switches_it_off(
     assert "proposed=off" in page.url
     page.reload()
     assert not page.is_checked("#proposed")
+
+
+def test_a_followed_sentence_is_copied_with_its_citation_and_the_urn_the_tei_resolves(browser, site, built):
+    """Following a sentence's number shows its citation and URN; 「複製引用」 copies its text (the
+    注 in brackets while it shows, the entries marked in it on request) with them. The URN is the
+    TEI's idno and the citation, and the TEI's prefixDef leads it to the sentence's anchor."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(url(site, "index.html", "#c3.3"))
+    assert page.locator("#cite-bar").is_visible()
+    urn = page.locator("#cite-urn").inner_text()
+    assert urn == "urn:cts:chineseLit:yili:5.3.3"
+    assert page.locator("#cite-label").inner_text() == "《儀禮·鄉射禮第五》3.3"
+    page.click("#cite-copy")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"及門，主人一相出迎于門外，再拜；賔荅再拜。（《儀禮·鄉射禮第五》3.3，{urn}）"
+    page.goto(url(site, "index.html", "?commentary=on#c3.3"))
+    page.check("#cite-entries")
+    page.click("#cite-copy")
+    first, *entries = page.evaluate("navigator.clipboard.readText()").split("\n")
+    assert first.startswith("及門，主人一相出迎于門外，再拜；賔荅再拜。（相，主人家臣擯賛傳命者。）（《儀禮")
+    assert entries and all(regex.match(r"校記注?\d+：", e) for e in entries) and "于" in entries[0]
+    page.goto(url(site, "index.html", "#s-主召賓從已"))
+    assert page.locator("#cite-bar").is_hidden()
+    context.close()
+    document = etree.parse(str(built / "edition.xml"))
+    (prefix,) = document.xpath("//t:listPrefixDef/t:prefixDef[1]", namespaces=NS)
+    scheme, _, rest = urn.partition(":")
+    matched = regex.fullmatch(prefix.get("matchPattern"), rest)
+    pointer = matched.expand(prefix.get("replacementPattern").replace("$", "\\"))
+    assert scheme == prefix.get("ident") and pointer == "#c3.3"
+    assert document.xpath("//t:anchor[@xml:id='c3.3']/@n", namespaces=NS) == ["3.3"]
 
 
 def test_witness_view(page, site, screenshots, sources):

@@ -267,6 +267,8 @@ class EditionView:
     editors: list[str] = field(default_factory=list)  # titleStmt/editor
     place: str = ""  # publicationStmt/pubPlace
     date: str = ""  # publicationStmt/date/@when: the build's day, ISO
+    urn: str = ""  # publicationStmt/idno[@type='URN']: the edition's, which its citations extend
+    urn_delim: str = "."  # what comes between it and a citation (the section's citeStructure/@delim)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
     fanli_keys: list[str] = field(default_factory=list)  # each item's key in conventions.toml (base, script…)
@@ -289,6 +291,10 @@ class EditionView:
         """The traditions a commentator's notes report (hypothetical witnesses: 今文, 古文), by
         reference (#jinwen), with their names."""
         return {f"#{w.id}": w.label for w in self.witnesses.values() if w.hypothetical}
+
+    def cited_urn(self, citation: str) -> str:
+        """A citation's URN: urn:cts:chineseLit:yili:5.3.2 for 3.2 of 鄉射禮第五."""
+        return f"{self.urn}{self.urn_delim}{citation}" if self.urn else ""
 
     def sigla(self, ids: list[str], joiner: str = " ") -> str:
         """The witnesses' names (sigla where they have none)."""

@@ -349,9 +349,7 @@ def read(path: Path) -> EditionView:
     edition.script = "simplified" if doc.find("t:text", NS).get(XML_LANG, "").endswith("Hans") else "traditional"
     face = "".join(doc.xpath("//t:tagsDecl/t:rendition[@xml:id=$id]/text()", namespaces=NS, id=FACE))
     edition.face = next(iter(regex.findall(r'font-family: "([^"]+)"', face)), edition.face)
-    edition.editors = doc.xpath("//t:teiHeader/t:fileDesc/t:titleStmt/t:editor/text()", namespaces=NS)
-    edition.place = doc.findtext(".//t:publicationStmt/t:pubPlace", default="", namespaces=NS)
-    edition.date = next(iter(doc.xpath("//t:publicationStmt/t:date/@when", namespaces=NS)), "")
+    read_publication(edition, doc)
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:
         edition.style = fanli.get("subtype", edition.style)
@@ -359,6 +357,15 @@ def read(path: Path) -> EditionView:
         edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
         edition.fanli_keys = [p.get("n", "") for p in fanli.iterfind("t:p", NS)]
     return edition
+
+
+def read_publication(edition: EditionView, doc) -> None:
+    """Who published the edition, where and when, and the URN its citations extend."""
+    edition.editors = doc.xpath("//t:teiHeader/t:fileDesc/t:titleStmt/t:editor/text()", namespaces=NS)
+    edition.place = doc.findtext(".//t:publicationStmt/t:pubPlace", default="", namespaces=NS)
+    edition.date = next(iter(doc.xpath("//t:publicationStmt/t:date/@when", namespaces=NS)), "")
+    edition.urn = doc.findtext(".//t:publicationStmt/t:idno[@type='URN']", default="", namespaces=NS)
+    edition.urn_delim = next(iter(doc.xpath("//t:refsDecl/t:citeStructure/@delim", namespaces=NS)), ".")
 
 
 def link_transposed(apps: list[App]) -> None:

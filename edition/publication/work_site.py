@@ -18,6 +18,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from . import dts
 from .chapter_site import Site, copy_static, environment, load_site, search_script, write_shared_fonts
 from .i18n import Language, site_languages
 from .manifest import BuiltChapter, BuiltWork, read_work
@@ -200,6 +201,8 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
             )
             (folder / name).write_text(html, encoding="utf-8")
             written.append(html)
+    editions = [build_root / "chapters" / c.folder / "edition.xml" for c in work.chapters]
+    dts.write_dts(editions, work.title, site_dir / "dts")
     chapter_sites = [build_root / "chapters" / c.folder / "site" for c in work.chapters]
     write_shared_fonts(chapter_sites, site_dir, {c for text in written for c in text}, previous_fonts)
 

@@ -134,8 +134,81 @@
       save();
     });
   }
+  // The sentence whose number the reader followed (#c3.2): its citation and URN, and a button
+  // that copies its text (as shown: the 注 while it shows) with them, and with its entries on request.
+  const citeBar = document.getElementById("cite-bar");
+  const left = ".leaf, .visually-hidden, .step-name, .layer-mark, .apparatus, .commentary-apparatus, h2";
+
+  function followed() {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const anchor = id && document.getElementById(id);
+    return anchor && anchor.matches("a.cite") ? anchor : null;
+  }
+
+  // The sentence's text up to the next sentence's number (a note of the 注 in brackets), and the
+  // entries marked in it.
+  function sentence(anchor) {
+    const walker = document.createTreeWalker(anchor.closest("section"), NodeFilter.SHOW_TEXT);
+    walker.currentNode = anchor;
+    let text = "";
+    let inNote = false;
+    const apps = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      const number = parent.closest("a.cite");
+      if (number && number !== anchor) break;
+      const note = parent.closest(".zhu");
+      if (number || parent.closest(left) || (note && !commentary.checked)) continue;
+      if (Boolean(note) !== inNote) text += (inNote = Boolean(note)) ? say("note_open", {}) : say("note_close", {});
+      const marker = parent.closest("button.app");
+      if (marker && !apps.includes(marker.dataset.app)) apps.push(marker.dataset.app);
+      text += node.textContent;
+    }
+    return { text: text.trim() + (inNote ? say("note_close", {}) : ""), apps };
+  }
+
+  function cite() {
+    const anchor = followed();
+    citeBar.hidden = !anchor;
+    if (!anchor) return;
+    const n = anchor.textContent;
+    document.getElementById("cite-label").textContent = say("cited", { title: citeBar.dataset.title, n });
+    document.getElementById("cite-urn").textContent = citeBar.dataset.prefix + n;
+    document.getElementById("cite-done").textContent = "";
+  }
+
+  document.getElementById("cite-copy")?.addEventListener("click", async () => {
+    const anchor = followed();
+    const { text, apps } = sentence(anchor);
+    const n = anchor.textContent;
+    const lines = [say("citation", { text, cited: say("cited", { title: citeBar.dataset.title, n }), urn: citeBar.dataset.prefix + n })];
+    if (document.getElementById("cite-entries").checked) {
+      for (const id of apps) {
+        const entry = document.getElementById(id);
+        const label = say("entry", { n: entry.querySelector(".entry-no").textContent });
+        lines.push(say("cited_entry", { entry: label, body: entry.querySelector(".entry-body").textContent }));
+      }
+    }
+    const copied = lines.join("\n");
+    citeBar.dataset.copied = copied;
+    try {
+      await navigator.clipboard.writeText(copied);
+    } catch {
+      const field = Object.assign(document.createElement("textarea"), { value: copied });
+      citeBar.append(field);
+      field.select();
+      document.execCommand("copy");
+      field.remove();
+    }
+    document.getElementById("cite-done").textContent = say("copied", {});
+  });
+
   restore();
   apply();
+  if (citeBar) {
+    window.addEventListener("hashchange", cite);
+    cite();
+  }
   // A link into a note that was hidden until now: go there again once it shows.
   const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
   if (target) target.scrollIntoView();

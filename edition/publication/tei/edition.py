@@ -47,6 +47,7 @@ def edition_document(
         gaiji,
         codepoints_used(body),
         variant_encoding=True,
+        chapter_number=sources.chapter.number if sources.chapter else None,
     )
     title_stmt = tei_header.find(f".//{{{TEI_NS}}}titleStmt")
     if sources.config.chapter:  # the chapter's own title, as the base heads it: 鄉射禮第五

@@ -15,7 +15,7 @@ from ...intake.model import EvidenceMeta, WitnessMeta
 from ..conventions import Conventions, table
 from ..render import reports_a_reading
 from .apparatus import CommentaryWriter, EditionWriter
-from .header import SourcesForTei
+from .header import SourcesForTei, citation_prefix
 from .markup import XML_ID, XML_LANG, append_text, el, in_edition_script
 from .witnesses import unrecorded_counts
 
@@ -99,6 +99,7 @@ def editorial_principles(
         "excluded": conventions.list_of([shown(metas[s]) for s, status in statuses.items() if not status.included]),
         "emending": conventions.words(EMENDING_SUPPORT),
         "chapter": config.chapter or config.title,
+        "urn": f"{citation_prefix(config, sources.chapter.number if sources.chapter else None)}3.2",
         "abbreviations": conventions.list_of(
             [
                 conventions.templates["abbreviation"].format(name=metas[s].name, siglum=s)

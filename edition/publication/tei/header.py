@@ -7,6 +7,7 @@ import os
 from datetime import UTC, date, datetime
 from typing import Protocol
 
+import regex
 from lxml import etree
 
 from ... import __version__
@@ -14,10 +15,14 @@ from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
 from ...collation.punctuation_model import PROPOSED_RESP, described
 from ...intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ...intake.model import EvidenceMeta, WitnessMeta
-from ...settings import EditionConfig, Person, cjk_face
+from ...settings import EditionConfig, Person, cjk_face, work_urn
 from ...tables import describe_not_text
 from ..model import FACE
 from .markup import LANGUAGES, XML_ID, codepoint_id, el
+
+
+class NumberedChapter(Protocol):
+    number: int
 
 
 class SourcesForTei(Protocol):
@@ -29,6 +34,7 @@ class SourcesForTei(Protocol):
     persons: dict[str, Person]
     gaiji: GaijiTable
     evidence: tuple[EvidenceMeta, ...]
+    chapter: NumberedChapter | None  # the chapter of the work it is of
 
     def person_by_name(self, name: str) -> Person | None: ...
 
@@ -88,12 +94,20 @@ def build_date() -> date:
     return datetime.fromtimestamp(int(epoch), UTC).date() if epoch else date.today()
 
 
-def citation_scheme(encoding) -> None:
-    """How the edition is cited, declared for machines (refsDecl/citeStructure): a sentence's
-    citation, 3.2, is its section's number and its number in the section."""
+def citation_prefix(config: EditionConfig, chapter_number: int | None) -> str:
+    """What a citation (3.2) follows in its URN: the work's URN and the chapter's number
+    (urn:cts:chineseLit:yili:5.), or the work's alone for an edition of no numbered chapter."""
+    return f"{work_urn(config)}:{chapter_number}." if chapter_number is not None else f"{work_urn(config)}:"
+
+
+def citation_scheme(encoding, prefix: str) -> None:
+    """How the edition is cited, declared for machines: a sentence's citation, 3.2, is its
+    section's number and its number in the section (refsDecl/citeStructure), and its URN,
+    urn:cts:chineseLit:yili:5.3.2, is the edition's (publicationStmt/idno) with the section's
+    delimiter and the citation; the URN points at the sentence (listPrefixDef: the scheme "urn")."""
     section = el(
         "citeStructure",
-        {"unit": "section", "match": "//body//div[@type='section']", "use": "@n"},
+        {"unit": "section", "match": "//body//div[@type='section']", "use": "@n", "delim": prefix[-1]},
         parent=el("refsDecl", parent=encoding),
     )
     el(
@@ -101,6 +115,21 @@ def citation_scheme(encoding) -> None:
         {"unit": "sentence", "match": ".//anchor[@type='sentence']", "use": "substring-after(@n, '.')", "delim": "."},
         parent=section,
     )
+    prefixes = el("listPrefixDef", parent=encoding)
+    pattern = regex.escape(prefix.removeprefix("urn:"))
+    for match, replacement, example, said in (
+        (r"(\d+)\.(\d+)", "#c$1.$2", "1.2", "section 1, its second sentence"),
+        (r"(\d+)", "#xpath(//body//div[@type='section'][@n='$1'])", "1", "section 1"),
+    ):
+        el(
+            "p",
+            text=f"{prefix}{example}: {said}",
+            parent=el(
+                "prefixDef",
+                {"ident": "urn", "matchPattern": f"{pattern}{match}", "replacementPattern": replacement},
+                parent=prefixes,
+            ),
+        )
 
 
 def header(
@@ -110,6 +139,7 @@ def header(
     gaiji: set[GaijiEntry],
     codepoints: list[str],
     variant_encoding: bool = False,
+    chapter_number: int | None = None,
 ) -> etree._Element:
     tei_header = el("teiHeader")
     file_desc = el("fileDesc", parent=tei_header)
@@ -135,6 +165,9 @@ def header(
     if sources.config.place:
         el("pubPlace", text=sources.config.place, parent=publication)
     el("date", {"when": build_date().isoformat()}, parent=publication)
+    prefix = citation_prefix(sources.config, chapter_number)
+    if variant_encoding:
+        el("idno", {"type": "URN"}, prefix[:-1], parent=publication)
     el(
         "p",
         text=(
@@ -150,7 +183,7 @@ def header(
         face = f'font-family: "{cjk_face(sources.config)}"'  # the face the views set the text in
         tags = el("tagsDecl", parent=encoding)
         el("rendition", {XML_ID: FACE, "scheme": "css", "selector": "text"}, face, parent=tags)
-        citation_scheme(encoding)
+        citation_scheme(encoding, prefix)
     app_info = el("appInfo", parent=encoding)
     application = el("application", {"ident": "edition", "version": __version__}, parent=app_info)
     el("label", text="edition", parent=application)

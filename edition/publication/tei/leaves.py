@@ -32,10 +32,12 @@ def page_breaks(apparatus, commentary=None) -> tuple[Inserts, Inserts, Inserts]:
         glossed = notes is not None and siglum in notes.witnesses
         to_notes = gaps_of(notes, siglum) if glossed else None
         classic, zhu = witness.classic, compared(notes, siglum).classic if glossed else None
+        on = None  # the leaf the witness is on
         for segment in breaks:
             attrib = leaf(witness, segment)
-            if "n" not in attrib:  # a break the layout gives no leaf for
+            if attrib.get("n", on) == on:  # a break the layout gives no leaf for, or one the file repeats
                 continue
+            on = attrib["n"]
             pb = partial(el, "pb", attrib)
             c = bisect_left(classic.starts, segment.start)
             next_classic = classic.starts[c] if c < len(classic.starts) else len(witness.raw.text)

@@ -1,0 +1,106 @@
+"""The work served to machines as static DTS 1.0 files (edition.publication.dts), as a client finds
+them: the site served by Python's http.server, the URLs made from the entry point's and the
+resources' URI templates (RFC 6570, by uritemplate). Every sentence of each chapter resolves in both
+citation trees, to the sentence the chapter's TEI has, and its document is that sentence."""
+
+import functools
+import html
+import http.server
+import json
+import threading
+import urllib.error
+import urllib.request
+from urllib.parse import urljoin
+
+import pytest
+import regex
+import uritemplate
+from lxml import etree
+
+NS = {"t": "http://www.tei-c.org/ns/1.0", "dts": "https://w3id.org/api/dts#"}
+
+
+@pytest.fixture(scope="module")
+def served(work_sample):
+    """The work's site on a local port, as `python -m http.server` serves it; the entry point's URL."""
+    _, out, _ = work_sample
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out / "site"))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/dts/index.json", out
+    server.shutdown()
+
+
+def fetch(url: str):
+    with urllib.request.urlopen(url) as answer:
+        body = answer.read()
+    return json.loads(body) if url.endswith(".json") else etree.fromstring(body)
+
+
+def text_between(anchor) -> str:
+    """The text of the TEI from a sentence's anchor to the next one in its section (or the
+    section's end), read off the section's markup."""
+    markup = etree.tostring(anchor.xpath("ancestor::t:div[@type='section'][1]", namespaces=NS)[0], encoding=str)
+    begins = regex.search(rf'<anchor[^>]*\bn="{regex.escape(anchor.get("n"))}"[^>]*/>', markup).start()
+    ends = regex.compile(r'<anchor[^>]*type="sentence"[^>]*/>|</div>$').search(markup, begins + 1).start()
+    return html.unescape(regex.sub(r"<[^>]+>", "", markup[begins:ends]))
+
+
+def test_every_sentence_resolves_in_both_trees_to_its_place_in_the_tei(served):
+    entry_url, out = served
+    entry = fetch(entry_url)
+    assert entry["@type"] == "EntryPoint" and entry["dtsVersion"] == "1.0"
+    collection = fetch(urljoin(entry_url, uritemplate.expand(entry["collection"])))
+    assert collection["totalChildren"] == 2 == len(collection["member"])
+    for resource in collection["member"]:
+        urn = resource["@id"]
+        again = fetch(urljoin(entry_url, uritemplate.expand(entry["collection"], id=urn)))
+        assert again["@id"] == urn and again["citationTrees"] == resource["citationTrees"]
+        tei = fetch(urljoin(entry_url, uritemplate.expand(entry["document"], resource=urn)))
+        assert tei.findtext(".//t:publicationStmt/t:idno[@type='URN']", namespaces=NS) == urn
+        folder = next(
+            p
+            for p in (out / "chapters").iterdir()
+            if etree.parse(str(p / "edition.xml")).xpath(
+                "//t:publicationStmt/t:idno[@type='URN']/text()", namespaces=NS
+            )
+            == [urn]
+        )
+        assert etree.tostring(tei) == etree.tostring(etree.parse(str(folder / "edition.xml")).getroot())
+        anchors = tei.xpath("//t:body//t:anchor[@type='sentence']", namespaces=NS)
+        breaks = tei.xpath("//t:body//t:pb[@ed='#wSBCK']", namespaces=NS)
+        order = {id(e): i for i, e in enumerate(tei.iter())}
+        navigate = lambda **query: fetch(urljoin(entry_url, uritemplate.expand(resource["navigation"], **query)))
+
+        sections = navigate(down=-1)["member"]
+        leaves = navigate(tree="leaves", down=-1)["member"]
+        in_sections = {u["identifier"]: u for u in sections if u["citeType"] == "sentence"}
+        in_leaves = {u["identifier"]: u for u in leaves if u["citeType"] == "sentence"}
+        assert list(in_sections) == [a.get("n") for a in anchors] == list(in_leaves)
+        leaf_of = {u["identifier"]: u for u in leaves if u["citeType"] == "leaf"}
+        for anchor in anchors:
+            n = anchor.get("n")
+            unit = navigate(ref=n)["ref"]
+            assert unit == in_sections[n] and unit["parent"] == n.split(".")[0]
+            assert unit["@id"] == f"{urn}.{n}"
+            leaf = navigate(tree="leaves", ref=n)["ref"]["parent"]
+            begun = [pb.get("n") for pb in breaks if order[id(pb)] < order[id(anchor)]]
+            assert leaf == begun[-1] and leaf in leaf_of, n
+            passage = fetch(urljoin(entry_url, uritemplate.expand(resource["document"], resource=urn, ref=n)))
+            (wrapper,) = passage.xpath("//dts:wrapper", namespaces=NS)
+            held = wrapper.xpath(".//t:anchor[@type='sentence']/@n", namespaces=NS)
+            assert held == [n], (n, held)
+            assert "".join(wrapper.itertext()) == text_between(anchor), n
+        juan = navigate(tree="leaves", down=1)["member"]
+        assert [u["citeType"] for u in juan] == ["juan"] and juan[0]["identifier"].startswith("卷")
+        children = navigate(tree="leaves", ref=juan[0]["identifier"], down=1)["member"]
+        assert [u["identifier"] for u in children] == list(leaf_of)
+
+
+def test_a_unit_that_is_not_there_is_not_found(served):
+    entry_url, _ = served
+    entry = fetch(entry_url)
+    (resource, *_) = fetch(urljoin(entry_url, uritemplate.expand(entry["collection"])))["member"]
+    with pytest.raises(urllib.error.HTTPError, match="404"):
+        fetch(urljoin(entry_url, uritemplate.expand(resource["navigation"], ref="999.1")))
