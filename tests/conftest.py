@@ -130,7 +130,7 @@ def work_sample(tmp_path_factory) -> tuple[Path, Path, list[str]]:
     from edition.work.work_build import build_work
 
     root = tmp_path_factory.mktemp("work")
-    sources = sample_work(root / "sources", SAMPLE_CHAPTERS)
+    sources = with_photographs(sample_work(root / "sources", SAMPLE_CHAPTERS))
     out = root / "build"
     return sources, out, build_work(sources, out, jobs=2)
 
@@ -166,6 +166,18 @@ def printed_entries(edition_xml: Path) -> str:
 def printed(built) -> str:
     """The seed edition's apparatus as the PDF prints it (see printed_entries)."""
     return printed_entries(built / "edition.xml")
+
+
+def with_photographs(sources: Path) -> Path:
+    """The sources with the photographs of three leaves of the base (tests/fixtures/images: stand-ins
+    drawn for 四部叢刊本 卷三 1a, 1b and 2a), as the base's stanza names their table."""
+    import tomlkit
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "images", sources / "images")
+    stanzas = tomlkit.parse((sources / "witnesses.toml").read_text(encoding="utf-8"))
+    next(w for w in stanzas["witness"] if w["siglum"] == "SBCK")["images"] = "images/SBCK/pages.tsv"
+    (sources / "witnesses.toml").write_text(tomlkit.dumps(stanzas), encoding="utf-8")
+    return sources
 
 
 def sample_work(folder: Path, numbers: tuple[int, ...]) -> Path:
@@ -293,7 +305,7 @@ def url(site: Path, name: str, query: str = "") -> str:
 LANGUAGES = {"zh-Hant": "", "en": "en/"}
 # Words of the Latin alphabet a Chinese page may show outside an element of another language:
 # codes of the data (sigla, file names, rule names) and the names of formats and tools.
-CODES = {"TEI", "P5", "PDF", "KB", "OpenCC", "LF", "CRLF", "edition", "URN", "DTS", "API"}
+CODES = {"TEI", "P5", "PDF", "KB", "OpenCC", "LF", "CRLF", "edition", "URN", "DTS", "API", "IIIF"}
 
 
 def interface_text(html: str) -> tuple[str, str, str]:

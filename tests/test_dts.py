@@ -10,14 +10,16 @@ import json
 import threading
 import urllib.error
 import urllib.request
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
+import lxml.html
 import pytest
 import regex
 import uritemplate
 from lxml import etree
 
 NS = {"t": "http://www.tei-c.org/ns/1.0", "dts": "https://w3id.org/api/dts#"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +106,44 @@ def test_a_unit_that_is_not_there_is_not_found(served):
     (resource, *_) = fetch(urljoin(entry_url, uritemplate.expand(entry["collection"])))["member"]
     with pytest.raises(urllib.error.HTTPError, match="404"):
         fetch(urljoin(entry_url, uritemplate.expand(resource["navigation"], ref="999.1")))
+
+
+def test_the_photographed_leaves_link_to_their_images_through_the_tei_and_a_iiif_manifest(served):
+    """Where the base's pages have photographs (the table the witness's stanza names), the TEI's
+    breaks point at their surfaces, the site's leaves link to the images, which the site holds,
+    and a IIIF Presentation 3 manifest gives a canvas for each, in the order of the text."""
+    entry_url, out = served
+    folder = out / "chapters" / "03-士相見禮"
+    tei = etree.parse(str(folder / "edition.xml"))
+    surfaces = tei.xpath("//t:facsimile/t:surface", namespaces=NS)
+    assert [s.get("n") for s in surfaces] == ["3-1a", "3-1b", "3-2a"]
+    for surface in surfaces:
+        (pb,) = tei.xpath("//t:body//t:pb[@facs=$f]", namespaces=NS, f="#" + surface.get(XML_ID))
+        assert pb.get("ed") == "#wSBCK" and pb.get("n") == surface.get("n")
+        assert surface.xpath("t:graphic/@width", namespaces=NS) == ["48px"]
+    assert tei.xpath("//t:body//t:pb[@ed='#wSBCK'][@n='3-2b']/@facs", namespaces=NS) == ["KR1d0026_SBCK_003-2b"]
+    site = out / "site" / "03-士相見禮"
+    page = lxml.html.parse(str(site / "index.html"))
+    links = page.xpath("//span[@class='leaf']/a/@href")
+    assert links == ["images/SBCK/003-1a.png", "images/SBCK/003-1b.png", "images/SBCK/003-2a.png"]
+    assert all((site / link).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for link in links)
+    named = page.xpath("//span[@class='entry-leaves']/a[@class='photograph']")
+    assert named and all(a.get("href").startswith("images/SBCK/") for a in named)
+    english = lxml.html.parse(str(site / "en" / "index.html")).xpath("//span[@class='leaf']/a/@href")
+    assert english == ["../" + link for link in links]
+    manifest_url = urljoin(entry_url, f"../{quote('03-士相見禮')}/iiif/SBCK.json")
+    manifest = fetch(manifest_url)
+    assert manifest["@context"] == "http://iiif.io/api/presentation/3/context.json" and manifest["type"] == "Manifest"
+    canvases = manifest["items"]
+    assert [c["label"]["none"] for c in canvases] == [["3-1a"], ["3-1b"], ["3-2a"]]
+    for canvas in canvases:
+        (annotation,) = canvas["items"][0]["items"]
+        image = annotation["body"]
+        assert annotation["motivation"] == "painting" and annotation["target"] == canvas["id"]
+        assert (
+            (image["width"], image["height"], image["format"])
+            == (48, 72, "image/png")
+            == (canvas["width"], canvas["height"], "image/png")
+        )
+        assert urllib.request.urlopen(urljoin(manifest_url, image["id"])).read()[:4] == b"\x89PNG"
+    assert "iiif/SBCK.json" in (site / "downloads.html").read_text(encoding="utf-8")

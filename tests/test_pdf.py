@@ -56,7 +56,8 @@ def before(app) -> str:
 
 def expected_notes(edition_xml: Path) -> Counter:
     """app -> notes it must have in the PDF, by the number the PDF gives it (12; 注12 for an entry
-    of the 注), counted from the TEI with XPath alone: one per series that has a reading, an
+    of the 注: its place among the entries that have a note, in order), counted from the TEI with
+    XPath alone: one per series that has a reading, an
     emendation, a fragment's start or end, a 校语 or an editor's note, where a reading that recurs
     in its section (same lemma, or place of an addition, reading and witnesses, each writing it as
     it does) is said only the first time (下同). A stand-in that stands for a known character is
@@ -73,6 +74,7 @@ def expected_notes(edition_xml: Path) -> Counter:
     doc = etree.parse(str(edition_xml))
     expected = Counter()
     seen = set()
+    recurring = set()
     base = "#" + doc.xpath("//t:listWit/t:witness[t:note[@type='role'] = 'base']/@xml:id", namespaces=NS)[0]
     abridged = {
         "#" + i
@@ -143,6 +145,8 @@ def expected_notes(edition_xml: Path) -> Counter:
             key = (commentary, section, place, text_of(rdg), wit(rdg), forms, rdg.get("type"))
             if key not in seen or rdg.get("type") in ("fragment", "jinguwen"):
                 fresh.add(rdg.get("type"))
+            else:
+                recurring.add(label)  # said before (下同): no note, but the site lists it (同上)
             seen.add(key)
         emended = lem.get("resp") is not None and any(base in r.get("wit", "").split() for r in readings)
         said = any(
@@ -166,7 +170,19 @@ def expected_notes(edition_xml: Path) -> Counter:
             remarks,
         ]
         expected[label] += any(series[:3]) + series[3] if commentary else sum(series)
-    return +expected
+    # the views number the entries they list in order, the 經's and the 注's apart: those with a note,
+    # and those that recur (no note in the print, 同上 on the site)
+    shown = {
+        kind: [label for label, n in expected.items() if (n or label in recurring) and label.startswith("注") == kind]
+        for kind in (0, 1)
+    }
+    return Counter(
+        {
+            ("注" if kind else "") + str(i): expected[label]
+            for kind, labels in shown.items()
+            for i, label in enumerate(labels, 1)
+        }
+    )
 
 
 def test_every_apparatus_entry_is_a_note_in_the_pdf(built, text):

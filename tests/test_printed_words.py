@@ -27,7 +27,8 @@ NS = {"t": TEI_NS}
 CODE = regex.compile(r"&KR\d+;|Kanripo entity")
 # Latin words a Chinese page may print: names of witnesses (sigla), of tables and tools, and of the
 # TEI; Kanripo's text numbers (KR1d0026) and gaiji codes (KR0029) in their names; page numbers.
-NAMES = {"TEI", "Unihan", "OpenCC", "Kanripo", "Unicode", "edition"}
+NAMES = {"TEI", "Unihan", "OpenCC", "Kanripo", "Unicode", "edition", "URN"}
+URN = regex.compile(r"urn:[A-Za-z0-9-]+:\S+")  # the edition's identifiers, a code the print gives
 LATIN_WORD = regex.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}")
 ROMAN = regex.compile(r"[ivxlc]+")
 
@@ -39,7 +40,7 @@ def in_traditional(text: str) -> bool:
 
 def english(text: str, sigla: set[str]) -> set[str]:
     """The Latin words of a page of a Chinese edition that are no name it may print."""
-    words = set(LATIN_WORD.findall(text))
+    words = set(LATIN_WORD.findall(URN.sub("", text)))
     return {w for w in words if w not in NAMES | sigla and not w.startswith("KR") and not ROMAN.fullmatch(w)}
 
 

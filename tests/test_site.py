@@ -410,6 +410,19 @@ def test_the_page_and_its_filter_count_the_entries_the_apparatus_lists(page, sit
     assert shown() == classic + commentary
 
 
+def test_the_entries_are_numbered_in_order_with_none_skipped(site):
+    """The apparatus numbers the entries it lists, 1, 2, 3… and 注1, 注2…, on the page and in its
+    markers' entries alike, none skipped for an entry that says nothing."""
+    html = lxml.html.parse(str(site / "index.html"))
+    numbers = [a.text_content() for a in html.iterfind(".//li[@class]/a[@class='entry-no']")]
+    classic = [n for n in numbers if not n.startswith("注")]
+    notes = [n for n in numbers if n.startswith("注")]
+    assert classic == [str(i) for i in range(1, len(classic) + 1)] and len(classic) > 120
+    assert notes == [f"注{i}" for i in range(1, len(notes) + 1)] and len(notes) > 140
+    listed = {li.get("id") for li in html.iterfind(".//li[@class]") if li.find("a[@class='entry-no']") is not None}
+    assert {b.get("data-app") for b in html.iterfind(".//button[@data-app]")} <= listed
+
+
 def test_no_row_of_the_synopsis_begins_with_punctuation(site):
     """The punctuation right after an entry ends the entry's row (禁則): no witness's cell of the
     synopsis begins with 。，、；：？！ or a closing quotation mark."""

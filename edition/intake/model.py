@@ -261,6 +261,7 @@ class WitnessMeta:
     remarks: str = ""
     abridged: tuple[str, ...] = ()  # layers it quotes in part (an excerpt): what it leaves out of them is no omission
     family: str = ""  # the lineage it belongs to: books of one family are one source for an emendation
+    images: str = ""  # the table of its pages' photographs (intake.page_images), relative to the sources
     rules: tuple[dict, ...] = ()
 
     @property

@@ -28,13 +28,14 @@ import opencc
 import regex
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..errors import EditionError
 from ..tables import printable
 from ..text import CLOSING, HAN_OR_GAP
 from ..vocabulary import FORM_ONLY
 from ..vocabulary import ReadingType as T
+from . import iiif
 from .conventions import SERIES, SERIES_A, UNRECORDED, Conventions, listed
 from .i18n import Messages, site_languages
 from .model import App, Cite, EditionView, GlossView, LayerMark, Leaf, Paragraph, Proposed, SectionView
@@ -280,12 +281,23 @@ class Site:
         """A leaf of a witness (pb/@n) as the edition's conventions name it."""
         return self.conventions.leaf(n, short)
 
-    def leaves(self, app: App) -> str:
-        """Where each witness reads the entry: its name and leaf, in the order of the witnesses."""
+    def leaves(self, app: App, root: str = "") -> Markup:
+        """Where each witness reads the entry: its name and leaf, in the order of the witnesses,
+        each leaf linked to its image where the edition has one."""
         order = list(self.edition.witnesses)
         named = sorted(app.leaves.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
         joiner = self.conventions.templates["list_joiner"]
-        return joiner.join(f"{self.edition.sigla([w])}{self.leaf(n)}" for w, n in named)
+        return Markup(joiner).join(
+            self.leaf_link(w, n, f"{self.edition.sigla([w])}{self.leaf(n)}", root) for w, n in named
+        )
+
+    def leaf_link(self, witness: str, n: str, words: str, root: str = "") -> Markup:
+        """Words naming a witness's leaf, linked to its image where the edition has one."""
+        photograph = self.edition.photograph(witness, n)
+        if photograph is None:
+            return escape(words)
+        href = f"{root}{photograph.url}" if photograph.local else photograph.url
+        return Markup('<a class="photograph" href="{}">{}</a>').format(href, words)
 
     @property
     def base_label(self) -> str:
@@ -829,6 +841,7 @@ def build_site(
     edition = site.edition
     out.mkdir(parents=True, exist_ok=True)
     downloads = copy_downloads(edition_xml, build_dir, out)
+    manifests = iiif.write_manifests(edition, build_dir, out)
     copy_static(out, CHAPTER_ASSETS)
     env = environment(edition.gaiji)
     pages = {
@@ -841,7 +854,7 @@ def build_site(
         "collation.html": ("collation.html.j2", {}),
         "search.html": ("search.html.j2", {}),
         "fanli.html": ("fanli.html.j2", {}),
-        "downloads.html": ("downloads.html.j2", {"downloads": downloads}),
+        "downloads.html": ("downloads.html.j2", {"downloads": downloads, "manifests": manifests}),
     }
     pages |= {
         f"witness-{w.siglum}.html": ("witness.html.j2", {"witness": w, "order": "base"}) for w in site.manuscripts

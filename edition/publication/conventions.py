@@ -159,8 +159,12 @@ class Conventions:
     def entries(self, edition: EditionView) -> dict[str, Entry]:
         """Every entry phrased; a variant that recurs in a section (same lemma, or place of an
         addition, same reading and witnesses) is said once, with 下同, where the style has it; a
-        later one says itself and where it was said (同上), for the HTML."""
+        later one says itself and where it was said (同上), for the HTML. The entries listed are
+        numbered in order, the 經's and the 注's apart (App.shown): the numbers every view gives."""
         entries = {app.id: Entry(app, self.clauses(edition, app)) for app in edition.all_apps}
+        for apps in listed(edition, entries):
+            for number, app in enumerate(apps, 1):
+                app.shown = number
         if self.templates["recurs"]:
             first: dict[tuple, Clause] = {}
             first_app: dict[tuple, App] = {}

@@ -127,6 +127,7 @@ class App:
     # The readings that only editions a 校语 reports read (the note, quoted, says them).
     reported: list[ReadingView] = field(default_factory=list)
     leaves: dict[str, str] = field(default_factory=dict)  # witness id -> the leaf its reading begins on
+    shown: int = 0  # its number among the entries the apparatus lists (conventions.entries numbers them)
 
     @property
     def in_text(self) -> bool:
@@ -134,8 +135,10 @@ class App:
 
     @property
     def label(self) -> str:
-        """The entry's number as the views give it: 注12 for an entry of the 注."""
-        return f"注{self.number}" if self.gloss else str(self.number)
+        """The entry's number as the views give it, counting the entries listed (those that say
+        something), the 經's and the 注's apart: 注12 for an entry of the 注."""
+        number = self.shown or self.number
+        return f"注{number}" if self.gloss else str(number)
 
     @property
     def nested(self) -> list[App]:
@@ -205,6 +208,22 @@ class Leaf:
     n: str
 
 
+@dataclass(frozen=True)
+class Photograph:
+    """The image of a witness's leaf, as the TEI's facsimile gives it (a surface's graphic)."""
+
+    witness: str  # its id (wSBCK)
+    n: str  # the leaf (5-3a)
+    url: str  # a URL, or a path relative to the edition (images/SBCK/005-3a.png)
+    width: int
+    height: int
+    source: str
+
+    @property
+    def local(self) -> bool:
+        return "://" not in self.url
+
+
 MARKS = (Cite, Paragraph, LayerMark, Leaf)  # items of a section that are no text
 
 
@@ -268,6 +287,7 @@ class EditionView:
     place: str = ""  # publicationStmt/pubPlace
     date: str = ""  # publicationStmt/date/@when: the build's day, ISO
     urn: str = ""  # publicationStmt/idno[@type='URN']: the edition's, which its citations extend
+    photographs: list[Photograph] = field(default_factory=list)  # of the leaves its breaks name, in order
     urn_delim: str = "."  # what comes between it and a citation (the section's citeStructure/@delim)
     fanli_head: str = ""
     fanli: list[str] = field(default_factory=list)  # the 凡例, item by item
@@ -291,6 +311,10 @@ class EditionView:
         """The traditions a commentator's notes report (hypothetical witnesses: 今文, 古文), by
         reference (#jinwen), with their names."""
         return {f"#{w.id}": w.label for w in self.witnesses.values() if w.hypothetical}
+
+    def photograph(self, witness: str, n: str) -> Photograph | None:
+        """The image of a witness's leaf (its id, wSBCK, and the leaf, 5-3a), if the edition has it."""
+        return next((p for p in self.photographs if p.witness == witness and p.n == n), None)
 
     def cited_urn(self, citation: str) -> str:
         """A citation's URN: urn:cts:chineseLit:yili:5.3.2 for 3.2 of 鄉射禮第五."""

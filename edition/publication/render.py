@@ -28,6 +28,7 @@ from .model import (
     LayerMark,
     Leaf,
     Paragraph,
+    Photograph,
     Proposed,
     Quotation,
     ReadingView,
@@ -350,6 +351,7 @@ def read(path: Path) -> EditionView:
     face = "".join(doc.xpath("//t:tagsDecl/t:rendition[@xml:id=$id]/text()", namespaces=NS, id=FACE))
     edition.face = next(iter(regex.findall(r'font-family: "([^"]+)"', face)), edition.face)
     read_publication(edition, doc)
+    edition.photographs = read_photographs(doc)
     fanli = doc.find(".//t:front/t:div[@type='fanli']", NS)
     if fanli is not None:
         edition.style = fanli.get("subtype", edition.style)
@@ -357,6 +359,20 @@ def read(path: Path) -> EditionView:
         edition.fanli = ["".join(p.itertext()) for p in fanli.iterfind("t:p", NS)]
         edition.fanli_keys = [p.get("n", "") for p in fanli.iterfind("t:p", NS)]
     return edition
+
+
+def read_photographs(doc) -> list[Photograph]:
+    """The images of the leaves the text's breaks point at (pb/@facs, a surface of the facsimile)."""
+    surfaces = {s.get(XML_ID): s for s in doc.iterfind(".//t:facsimile/t:surface", NS)}
+    found: dict[tuple[str, str], Photograph] = {}
+    for pb in doc.iterfind(".//t:body//t:pb[@ed]", NS):
+        surface = surfaces.get(pb.get("facs", "").removeprefix("#"))
+        graphic = surface.find("t:graphic", NS) if surface is not None else None
+        if graphic is not None:
+            key = (pb.get("ed").lstrip("#"), pb.get("n", ""))
+            pixels = [int(graphic.get(a, "0").removesuffix("px")) for a in ("width", "height")]
+            found.setdefault(key, Photograph(*key, graphic.get("url"), *pixels, graphic.findtext("t:desc", "", NS)))
+    return list(found.values())
 
 
 def read_publication(edition: EditionView, doc) -> None:

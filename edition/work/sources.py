@@ -27,6 +27,7 @@ from ..intake.gaiji import GaijiTable
 from ..intake.guess import Guess, guess
 from ..intake.model import EvidenceMeta, Witness, WitnessMeta
 from ..intake.normalize import Normalizer
+from ..intake.page_images import PageImage, read_page_images
 from ..intake.profile import Profile, available_profiles, load_profile
 from ..intake.raw import read_raw
 from ..intake.rule import Rule
@@ -92,6 +93,15 @@ class Sources:
         """Its raw files in reading order, each with the profile that reads it."""
         paths = self.paths.get(meta.siglum) or (self.root / meta.file,)
         return tuple((path, self.profiles[self.file_profiles.get(path, meta.profile)]) for path in paths)
+
+    def page_images(self) -> dict[str, dict[str, PageImage]]:
+        """Each witness's photographs of its pages by page id, where its stanza names their table."""
+        inside = Confinement(self.root)
+        return {
+            meta.siglum: read_page_images(inside.file(self.root / meta.images, f"witness {meta.siglum}: images table"))
+            for meta in self.witnesses
+            if meta.images
+        }
 
     @property
     def decisions(self) -> Path:

@@ -26,6 +26,7 @@ from ..errors import EditionError
 from ..intake.gaiji import GaijiTable
 from ..intake.model import EvidenceMeta, WitnessMeta
 from ..intake.normalize import Normalizer
+from ..intake.page_images import read_page_images
 from ..intake.profile import load_profile
 from ..intake.variants import VariantForms
 from ..intake.witness import load_witness_metadata
@@ -156,6 +157,8 @@ class Work:
             p for folder in (self.root / "profiles", own) if folder.is_dir() for p in folder.rglob("*") if p.is_file()
         )
         found += [self.edition_path(e, name) for e in self.editions for name in e.files.get(chapter.number, ())]
+        for table in (self.root / e.meta.images for e in self.editions if e.meta.images):
+            found += [table, *(i.file for i in read_page_images(table).values() if i.file is not None)]
         return found
 
     def sources(self, chapter: Chapter) -> Sources:

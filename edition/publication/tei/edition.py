@@ -8,7 +8,7 @@ from ..conventions import Conventions
 from .apparatus import CommentaryWriter, EditionWriter, joined_inserts, layer_milestones
 from .front import editorial_principles, variant_forms_table
 from .header import SourcesForTei, header
-from .leaves import page_breaks
+from .leaves import facsimile, page_breaks
 from .markup import TEI_NS, TEXT_LANGUAGE, XML_ID, XML_LANG, codepoints_used, el, mark_stand_ins
 from .witnesses import list_wit
 
@@ -58,6 +58,9 @@ def edition_document(
         el("name", text=name, parent=resp_stmt)
     front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji, body)
     tei.append(tei_header)
+    photographs = facsimile(body, sources.page_images())
+    if photographs is not None:
+        tei.append(photographs)
     text = el("text", {XML_LANG: TEXT_LANGUAGE[sources.config.script]}, parent=tei)
     text.append(front)
     text.append(body)

@@ -15,6 +15,7 @@ from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
 from ...collation.punctuation_model import PROPOSED_RESP, described
 from ...intake.gaiji import GaijiEntry, GaijiTable, describe_form
 from ...intake.model import EvidenceMeta, WitnessMeta
+from ...intake.page_images import PageImage
 from ...settings import EditionConfig, Person, cjk_face, work_urn
 from ...tables import describe_not_text
 from ..model import FACE
@@ -37,6 +38,8 @@ class SourcesForTei(Protocol):
     chapter: NumberedChapter | None  # the chapter of the work it is of
 
     def person_by_name(self, name: str) -> Person | None: ...
+
+    def page_images(self) -> dict[str, dict[str, PageImage]]: ...
 
 
 def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._Element) -> None:

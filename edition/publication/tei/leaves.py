@@ -2,7 +2,9 @@
 `pb` milestones (`ed` the witness, `n` its 卷 and leaf, `facs` the page's id), where the text they
 break stands in the edition: in the 經 or in a note of the 注, before the next character the witness
 reads. A witness's break inside a reading of its own (words it adds, or reads for the base's) stands
-after the entry, so that a reading is always on the leaf where the witness begins it."""
+after the entry, so that a reading is always on the leaf where the witness begins it. Where a
+witness's pages have photographs (intake.page_images), each break points at its leaf's surface in
+the TEI's `facsimile`, whose graphic is the image."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from bisect import bisect_left
 from collections.abc import Callable
 from functools import partial
 
+from lxml import etree
+
 from ...intake.model import Segment, Witness
-from .markup import el
+from ...intake.page_images import PageImage
+from .markup import TEI_NS, XML_ID, el
 from .transcription import taken
 
 Inserts = dict[int, Callable[[], list]]
@@ -88,3 +93,27 @@ def gaps_of(apparatus, siglum: str) -> Callable[[int], int]:
         if gap[w] < 0:
             gap[w] = gap[w + 1]
     return lambda w: gap[min(w, len(gap) - 1)]
+
+
+def facsimile(body: etree._Element, images: dict[str, dict[str, PageImage]]) -> etree._Element | None:
+    """The photographs of the leaves the text's breaks name, a `surface` each (its `graphic` the
+    image, with its size and source), each break pointing at its surface; None if there are none."""
+    surfaces: dict[str, etree._Element] = {}
+    for pb in body.iter(f"{{{TEI_NS}}}pb"):
+        siglum = pb.get("ed", "").removeprefix("#w")
+        image = images.get(siglum, {}).get(pb.get("facs", ""))
+        if image is None:
+            continue
+        ident = f"f-{image.page}"
+        if ident not in surfaces:
+            size = {"ulx": "0", "uly": "0", "lrx": str(image.width), "lry": str(image.height)}
+            surfaces[ident] = surface = el("surface", {XML_ID: ident, "n": pb.get("n", "")} | size)
+            pixels = {"width": f"{image.width}px", "height": f"{image.height}px"}
+            graphic = el("graphic", {"url": image.published(siglum)} | pixels, parent=surface)
+            el("desc", text=image.source, parent=graphic)
+        pb.set("facs", f"#{ident}")
+    if not surfaces:
+        return None
+    holder = el("facsimile")
+    holder.extend(surfaces.values())
+    return holder
