@@ -83,6 +83,33 @@ def test_an_addition_and_an_omission(guanli, shiwu_guanli):
 
     chapters = shiwu_guanli.edition.chapters
     placer = ShiwuPlacer(BaseLayers.of(guanli.base), note_formulas())
-    assert placer.kind(entry(chapters[2], "衣")) == ("addition", "衣")
-    assert placer.kind(entry(chapters[3], "也")) == ("omission", "")
-    assert placer.kind(entry(chapters[4], "正")) == ("reading", "正")  # 獨監本正作止…從士昬及公食大夫禮
+    assert placer.kind(entry(chapters[2], "衣")) == ("addition", "衣", False)
+    assert placer.kind(entry(chapters[3], "也")) == ("omission", "", False)
+    assert placer.kind(entry(chapters[4], "正")) == ("reading", "正", False)  # 獨監本正作止…從士昬及公食大夫禮
+
+
+def test_a_character_once_too_many_is_the_omission_of_the_one_the_judgement_names(guanli, shiwu_guanli):
+    """聘禮: 辭　經曰辭曰非禮也敢對曰非禮也敢辭…以注及疏文義攷之下羨一辭字審矣…減經從注疏. The entry
+    supports the omission of the later 辭 (SBCK 卷八 l. 611: 辭曰非禮也敢對曰非禮也敢辭), not the
+    first 辭 as the base's reading; no authority need be named for 張淳's own judgement."""
+    from edition.traditions.yili.collation_notes import ShiwuPlacer, note_formulas, place
+
+    pin = shiwu_guanli.edition.chapters[8]
+    assert pin.title == "聘禮"
+    sources = guanli.work.sources(guanli.work.chapter(8))
+    base = sources.intake(next(m for m in sources.witnesses if m.siglum == "SBCK"), guanli.normalizer)
+    assert ShiwuPlacer(BaseLayers.of(base), note_formulas()).kind(entry(pin, "辭")) == ("omission", "", True)
+    ci = placed(place(pin, base), "辭")
+    assert (ci.kind, ci.supports) == ("omission", "")
+    assert around(base, ci, 12, 0) == "辭曰非禮也敢對曰非禮也敢[辭]"
+
+
+def test_graphic_neighbours_share_a_phonetic_part_of_some_strokes_or_a_radical():
+    """By Unihan's kRSUnicode: the same strokes beside another radical, five or more (贄/摯, 涖/莅,
+    撤/徹), or the same radical and strokes one apart (已/巳); not four strokes under two radicals
+    (鈃 167.4 and 芼 140.4 look nothing alike)."""
+    from edition.traditions.yili.collation_notes import neighbours
+
+    for a, b in ("贄摯", "涖莅", "撤徹", "已巳"):
+        assert neighbours(a, b), (a, b)
+    assert not neighbours("鈃", "芼") and not neighbours("鈃", "鈃")

@@ -268,6 +268,30 @@ def test_search_folds_variant_forms(page, site, screenshots):
         assert page.locator("#results li.result-text").count() == count
 
 
+def test_search_pages_its_results(page, site):
+    """A search with more results than a page holds shows them fifty at a time, numbered on, with
+    links to every page; the page lives in the URL, and a new query starts again at the first."""
+    page.goto(url(site, "search.html", "?q=" + quote("賔")))
+    status = page.locator("#search-status").inner_text()
+    total = int(re.search(r"凡(\d+)條", status).group(1))
+    assert total > 100 and "此列其第1至50條" in status
+    assert page.locator("#results > li").count() == 50
+    pages = page.locator("#pager a:not([rel])")
+    assert pages.count() == -(-total // 50) and page.locator("#pager a[aria-current]").inner_text() == "1"
+    first = page.locator("#results > li").first.inner_text()
+    page.locator("#pager a[rel='next']").click()
+    assert "page=2" in page.url and page.locator("#results").get_attribute("start") == "51"
+    assert (
+        page.locator("#results > li").first.inner_text() != first
+        and "此列其第51至100條" in page.locator("#search-status").inner_text()
+    )
+    page.reload()
+    assert page.locator("#pager a[aria-current]").inner_text() == "2"
+    page.fill("#q", "賓")
+    assert "page=" not in page.url and page.locator("#pager a[aria-current]").inner_text() == "1"
+    assert page.locator("#pager a").evaluate_all("(links) => links.every((a) => a.offsetWidth >= 24)")
+
+
 def test_the_pages_speak_the_configured_language_and_english(site, sources):
     """The site's own language is the config's (zh-Hant, the base's traditional script): its
     interface has no simplified character and no English word but the data's codes; every page is

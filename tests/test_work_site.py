@@ -12,9 +12,10 @@ from urllib.parse import quote
 import lxml.html
 import pytest
 from conftest import AXE, LANGUAGES, english_words, interface_text, simplified_only, url
+from lxml import etree
 
 from edition.publication.i18n import Messages
-from edition.publication.render import read
+from edition.publication.render import NS, read
 from edition.text import chinese_number
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +35,7 @@ def work_site(work_build) -> Path:
 
 
 FOLDERS = [f"{n:02d}-{t}" for n, t, _ in CHAPTERS]
-PAGES = ["index.html", "search.html", "jinguwen.html", "coverage.html", "heatmap.html"]
+PAGES = ["index.html", "search.html", "jinguwen.html", "coverage.html", "heatmap.html", "fanli.html"]
 
 
 def test_pages_are_self_contained(work_site):
@@ -61,6 +62,7 @@ def test_chapter_sites_are_copied_with_a_way_back(work_build, work_site):
             assert '<p class="work-link"><a href="../../en/index.html">' in page.read_text(encoding="utf-8"), (
                 f"en/{page.name} has no link to the English contents"
             )
+            assert '<a href="../../en/fanli.html">' in page.read_text(encoding="utf-8"), f"en/{page.name}"
     single = (work_build / "chapters" / FOLDERS[0] / "site" / "index.html").read_text(encoding="utf-8")
     assert "../index.html" not in single, "a chapter's own build does not know of the work"
 
@@ -94,6 +96,27 @@ def test_coverage_and_heat_map_span_each_chapter(work_build, work_site):
         for siglum in ("SBCK", "WYG"):
             share = sum(r["to"] - r["from"] + 1 for r in units[siglum]["extant"]) * 100 // length
             assert f'aria-label="{siglum}於{folder.split("-")[1]}：{share}%"' in coverage
+
+
+def test_the_works_fanli_says_once_what_its_chapters_say_alike(work_build, work_site):
+    """The work's 凡例 page: an item every chapter words alike once; one the chapters word
+    otherwise, each wording with its chapters; one whose figures are each chapter's own, linked to
+    the chapters' pages. Every chapter's page links to it."""
+    items = {}
+    for folder in FOLDERS:
+        document = etree.parse(str(work_build / "chapters" / folder / "edition.xml"))
+        for p in document.xpath("//t:front/t:div[@type='fanli']/t:p", namespaces=NS):
+            items.setdefault(p.get("n"), {})[folder] = "".join(p.itertext())
+    page = lxml.html.parse(str(work_site / "fanli.html"))
+    said = [p.text_content() for p in page.iterfind(".//section[@class='fanli']/p")]
+    alike = [texts[FOLDERS[0]] for texts in items.values() if len(set(texts.values())) == 1 and len(texts) == 2]
+    assert len(alike) >= 8 and all(said.count(text) == 1 for text in alike)
+    own = [key for key, texts in items.items() if len(set(texts.values())) == len(texts) == 2]
+    assert own and all(texts[f] in said for key, texts in items.items() if key in own for f in FOLDERS)
+    for folder in FOLDERS:
+        assert '<a href="../index.html">' in (work_site / folder / "fanli.html").read_text(encoding="utf-8")
+        assert '<a href="../fanli.html">' in (work_site / folder / "index.html").read_text(encoding="utf-8")
+    assert '<a href="fanli.html"' in (work_site / "index.html").read_text(encoding="utf-8")
 
 
 def test_search_index_is_one_script_a_chapter(work_site):

@@ -39,7 +39,39 @@ PAGES = {
     "jinguwen.html": ("work-jinguwen.html.j2", "work.jinguwen"),
     "coverage.html": ("work-coverage.html.j2", "work.coverage"),
     "heatmap.html": ("work-heatmap.html.j2", "work.heatmap"),
+    "fanli.html": ("work-fanli.html.j2", "nav.fanli"),
 }
+# An item of the 凡例 that more chapters than this say each in words of its own (its counts) is
+# left to the chapters' pages, which the work's page links.
+OWN_WORDS = 3
+
+
+@dataclass
+class FanliItem:
+    """An item of the chapters' 凡例 (its key in conventions.toml), as the work's page gives it:
+    each wording with the chapters that have it, or (each chapter saying it in its own words, its
+    counts) the chapters that have it."""
+
+    key: str
+    wordings: list[tuple[str, list[ChapterView]]]
+
+    @property
+    def own(self) -> bool:
+        return len(self.wordings) > OWN_WORDS and all(len(c) == 1 for _, c in self.wordings)
+
+    @property
+    def chapters(self) -> list[ChapterView]:
+        return [c for _, group in self.wordings for c in group]
+
+
+def fanli_items(chapters: list[ChapterView]) -> list[FanliItem]:
+    """The chapters' 凡例 item by item, in the order the chapters give them."""
+    items: dict[str, dict[str, list[ChapterView]]] = {}
+    for view in chapters:
+        edition = view.site.edition
+        for key, text in zip(edition.fanli_keys, edition.fanli, strict=True):
+            items.setdefault(key, {}).setdefault(text, []).append(view)
+    return [FanliItem(key, list(wordings.items())) for key, wordings in items.items()]
 
 
 @dataclass
@@ -176,7 +208,12 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
     reported = {f"#{r.tradition}" for view in chapters for r in view.traditions}
     named = {ident: name for view in chapters for ident, name in view.site.edition.traditions.items()}
     traditions = {ident: name for ident, name in named.items() if ident in reported}
-    pages = {name: page for name, page in PAGES.items() if jinguwen or name != "jinguwen.html"}
+    fanli = fanli_items(chapters)
+    pages = {
+        name: page
+        for name, page in PAGES.items()
+        if (jinguwen or name != "jinguwen.html") and (fanli or name != "fanli.html")
+    }
     nav = [(name, key) for name, (_, key) in pages.items()]
     written = []
     for lang in languages:
@@ -186,6 +223,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
             html = env.get_template(template).render(
                 work=work,
                 chapters=chapters,
+                fanli=fanli,
                 jinguwen=jinguwen,
                 page=name,
                 nav=nav,
@@ -220,10 +258,12 @@ def copy_chapter_site(source: Path, out: Path, work: BuiltWork, languages: list[
     shutil.copytree(source, out)
     for lang in languages:
         folder = out / lang.folder if lang.folder else out
-        contents = f"../{lang.root}{lang.folder + '/' if lang.folder else ''}index.html"
+        work_page = lambda name: f"../{lang.root}{lang.folder + '/' if lang.folder else ''}{name}"
         title = f'<span lang="lzh">{escape(work.title)}</span>'
         link = (
-            f'<p class="work-link"><a href="{contents}">{lang.messages("site.work_link", title=Markup(title))}</a></p>'
+            f'<p class="work-link"><a href="{work_page("index.html")}">'
+            f"{lang.messages('site.work_link', title=Markup(title))}</a>"
+            f' · <a href="{work_page("fanli.html")}">{lang.messages("site.work_fanli")}</a></p>'
         )
         for page in folder.glob("*.html"):
             page.write_text(page.read_text(encoding="utf-8").replace(WORK_SLOT, link, 1), encoding="utf-8")

@@ -10,6 +10,7 @@
   const input = document.getElementById("q");
   const status = document.getElementById("search-status");
   const results = document.getElementById("results");
+  const pager = document.getElementById("pager");
   const searchable = /[\p{L}\p{N}▯]/u;
   const page = JSON.parse(document.getElementById("messages").textContent);
   const say = (key, values) => page.script[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
@@ -18,7 +19,7 @@
   const folder = results.dataset.folder || "";
   // Where a part's links lead: a chapter's pages, from this page, in this page's language.
   const base = (part) => (part.base ? root + part.base + folder : "");
-  const maxResults = 200;
+  const pageSize = 50; // results (entries found) a page
   const context = 12;
 
   // The folded, searchable characters of a text and where each stands among its characters.
@@ -70,8 +71,10 @@
     return p;
   }
 
-  function run(text) {
+  // The places found, a page of them at a time; the page lives in the query string beside the query.
+  function run(text, wanted) {
     results.replaceChildren();
+    pager.replaceChildren();
     const queries = new Map(parts.map((part) => [part, fold(text, part.folds).folded]));
     const query = queries.get(parts[0]);
     if (!query.length) {
@@ -79,12 +82,16 @@
       return;
     }
     const counts = { text: 0, reading: 0, note: 0 };
-    let shownCount = 0;
+    const hits = [];
     for (const entry of entries) {
       const found = matches(entry.index, queries.get(entry.part));
       if (!found.length) continue;
       counts[entry.k] += found.length;
-      if (shownCount++ >= maxResults) continue;
+      hits.push([entry, found]);
+    }
+    const pages = Math.max(1, Math.ceil(hits.length / pageSize));
+    const current = Math.min(Math.max(1, wanted || 1), pages);
+    for (const [entry, found] of hits.slice((current - 1) * pageSize, current * pageSize)) {
       const item = document.createElement("li");
       item.className = "result result-" + entry.k;
       const link = document.createElement("a");
@@ -100,18 +107,44 @@
       if (found.length > snippets) item.append(say("places", { n: found.length, shown: snippets }));
       results.append(item);
     }
+    results.start = (current - 1) * pageSize + 1;
     const folded = query.join("");
     status.textContent =
       say("found", { text: counts.text, reading: counts.reading, note: counts.note, q: text }) +
       (folded !== text ? say("searched_as", { folded }) : "") +
-      (shownCount > maxResults ? say("first_shown", { n: maxResults }) : say("end", {}));
+      (pages > 1
+        ? say("page_shown", { from: results.start, to: results.start + results.children.length - 1, all: hits.length })
+        : say("end", {}));
+    if (pages > 1) {
+      const go = (number, label, rel) => {
+        const link = document.createElement("a");
+        link.href = "?" + new URLSearchParams({ q: text, page: number });
+        link.textContent = label;
+        if (rel) link.rel = rel;
+        if (number === current) link.setAttribute("aria-current", "page");
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          show(text, number);
+          status.scrollIntoView();
+        });
+        return link;
+      };
+      if (current > 1) pager.append(go(current - 1, say("previous", {}), "prev"), " ");
+      for (let number = 1; number <= pages; number++) pager.append(go(number, String(number)), " ");
+      if (current < pages) pager.append(go(current + 1, say("next", {}), "next"));
+    }
   }
 
-  input.addEventListener("input", () => {
-    run(input.value.trim());
-    const query = input.value.trim();
-    history.replaceState(null, "", location.pathname + (query ? "?q=" + encodeURIComponent(query) : ""));
-  });
-  input.value = new URLSearchParams(location.search).get("q") || "";
-  run(input.value.trim());
+  function show(text, number) {
+    run(text, number);
+    const query = new URLSearchParams();
+    if (text) query.set("q", text);
+    if (text && number > 1) query.set("page", number);
+    history.replaceState(null, "", location.pathname + (query.toString() ? "?" + query : ""));
+  }
+
+  input.addEventListener("input", () => show(input.value.trim(), 1));
+  const asked = new URLSearchParams(location.search);
+  input.value = asked.get("q") || "";
+  run(input.value.trim(), parseInt(asked.get("page") || "1", 10));
 })();

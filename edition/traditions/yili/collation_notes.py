@@ -61,6 +61,7 @@ class NoteFormulas:
     follows: regex.Pattern
     omission: regex.Pattern
     addition: regex.Pattern
+    superfluous: regex.Pattern
     authority: int
     named: regex.Pattern
     approximation: Approximation
@@ -85,6 +86,7 @@ def note_formulas(path: Path = DATA) -> NoteFormulas:
         regex.compile(judgement["follows"]),
         regex.compile(judgement["omission"]),
         regex.compile(judgement["addition"]),
+        regex.compile(judgement["superfluous"]),
         judgement["authority"],
         regex.compile(judgement["named"]),
         Approximation(placing["shortest"], placing["similarity"]),
@@ -333,6 +335,11 @@ def radical_strokes(path: Path = UNIHAN_SOURCES) -> dict[str, tuple[int, int]]:
     return out
 
 
+# The least strokes beside the radical for two characters of different radicals to be neighbours:
+# a phonetic part of fewer is shared by too many (鈃 and 芼, four strokes each, look nothing alike).
+PHONETIC_STROKES = 5
+
+
 def neighbours(a: str, b: str) -> bool:
     """Graphic neighbours: the same strokes beside another radical (the same phonetic part: 贄/摯,
     涖/莅, 撤/徹), or the same radical with as many strokes or one apart (已/巳, 束/東)."""
@@ -340,7 +347,7 @@ def neighbours(a: str, b: str) -> bool:
     if a == b or a not in table or b not in table:
         return False
     (ra, sa), (rb, sb) = table[a], table[b]
-    return (ra != rb and sa == sb and sa >= 3) or (ra == rb and abs(sa - sb) <= 1)
+    return (ra != rb and sa == sb and sa >= PHONETIC_STROKES) or (ra == rb and abs(sa - sb) <= 1)
 
 
 @dataclass(frozen=True)
@@ -477,7 +484,7 @@ class ShiwuPlacer:
     def target(self, entry: ShiwuEntry, on_place: list[tuple[ShiwuQuote, Candidate]]) -> PlacedShiwuEntry:
         """The characters the heading is about, in the first quotation that has them."""
         heading = entry.heading_norm
-        kind, supports = self.kind(entry)
+        kind, supports, last = self.kind(entry)
         best = None
         for quote, candidate in on_place:
             span = candidate.spans[0]
@@ -488,7 +495,7 @@ class ShiwuPlacer:
             own = quote.chars[: len(words)]
             # where only the beginning of the quotation is in the base, the rest is 張淳's words too
             said = quote.text[len("".join(own)) :] + entry.judgement if span.exact else entry.judgement
-            found = self.find(heading, entry.heading, words, own, base, said)
+            found = self.find(heading, entry.heading, words, own, base, said, last)
             if found is not None and (best is None or found[0] > best[0]):
                 best = (*found, quote, span)
             if kind == "addition":
@@ -522,21 +529,36 @@ class ShiwuPlacer:
             reason,
         )
 
-    def kind(self, entry: ShiwuEntry) -> tuple[str, str]:
-        """reading (the heading for the characters quoted), omission or addition, by the judgement."""
+    def kind(self, entry: ShiwuEntry) -> tuple[str, str, bool]:
+        """reading (the heading for the characters quoted), omission or addition, by the judgement;
+        and whether it is about the heading's last occurrence in the words quoted (下羨一X字)."""
+        for m in self.data.superfluous.finditer(entry.judgement):
+            if m.group("char") == entry.heading:
+                return "omission", "", m.group("which") == "下"
         for kind, pattern in (("omission", self.data.omission), ("addition", self.data.addition)):
             for m in pattern.finditer(entry.judgement):
                 if m.group("char") != entry.heading:
                     continue
                 before = entry.judgement[max(0, m.start() - self.data.authority) : m.start()]
                 if entry.follows and entry.follows[:2] in before:
-                    return kind, "" if kind == "omission" else entry.heading
-        return "reading", entry.heading
+                    return kind, "" if kind == "omission" else entry.heading, False
+        return "reading", entry.heading, False
 
-    def find(self, heading: str, heading_own: str, words: str, own: tuple[str, ...], base: str, judgement: str):
+    def find(
+        self,
+        heading: str,
+        heading_own: str,
+        words: str,
+        own: tuple[str, ...],
+        base: str,
+        judgement: str,
+        last: bool = False,
+    ):
         """(score, base offsets a:b, how, reason) of the characters the heading is about in a
         quotation placed on base characters `base` (its words `words` as compared, `own` as 張淳
-        writes them): equal as compared; named by the judgement and graphic neighbours as written."""
+        writes them): equal as compared (in the base, or in the words quoted where the base reads
+        others there); named by the judgement and graphic neighbours as written. Of several alike,
+        the first, or with `last` the last."""
         if not heading:
             return None
         heading_chars = regex.findall(r"&KR\d{4};|.", heading_own)
@@ -573,8 +595,11 @@ class ShiwuPlacer:
                 elif neighbours(ho, wo):
                     score += 1
                     hows.add("neighbour")
-            if score and hows != {"heading"}:
-                a = to_base(k)
+            a = to_base(k)
+            if hows == {"heading"} and score == 3 * width and base[a : a + width] != heading:
+                said = f"the heading is in the words quoted, where the base reads {base[a : a + width]}"
+                scored.append((3 * width, (a, a + width), "heading", said))
+            elif score and hows != {"heading"}:
                 how = "named" if "named" in hows else "neighbour"
                 said = (
                     f"{''.join(own[k : k + width])} of the words quoted, which the judgement names"
@@ -597,6 +622,8 @@ class ShiwuPlacer:
         top = max(s[0] for s in scored)
         best = [s for s in scored if s[0] == top]
         best.sort(key=lambda s: s[1])
+        if last:
+            return (*best[-1][:3], f"{best[-1][3]}; the last of {len(best)} such, as the judgement says (下)")
         first = best[0]
         if len(best) > 1:
             others = ", ".join(str(s[1][0] - first[1][0]) for s in best[1:])
