@@ -50,6 +50,9 @@ class EditionConfig:
     # The work's URN, which every chapter, section and sentence extends (urn:cts:chineseLit:yili:5.3.2);
     # empty, one made of the work's English title (its first word) or else of its title.
     urn: str = ""
+    # The address the site is published at (https://…/): the IIIF manifests and the DTS files give
+    # their ids under it; empty, relative to where they stand.
+    url: str = ""
 
 
 def work_urn(config: EditionConfig) -> str:

@@ -147,3 +147,30 @@ def test_the_photographed_leaves_link_to_their_images_through_the_tei_and_a_iiif
         )
         assert urllib.request.urlopen(urljoin(manifest_url, image["id"])).read()[:4] == b"\x89PNG"
     assert "iiif/SBCK.json" in (site / "downloads.html").read_text(encoding="utf-8")
+
+
+def test_where_the_site_is_published_the_ids_are_absolute(served, tmp_path):
+    """With the address the site is published at (work.toml's url), the DTS templates and ids and
+    the IIIF manifest's ids are absolute under it, and lead where the relative ones do."""
+    from edition.publication import dts, iiif
+
+    _, out = served
+    url = "https://example.org/yili/"
+    editions = sorted((out / "chapters").glob("*/edition.xml"))
+    dts.write_dts(editions, "儀禮", tmp_path / "dts", f"{url}dts/")
+    entry = json.loads((tmp_path / "dts" / "index.json").read_text(encoding="utf-8"))
+    assert entry["@id"] == f"{url}dts/index.json" and entry["navigation"].startswith(f"{url}dts/navigation/")
+    relative = json.loads((out / "site" / "dts" / "collection.json").read_text(encoding="utf-8"))
+    absolute = json.loads((tmp_path / "dts" / "collection.json").read_text(encoding="utf-8"))
+    for near, far in zip(relative["member"], absolute["member"]):
+        assert far["navigation"] == f"{url}dts/{near['navigation']}" and far["@id"] == near["@id"]
+    manifest = tmp_path / "SBCK.json"
+    manifest.write_bytes((out / "site" / "03-士相見禮" / "iiif" / "SBCK.json").read_bytes())
+    at = f"{url}{quote('03-士相見禮')}/iiif/SBCK.json"
+    iiif.published_at(manifest, at)
+    document = json.loads(manifest.read_text(encoding="utf-8"))
+    canvas = document["items"][0]
+    image = canvas["items"][0]["items"][0]["body"]
+    assert document["id"] == at and canvas["id"] == f"{at}/canvas/3-1a"
+    assert canvas["items"][0]["items"][0]["target"] == canvas["id"]
+    assert image["id"] == f"{url}{quote('03-士相見禮')}/images/SBCK/003-1a.png"

@@ -112,7 +112,9 @@ def test_the_works_fanli_says_once_what_its_chapters_say_alike(work_build, work_
     alike = [texts[FOLDERS[0]] for texts in items.values() if len(set(texts.values())) == 1 and len(texts) == 2]
     assert len(alike) >= 8 and all(said.count(text) == 1 for text in alike)
     own = [key for key, texts in items.items() if len(set(texts.values())) == len(texts) == 2]
-    assert own and all(texts[f] in said for key, texts in items.items() if key in own for f in FOLDERS)
+    assert own and all(
+        any(s.startswith(texts[f]) for s in said) for key, texts in items.items() if key in own for f in FOLDERS
+    )
     for folder in FOLDERS:
         assert '<a href="../index.html">' in (work_site / folder / "fanli.html").read_text(encoding="utf-8")
         assert '<a href="../fanli.html">' in (work_site / folder / "index.html").read_text(encoding="utf-8")
@@ -138,7 +140,7 @@ def test_contents_links_each_chapters_reading_view(page, work_site):
     rows.nth(1).get_by_role("link", name="覲禮第十").click()
     assert page.url.endswith("10-%E8%A6%B2%E7%A6%AE/index.html")
     assert "覲禮" in page.locator("h1").inner_text()
-    page.locator(".work-link a").click()
+    page.locator(".work-link a").first.click()
     assert page.url.endswith("/site/index.html")
 
 
@@ -214,7 +216,7 @@ def test_the_english_work_leads_to_the_english_chapters(page, work_site):
     page.locator("table.contents").get_by_role("link", name="覲禮第十").click()
     assert page.url.endswith("/10-%E8%A6%B2%E7%A6%AE/en/index.html")
     assert page.locator("html").get_attribute("lang") == "en" and page.locator("#controls label").first.inner_text()
-    page.locator(".work-link a").click()
+    page.locator(".work-link a").first.click()
     assert page.url.endswith("/site/en/index.html")
     page.goto(url(work_site, "en/search.html", "?q=" + quote("王使人皮弁")))
     link = page.locator("#results li.result-text a").first

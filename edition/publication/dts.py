@@ -10,7 +10,8 @@ navigation/{resource}{;tree,down}{/ref}.json and document/{resource}{/ref}.xml. 
 answer, for each tree, the whole tree and its top levels (down=1…, down=-1), each unit
 (ref), and the units under each unit that has any (ref with down=1 and down=-1); the document of
 the chapter, and of each unit, in a dts:wrapper. Level 0 needs no ranges (start, end). URIs are
-relative to the entry point, dts/index.json.
+relative to the entry point, dts/index.json, or absolute where the work says where its site is
+published (`url`).
 """
 
 from __future__ import annotations
@@ -159,8 +160,8 @@ def citation_trees() -> list[dict]:
     return trees
 
 
-def resource_object(resource: Resource, work_title: str) -> dict:
-    name = uri(resource.urn)
+def resource_object(resource: Resource, work_title: str, base: str = "") -> dict:
+    at = lambda endpoint: f"{base}{endpoint}/{uri(resource.urn)}"
     return {
         "@id": resource.urn,
         "@type": "Resource",
@@ -168,10 +169,10 @@ def resource_object(resource: Resource, work_title: str) -> dict:
         "totalParents": 1,
         "totalChildren": 0,
         "dublinCore": {"title": [{"lang": "lzh", "value": f"{work_title}·{resource.title}"}], "language": ["lzh"]},
-        "collection": f"collection/{name}{{;nav}}.json",
-        "navigation": f"navigation/{name}{{;tree,down}}{{/ref}}.json",
-        "document": f"document/{name}{{/ref}}.xml",
-        "download": f"document/{name}.xml",
+        "collection": at("collection") + "{;nav}.json",
+        "navigation": at("navigation") + "{;tree,down}{/ref}.json",
+        "document": at("document") + "{/ref}.xml",
+        "download": at("document") + ".xml",
         "mediaTypes": ["application/tei+xml"],
         "citationTrees": citation_trees(),
     }
@@ -199,11 +200,11 @@ def subtree(unit: Unit, depth: int) -> list[Unit]:
     return [u for child in unit.children for u in (child, *subtree(child, depth - 1 if depth > 0 else -1))]
 
 
-def navigation_answers(resource: Resource, work_title: str) -> Iterator[tuple[str, dict]]:
+def navigation_answers(resource: Resource, work_title: str, base: str = "") -> Iterator[tuple[str, dict]]:
     """Each navigation answer the files give: its path (under navigation/) and its JSON."""
     described = {
         k: v
-        for k, v in resource_object(resource, work_title).items()
+        for k, v in resource_object(resource, work_title, base).items()
         if k in ("@id", "@type", "collection", "navigation", "document", "citationTrees")
     }
     for tree, units in resource.trees.items():
@@ -214,7 +215,7 @@ def navigation_answers(resource: Resource, work_title: str) -> Iterator[tuple[st
                 "@context": CONTEXT,
                 "dtsVersion": "1.0",
                 "@type": "Navigation",
-                "@id": f"navigation/{uri(path)}.json",
+                "@id": f"{base}navigation/{uri(path)}.json",
                 "resource": described,
             }
             return path, body | {k: v for k, v in parts.items() if v is not None}
@@ -315,16 +316,18 @@ def write_file(out: Path, relative: str, data: bytes | dict) -> None:
     path.write_bytes(data if isinstance(data, bytes) else compact(data))
 
 
-def write_dts(chapters: list[Path], work_title: str, out: Path) -> None:
-    """The DTS files of the work whose chapters' TEI editions are `chapters`, into `out`."""
+def write_dts(chapters: list[Path], work_title: str, out: Path, base: str = "") -> None:
+    """The DTS files of the work whose chapters' TEI editions are `chapters`, into `out`; their
+    URIs relative to the entry point, or under `base`, the address `out` is published at."""
     resources = [r for r in map(read_resource, chapters) if r.urn]
     if not resources:
         return
     first = resources[0]
     work_urn = first.urn.rpartition(":")[0] if first.delim == "." else first.urn
-    entry = {"@context": CONTEXT, "dtsVersion": "1.0", "@id": "index.json", "@type": "EntryPoint"}
-    write_file(out, "index.json", entry | {"collection": COLLECTION, "navigation": NAVIGATION, "document": DOCUMENT})
-    members = [resource_object(r, work_title) for r in resources]
+    entry = {"@context": CONTEXT, "dtsVersion": "1.0", "@id": f"{base}index.json", "@type": "EntryPoint"}
+    templates = {"collection": COLLECTION, "navigation": NAVIGATION, "document": DOCUMENT}
+    write_file(out, "index.json", entry | {k: f"{base}{v}" for k, v in templates.items()})
+    members = [resource_object(r, work_title, base) for r in resources]
     collection = {
         "@context": CONTEXT,
         "dtsVersion": "1.0",
@@ -333,7 +336,7 @@ def write_dts(chapters: list[Path], work_title: str, out: Path) -> None:
         "title": work_title,
         "totalParents": 0,
         "totalChildren": len(members),
-        "collection": COLLECTION,
+        "collection": f"{base}{COLLECTION}",
     }
     write_file(out, "collection.json", collection | {"member": members})
     write_file(out, f"collection/{work_urn}.json", collection | {"member": members})
@@ -341,7 +344,7 @@ def write_dts(chapters: list[Path], work_title: str, out: Path) -> None:
         head = {"@context": CONTEXT, "dtsVersion": "1.0"}
         write_file(out, f"collection/{resource.urn}.json", head | member)
         write_file(out, f"collection/{resource.urn};nav=parents.json", head | member | {"member": [collection]})
-        for path, answer in navigation_answers(resource, work_title):
+        for path, answer in navigation_answers(resource, work_title, base):
             write_file(out, f"navigation/{path}.json", answer)
         for path, body in document_answers(resource):
             write_file(out, f"document/{path}.xml", body)

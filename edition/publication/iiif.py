@@ -1,8 +1,8 @@
 """The photographs of the witnesses' leaves served to image viewers: a static IIIF Presentation 3
 manifest for each witness whose leaves have images (iiif/<siglum>.json in the site), a canvas for
 each leaf in the order of the text, painted with the image as the TEI's facsimile gives it (a whole
-image, no image service: level 0). The ids are relative to the site's folder of the chapter: a
-viewer that needs absolute ones reads the manifest where the site is published."""
+image, no image service: level 0). The ids are relative to the manifest, and absolute where the
+work says where its site is published (`url`), as viewers need them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import json
 import mimetypes
 import shutil
 from pathlib import Path
+from urllib.parse import urljoin
 
 from .model import EditionView, Photograph
 
@@ -18,7 +19,7 @@ CONTEXT = "http://iiif.io/api/presentation/3/context.json"
 
 def manifest(edition: EditionView, witness: str, photographs: list[Photograph]) -> dict:
     name = edition.witnesses[witness].label
-    here = f"iiif/{edition.witnesses[witness].siglum}.json"
+    here = f"{edition.witnesses[witness].siglum}.json"
 
     def canvas(photograph: Photograph) -> dict:
         canvas_id = f"{here}/canvas/{photograph.n}"
@@ -65,7 +66,23 @@ def write_manifests(edition: EditionView, build_dir: Path, out: Path) -> list[st
             (out / photograph.url).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(build_dir / photograph.url, out / photograph.url)
         document = manifest(edition, witness, photographs)
-        (out / document["id"]).parent.mkdir(parents=True, exist_ok=True)
-        (out / document["id"]).write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        written.append(document["id"])
+        path = out / "iiif" / document["id"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        written.append(f"iiif/{document['id']}")
     return written
+
+
+def published_at(path: Path, url: str) -> None:
+    """The manifest at `path`, its ids made absolute: `url` is where the manifest is published."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+
+    def absolute(node):
+        if isinstance(node, dict):
+            return {
+                k: urljoin(url, v) if k in ("id", "target") and isinstance(v, str) else absolute(v)
+                for k, v in node.items()
+            }
+        return [absolute(v) for v in node] if isinstance(node, list) else node
+
+    path.write_text(json.dumps(absolute(document), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -34,6 +34,7 @@ class BuiltWork:
     chapters: list[BuiltChapter]
     witnesses: list[WorkWitness]
     language: str = "zh-Hant"  # of the site's interface (the edition's own; the other is English)
+    url: str = ""  # where the site is published, for the ids of its IIIF and DTS files
 
     @property
     def base_name(self) -> str:
@@ -53,6 +54,7 @@ def read_work(build_root: Path) -> BuiltWork:
             [BuiltChapter(c["number"], c["title"], c["heading"], c["folder"]) for c in data["chapters"]],
             [WorkWitness(w["siglum"], w["name"], w["chapters"]) for w in data["witnesses"]],
             data.get("language", "zh-Hant"),
+            data.get("url", ""),
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise EditionError(path, f"not a readable work.json: {error}") from None

@@ -15,10 +15,11 @@ import shutil
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from . import dts
+from . import dts, iiif
 from .chapter_site import Site, copy_static, environment, load_site, search_script, write_shared_fonts
 from .i18n import Language, site_languages
 from .manifest import BuiltChapter, BuiltWork, read_work
@@ -196,6 +197,9 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
         built = build_root / "chapters" / chapter.folder
         chapters.append(ChapterView(chapter, load_site(built / "edition.xml", built)))
         copy_chapter_site(built / "site", site_dir / chapter.folder, work, languages)
+        if work.url:  # the manifests' ids under the address the site is published at
+            for manifest in (site_dir / chapter.folder / "iiif").glob("*.json"):
+                iiif.published_at(manifest, f"{work.url}{quote(chapter.folder)}/iiif/{manifest.name}")
     copy_static(site_dir, WORK_ASSETS)
     scripts = []
     for view in chapters:
@@ -240,7 +244,7 @@ def build_work_site(build_root: Path, site_dir: Path, previous_fonts: Path | Non
             (folder / name).write_text(html, encoding="utf-8")
             written.append(html)
     editions = [build_root / "chapters" / c.folder / "edition.xml" for c in work.chapters]
-    dts.write_dts(editions, work.title, site_dir / "dts")
+    dts.write_dts(editions, work.title, site_dir / "dts", f"{work.url}dts/" if work.url else "")
     chapter_sites = [build_root / "chapters" / c.folder / "site" for c in work.chapters]
     write_shared_fonts(chapter_sites, site_dir, {c for text in written for c in text}, previous_fonts)
 

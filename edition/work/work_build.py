@@ -171,6 +171,7 @@ def work_manifest(work: Work, present: list[Chapter]) -> dict:
         "title": work.title,
         "title_en": work.settings.get("title_en", ""),
         "base": work.settings["base"],
+        "url": work.settings.get("url", ""),
         # The site's: the work's setting, or (where it has none) that of its chapters, the base's script.
         "language": work.settings.get("language") or (languages[0] if languages else "zh-Hant"),
         "chapters": [{"number": c.number, "title": c.title, "heading": c.heading, "folder": c.folder} for c in present],
