@@ -58,7 +58,8 @@ class EditionConfig:
 def work_urn(config: EditionConfig) -> str:
     """The URN the edition's citations extend: the config's, or urn:cts:chineseLit: and a name of the work."""
     words = regex.findall(r"[A-Za-z][A-Za-z0-9]*", config.title_en)
-    return config.urn or f"urn:cts:chineseLit:{words[0].lower() if words else config.title.split('·')[0]}"
+    name = words[0].lower() if words else "".join(regex.findall(r"[\p{L}\p{N}]", config.title.split("·")[0]))
+    return config.urn or f"urn:cts:chineseLit:{name or 'edition'}"
 
 
 def cjk_face(config: EditionConfig) -> str:

@@ -174,3 +174,14 @@ def test_where_the_site_is_published_the_ids_are_absolute(served, tmp_path):
     assert document["id"] == at and canvas["id"] == f"{at}/canvas/3-1a"
     assert canvas["items"][0]["items"][0]["target"] == canvas["id"]
     assert image["id"] == f"{url}{quote('03-士相見禮')}/images/SBCK/003-1a.png"
+
+
+def test_a_works_urn_is_its_own_or_made_of_its_name():
+    """work.toml's urn; else urn:cts:chineseLit: and the first word of the English title, or the
+    letters of the title (no space nor slash, which would break a path of the DTS files)."""
+    from edition.settings import EditionConfig, work_urn
+
+    made = lambda **settings: work_urn(EditionConfig(base="SBCK", comparison_script="simplified", **settings))
+    assert made(title="儀禮·鄉射禮", urn="urn:cts:chineseLit:yili") == "urn:cts:chineseLit:yili"
+    assert made(title="禮記·曲禮", title_en="Liji (Book of Rites)") == "urn:cts:chineseLit:liji"
+    assert made(title="纂圖互註 禮記/甲·曲禮") == "urn:cts:chineseLit:纂圖互註禮記甲"
