@@ -92,6 +92,8 @@ def test_a_character_once_too_many_is_the_omission_of_the_one_the_judgement_name
     """聘禮: 辭　經曰辭曰非禮也敢對曰非禮也敢辭…以注及疏文義攷之下羨一辭字審矣…減經從注疏. The entry
     supports the omission of the later 辭 (SBCK 卷八 l. 611: 辭曰非禮也敢對曰非禮也敢辭), not the
     first 辭 as the base's reading; no authority need be named for 張淳's own judgement."""
+    from dataclasses import replace
+
     from edition.traditions.yili.collation_notes import ShiwuPlacer, note_formulas, place
 
     pin = shiwu_guanli.edition.chapters[8]
@@ -99,6 +101,17 @@ def test_a_character_once_too_many_is_the_omission_of_the_one_the_judgement_name
     sources = guanli.work.sources(guanli.work.chapter(8))
     base = sources.intake(next(m for m in sources.witnesses if m.siglum == "SBCK"), guanli.normalizer)
     assert ShiwuPlacer(BaseLayers.of(base), note_formulas()).kind(entry(pin, "辭")) == ("omission", "", True)
+    judged = lambda heading, judgement: ShiwuPlacer(BaseLayers.of(base), note_formulas()).kind(
+        replace(entry(pin, "辭"), heading=heading, judgement=judgement)
+    )
+    # 喪服 (卷二): 尊　注曰治其縷如小功而成布尊四升半又曰以服至也按疏上句多一尊字下句少一尊字…並從疏
+    assert judged("尊", "按疏上句多一尊字下句少一尊字後記繶衰之注云不敢以兄弟之服服至尊也與疏下句之義合並從疏") == (
+        "omission",
+        "",
+        False,
+    )
+    # 特牲 (卷二): an edition's 多一X字, where he follows the others, is no judgement of his on the text
+    assert judged("鈃", "監本云及兩鈃鈃芼多一鈃字從諸本") == ("reading", "鈃", False)
     ci = placed(place(pin, base), "辭")
     assert (ci.kind, ci.supports) == ("omission", "")
     assert around(base, ci, 12, 0) == "辭曰非禮也敢對曰非禮也敢[辭]"
