@@ -58,12 +58,52 @@ class Unit:
     children: list[Unit] = field(default_factory=list)
 
 
+class DocumentOrder:
+    """The elements under a container in document order: where each begins, and where the last
+    element inside it is."""
+
+    def __init__(self, container: etree._Element):
+        self.container = container
+        self.nodes = nodes = list(container.iter())  # kept: an lxml element's id() lasts as long as its proxy
+        self.count = len(nodes)
+        self.position = {id(e): i for i, e in enumerate(nodes)}
+        self.last = {}
+        for node in reversed(nodes):
+            children = list(node)
+            self.last[id(node)] = self.last[id(children[-1])] if children else self.position[id(node)]
+
+    def between(self, start: etree._Element, end: etree._Element | None) -> etree._Element:
+        """A copy of the container holding what lies from `start` (included) up to `end`
+        (excluded; None: the container's end): the elements that hold part of it kept, with their
+        attributes, around that part."""
+        position, last = self.position, self.last
+        first, stop = position[id(start)], position[id(end)] if end is not None else self.count
+        inside = lambda p: first <= p < stop
+
+        def copied(node: etree._Element) -> etree._Element:
+            if first <= position[id(node)] and last[id(node)] < stop:
+                whole = copy.deepcopy(node)
+                whole.tail = None
+                return whole
+            kept = etree.Element(node.tag, dict(node.attrib), nsmap=node.nsmap)
+            kept.text = node.text if inside(position[id(node)]) else None
+            for child in node:
+                if isinstance(child.tag, str) and last[id(child)] >= first and position[id(child)] < stop:
+                    piece = copied(child)
+                    piece.tail = child.tail if inside(last[id(child)]) else None
+                    kept.append(piece)
+            return kept
+
+        return copied(self.container)
+
+
 @dataclass
 class Resource:
     urn: str
     delim: str  # between the URN and a citation
     title: str
     document: etree._ElementTree
+    order: DocumentOrder  # of its body
     trees: dict[str | None, list[Unit]]  # each tree's units in document order
 
 
@@ -96,33 +136,32 @@ def default_tree(body: etree._Element) -> list[Unit]:
     return units
 
 
-def leaf_tree(body: etree._Element, base: str, sentences: list[Unit]) -> list[Unit]:
-    """The base's 卷 and 葉, each 葉 holding the sentences that begin on it. A sentence before
-    the base's first leaf break (a chapter that begins inside a leaf) is in no leaf."""
+def leaf_tree(order: DocumentOrder, base: str, sentences: list[Unit]) -> list[Unit]:
+    """The base's 卷 and 葉 in the body `order` holds, each 葉 holding the sentences that begin on
+    it. A sentence before the base's first leaf break (a chapter that begins inside a leaf) is in
+    no leaf."""
+    body, position = order.container, order.position
     breaks = body.xpath(".//t:pb[@ed=$ed]", namespaces=NS, ed=f"#w{base}")
-    order = DocumentOrder(body)
-    position = order.position
     units: list[Unit] = []
     juan: Unit | None = None
     waiting = list(sentences)
     for pb, following in zip(breaks, [*breaks[1:], None], strict=True):
-        number, _, side = pb.get("n").rpartition("-")
+        number = pb.get("n").rpartition("-")[0]
         if number and (juan is None or juan.identifier != JUAN.format(number)):
+            if juan is not None:
+                juan.end = pb
             juan = Unit(JUAN.format(number), "juan", 1, None, pb, container=body)
             units.append(juan)
         leaf = Unit(pb.get("n"), "leaf", 2 if number else 1, juan.identifier if number else None, pb, following, body)
         units.append(leaf)
-        if juan is not None and number:
+        if number:
             juan.children.append(leaf)
-        limit = position[id(following)] if following is not None else len(position)
+        limit = position[id(following)] if following is not None else order.count
         while waiting and position[id(waiting[0].start)] < limit:
             sentence = waiting.pop(0)
             if position[id(sentence.start)] > position[id(pb)]:
                 leaf.children.append(replace(sentence, level=leaf.level + 1, parent=leaf.identifier))
         units += leaf.children
-    for juan_unit in (u for u in units if u.cite_type == "juan"):
-        later = [u for u in units if u.cite_type == "juan" and position[id(u.start)] > position[id(juan_unit.start)]]
-        juan_unit.end = later[0].start if later else None
     return units
 
 
@@ -133,10 +172,10 @@ def read_resource(path: Path) -> Resource:
     delim = next(iter(root.xpath("//t:refsDecl/t:citeStructure/@delim", namespaces=NS)), ".")
     title = root.findtext(f".//{T}titleStmt/{T}title[@type='chapter']") or root.findtext(f".//{T}titleStmt/{T}title")
     base = next(iter(root.xpath("//t:listWit/t:witness[t:note[@type='role']='base']/@n", namespaces=NS)), "")
-    body = root.find(f"{T}text/{T}body")
-    units = default_tree(body)
+    order = DocumentOrder(root.find(f"{T}text/{T}body"))
+    units = default_tree(order.container)
     sentences = [u for u in units if u.cite_type == "sentence"]
-    return Resource(urn, delim, title, document, {None: units, LEAVES: leaf_tree(body, base, sentences)})
+    return Resource(urn, delim, title, document, order, {None: units, LEAVES: leaf_tree(order, base, sentences)})
 
 
 def cite_structure(types: tuple[str, ...]) -> list[dict]:
@@ -235,45 +274,6 @@ def navigation_answers(resource: Resource, work_title: str, base: str = "") -> I
                     )
 
 
-class DocumentOrder:
-    """The elements under a container in document order: where each begins, and where the last
-    element inside it is."""
-
-    def __init__(self, container: etree._Element):
-        self.container = container
-        self.nodes = nodes = list(container.iter())  # kept: an lxml element's id() lasts as long as its proxy
-        self.count = len(nodes)
-        self.position = {id(e): i for i, e in enumerate(nodes)}
-        self.last = {}
-        for node in reversed(nodes):
-            children = list(node)
-            self.last[id(node)] = self.last[id(children[-1])] if children else self.position[id(node)]
-
-    def between(self, start: etree._Element, end: etree._Element | None) -> etree._Element:
-        """A copy of the container holding what lies from `start` (included) up to `end`
-        (excluded; None: the container's end): the elements that hold part of it kept, with their
-        attributes, around that part."""
-        position, last = self.position, self.last
-        first, stop = position[id(start)], position[id(end)] if end is not None else self.count
-        inside = lambda p: first <= p < stop
-
-        def copied(node: etree._Element) -> etree._Element:
-            if first <= position[id(node)] and last[id(node)] < stop:
-                whole = copy.deepcopy(node)
-                whole.tail = None
-                return whole
-            kept = etree.Element(node.tag, dict(node.attrib), nsmap=node.nsmap)
-            kept.text = node.text if inside(position[id(node)]) else None
-            for child in node:
-                if isinstance(child.tag, str) and last[id(child)] >= first and position[id(child)] < stop:
-                    piece = copied(child)
-                    piece.tail = child.tail if inside(last[id(child)]) else None
-                    kept.append(piece)
-            return kept
-
-        return copied(self.container)
-
-
 def wrapped(resource: Resource, title: str, urn: str, content: etree._Element | None) -> bytes:
     """A TEI document: the whole chapter, or a unit of it in a dts:wrapper."""
     if content is None:
@@ -294,7 +294,7 @@ def wrapped(resource: Resource, title: str, urn: str, content: etree._Element | 
 def document_answers(resource: Resource) -> Iterator[tuple[str, bytes]]:
     """The chapter's document, and each unit's (a sentence once, though in both trees)."""
     yield expanded(resource.urn), wrapped(resource, resource.title, resource.urn, None)
-    orders: dict[int, DocumentOrder] = {}
+    orders = {id(resource.order.container): resource.order}
     units = {u.identifier: u for tree in resource.trees.values() for u in tree}
     for unit in units.values():
         if unit.container is None:

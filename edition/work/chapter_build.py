@@ -159,7 +159,7 @@ def stage_edition(sources: Sources, witnesses: list[Witness], staging: Staging, 
     )
     staging.write("edition.xml", tei.serialize(document))
     shown = set(document.xpath("//t:facsimile//t:graphic/@url", namespaces={"t": tei.TEI_NS}))
-    for siglum, images in sources.page_images().items():  # the photographs of its leaves, beside it
+    for siglum, images in sources.page_images.items():  # the photographs of its leaves, beside it
         for image in (i for i in images.values() if i.file is not None and i.published(siglum) in shown):
             staging.write(image.published(siglum), image.file.read_bytes())
     summary = report.collation_report(

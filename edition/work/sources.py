@@ -94,6 +94,7 @@ class Sources:
         paths = self.paths.get(meta.siglum) or (self.root / meta.file,)
         return tuple((path, self.profiles[self.file_profiles.get(path, meta.profile)]) for path in paths)
 
+    @cached_property
     def page_images(self) -> dict[str, dict[str, PageImage]]:
         """Each witness's photographs of its pages by page id, where its stanza names their table."""
         inside = Confinement(self.root)

@@ -58,7 +58,7 @@ def edition_document(
         el("name", text=name, parent=resp_stmt)
     front = editorial_principles(sources, writer, zhu, tei_header.find(f"{{{TEI_NS}}}encodingDesc"), gaiji, body)
     tei.append(tei_header)
-    photographs = facsimile(body, sources.page_images())
+    photographs = facsimile(body, sources.page_images)
     if photographs is not None:
         tei.append(photographs)
     text = el("text", {XML_LANG: TEXT_LANGUAGE[sources.config.script]}, parent=tei)

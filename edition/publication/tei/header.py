@@ -36,10 +36,9 @@ class SourcesForTei(Protocol):
     gaiji: GaijiTable
     evidence: tuple[EvidenceMeta, ...]
     chapter: NumberedChapter | None  # the chapter of the work it is of
+    page_images: dict[str, dict[str, PageImage]]  # each witness's photographs of its pages, by page id
 
     def person_by_name(self, name: str) -> Person | None: ...
-
-    def page_images(self) -> dict[str, dict[str, PageImage]]: ...
 
 
 def char_decl(entries: set[GaijiEntry], codepoints: list[str], parent: etree._Element) -> None:
