@@ -1,6 +1,7 @@
 """The printed edition: typeset from build/edition.xml, every apparatus entry present, line numbers,
-no missing glyph, LaTeX-special characters safe."""
+no missing glyph, LaTeX-special characters safe, the 注 in 雙行夾注."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -11,8 +12,11 @@ import pytest
 import regex
 from lxml import etree
 
+from edition.publication import render
 from edition.publication.conventions import SERIES_A, SERIES_C
+from edition.publication.model import GlossView
 from edition.publication.tei import TEI_NS
+from edition.tables import printable
 
 pytestmark = pytest.mark.tier("typeset")  # the PDF's text, and LaTeX typeset
 
@@ -335,3 +339,98 @@ def test_the_chapters_urn_is_printed_under_its_title_and_extends_to_the_margins_
     assert urn == "urn:cts:chineseLit:yili:5" and flat.count(urn) >= 2  # under the title, and in the 凡例
     assert f"{urn}{delim}3.2" in flat and document.xpath("//t:anchor[@xml:id='c3.2']", namespaces=NS)
     assert re.search(rf"鄉射禮第五\s*{re.escape(urn)}\s", text), "the URN right under the chapter's title"
+
+
+XHTML = "{http://www.w3.org/1999/xhtml}"
+ROWS = 7.5  # the 注's two rows, baseline to baseline (jiazhu.tex.j2), in pt
+TEXT_TYPE = (9.5, 11.5)  # the heights pdftotext gives the text's 10.5 pt type, the 注's 6.6 pt
+NOTE_TYPE = (6.54, 6.62)  # not the 6.5 pt of the margins, the 傳 marker, the entry numbers
+APPARATUS_TYPE = (7.3, 7.7)
+
+
+def words_of_pages(pdf: Path, first: int) -> list[list[tuple]]:
+    """Each page's words from `first` on, as pdftotext places them: (x0, y0, x1, y1, text)."""
+    xml = subprocess.run(["pdftotext", "-f", str(first), "-bbox", str(pdf), "-"], capture_output=True, check=True)
+    corners = ("xMin", "yMin", "xMax", "yMax")
+    return [
+        [(*(float(w.get(k)) for k in corners), w.text or "") for w in page.iter(f"{XHTML}word")]
+        for page in etree.fromstring(xml.stdout).iter(f"{XHTML}page")
+    ]
+
+
+def sized(words, low_high) -> list[tuple]:
+    return [w for w in words if low_high[0] < w[3] - w[1] < low_high[1]]
+
+
+def read_double_rows(pdf: Path, first: int) -> tuple[str, list[tuple[str, str, float]], float]:
+    """The small type of the text's pages read as 雙行夾注 is read, from the words' places alone:
+    rows 7.5 pt apart are a pair (a row alone stands between the two); the text's characters on
+    the pair's line part it; each part is its top row, then its bottom row; the parts of a line
+    left to right, lines down the page. Returns the text read, the parts (top, bottom, width) and
+    the width of the text block."""
+    pages = words_of_pages(pdf, first)
+    text = [w for words in pages for w in sized(words, TEXT_TYPE)]
+    left, right = min(w[0] for w in text), max(w[2] for w in text)
+    read, parts = [], []
+    for words in pages:
+        apparatus = min((w[1] for w in sized(words, APPARATUS_TYPE)), default=float("inf"))
+        small = [w for w in sized(words, NOTE_TYPE) if left - 1 <= w[0] and w[2] <= right + 1 and w[3] < apparatus]
+        rows = []
+        for w in sorted(small, key=lambda w: w[1]):
+            if rows and abs(rows[-1][0] - w[1]) < 1:
+                rows[-1][1].append(w)
+            else:
+                rows.append((w[1], [w]))
+        placed, paired = [], set()
+        for i, (y, top) in enumerate(rows):
+            if i in paired:
+                continue
+            below = next((j for j in range(i + 1, len(rows)) if abs(rows[j][0] - y - ROWS) < 0.7), None)
+            bottom = rows[below][1] if below is not None else []
+            paired.add(below)
+            middle = y + ROWS / 2 if bottom else y
+            # the text's words on this line part the pair (an opening bracket hangs a little before)
+            between = sorted(w[2] for w in sized(words, TEXT_TYPE) if abs((w[1] + w[3]) / 2 - middle - 3.1) < 4)
+            for part in sorted({sum(x <= w[0] + 4 for x in between) for w in top + bottom}):
+                row = lambda words: sorted(w for w in words if sum(x <= w[0] + 4 for x in between) == part)  # noqa: E731
+                a, b = row(top), row(bottom)
+                x0, x1 = min(w[0] for w in a + b), max(w[2] for w in a + b)
+                placed.append((middle, x0, "".join(w[4] for w in a), "".join(w[4] for w in b), x1 - x0))
+        lines = []
+        for part in sorted(placed):
+            if lines and part[0] - lines[-1][0][0] < 4:
+                lines[-1].append(part)
+            else:
+                lines.append([part])
+        for line in lines:
+            for _, _, top, bottom, width in sorted(line, key=lambda part: part[1]):
+                read.append(top + bottom)
+                parts.append((top, bottom, width))
+    return "".join(read), parts, right - left
+
+
+def glosses(items):
+    for item in items:
+        if isinstance(item, GlossView):
+            yield item
+        yield from glosses(getattr(item, "parts", []))
+
+
+def test_the_zhu_is_set_in_double_rows_within_the_line(built):
+    """雙行夾注: every note of the 注, in order, reads from the PDF's small type as two rows within
+    the lines of the text, top row then bottom row; a note too long for its line fills whole
+    lines in pairs of rows; only a note of one character and its punctuation is one row."""
+    first = json.loads((built / "pdf" / "lines.json").read_text(encoding="utf-8"))["pages_before"]["text"] + 1
+    read, parts, block = read_double_rows(built / "edition.pdf", first)
+    edition = render.read(built / "edition.xml")
+    notes = [printable(g.text) for section in edition.sections for g in glosses(section.items)]
+    assert len(notes) > 300
+    at = 0
+    for note in notes:
+        found = read.find(note, at)
+        assert found >= 0, f"the note 「{note}」 does not read in 雙行夾注 after 「{read[max(0, at - 20) : at]}」"
+        at = found + len(note)
+    one_row = [top + bottom for top, bottom, _ in parts if not (top and bottom)]
+    assert len(one_row) < 0.05 * len(parts)
+    assert all(len(regex.findall(r"\p{Han}", row)) <= 1 for row in one_row), one_row
+    assert any(width > 0.95 * block for *_, width in parts), "no note fills a whole line"

@@ -8,7 +8,8 @@ put each entry, for the volume of the work.
 Series A holds the witnesses' substantive readings, lacunae, intrusions, transpositions and
 emendations; series B the 今文/古文 readings with Zheng Xuan's words; series C the stand-ins, and
 the variant forms where the TEI records them at each place (`variant_forms = "apparatus"`);
-series D the entries on Zheng Xuan's 注, which follows each passage of the 經 in small type;
+series D the entries on Zheng Xuan's 注, which follows each passage of the 經 in two rows of small
+type within the line (雙行夾注, templates/jiazhu.tex.j2);
 series E the 校语 that report no reading at their place; an appendix gives the 异体字表. A
 character missing from the fonts fails the build with the character named.
 """
@@ -57,6 +58,9 @@ FILE_LINE_ERROR = regex.compile(r"^\S+\.\w+:\d+: ")  # an error in the source or
 # reledmac's record of a label (\edlabel): page|line|subline|…|{label}; and the template's \recordpages
 LABEL = regex.compile(r"^\\l@dmake@labels (\w+)\|(\d+)\|.*\|\{(.+)\}$", regex.M)
 PAGES_BEFORE = regex.compile(r"^\\pagesbefore\{(\w+)\}\{(\d+)\}$", regex.M)
+# what a note of the 注 measures its line by in place of an entry's or a margin note's edge: nothing
+# as wide, which parts the characters about it as the edge does
+EDGE = r"\special{}"
 
 
 def escape(text: str) -> str:
@@ -91,6 +95,7 @@ class Notes:
         self.edition = edition
         self.conventions = Conventions(edition.style)
         self.entries = self.conventions.entries(edition)
+        self.since: list[str] = []  # the 經 set since the last note of the 注, or the paragraph's start
 
     def series(self, app: App, name: str) -> str:
         parts = [
@@ -101,57 +106,95 @@ class Notes:
             for p in parts
         )
 
-    def edtext(self, app: App) -> str:
+    def edtext(self, app: App, lemma: str | None = None) -> str:
+        """The entry on its lemma (by default its parts, with the entries nested in them), with
+        its notes."""
         notes = []
         for series in SERIES:
             text = self.series(app, series)
             if text:
                 notes.append(rf"\{series}footnote{{\citeno{{{escape(app.citation)}}}{text}\appno{{{app.label}}}}}")
-        lemma = "".join(self.part(part) for part in app.parts)
-        label = rf"\edlabel{{{app.id}}}"
+        label = self.text(rf"\edlabel{{{app.id}}}", EDGE)
+        if lemma is None:
+            lemma = "".join(self.part(part) for part in app.parts)
         if not notes:
             return label + lemma
-        return rf"\edtext{{{label}{lemma}}}{{\lemma{{}}{''.join(notes)}}}"
+        return rf"\edtext{{{label}{lemma}}}{{\lemma{{}}{''.join(notes)}}}" + self.text("", EDGE)
 
     def part(self, part) -> str:
-        """A piece of a lemma, of the 經 or of a note of the 注: text, an entry or a note."""
+        """A piece of a lemma or of the 經: text, an entry, a note of the 注 or a leaf."""
         if isinstance(part, App):
             return self.edtext(part)
         if isinstance(part, GlossView):
             return self.gloss(part)
         if isinstance(part, Leaf):
             return self.leaf(part)
-        return escape(part)
+        return self.text(escape(part))
+
+    def text(self, tex: str, measured: str | None = None) -> str:
+        """Text of the 經 as set, kept (or `measured`, what is as wide) for the next note of the 注
+        to measure its line by."""
+        self.since.append(tex if measured is None else measured)
+        return tex
 
     def leaf(self, leaf: Leaf) -> str:
         """Where a leaf of the base begins, in the left margin: its 卷 and leaf."""
-        return rf"\ledleftnote{{\leafno{{{escape(self.conventions.leaf(leaf.n, short=True))}}}}}"
+        return self.text(rf"\ledleftnote{{\leafno{{{escape(self.conventions.leaf(leaf.n, short=True))}}}}}", EDGE)
+
+    def plain(self, part) -> str:
+        """A piece of a note of the 注 as it is set, with nothing that writes (no entry, no leaf)."""
+        if isinstance(part, App):
+            return "".join(self.plain(p) for p in part.parts)
+        return escape(part) if isinstance(part, str) else ""
+
+    def deferred(self, item: App | Leaf) -> list[str]:
+        """An entry of the 注 and the entries and leaves inside its lemma, each entry with no lemma
+        (the rows give its text), or a leaf: set after the rows of the note that hold its place."""
+        if isinstance(item, Leaf):
+            return [self.leaf(item)]
+        inside = (d for part in item.parts if isinstance(part, (App, Leaf)) for d in self.deferred(part))
+        return [self.edtext(item, lemma=""), *inside]
 
     def gloss(self, gloss: GlossView) -> str:
-        """A note of the 注 after its passage, in small type, with its entries."""
-        return rf"\zhu{{{''.join(self.part(item) for item in gloss.items)}}}"
+        """A note of the 注 after its passage, in 雙行夾注 (jiazhu.tex.j2): the text of the 經
+        since the last note, to measure the line by; the note's text, with the place of each entry
+        and leaf; and the entries and leaves, set after the rows that hold them."""
+        before, self.since = "".join(self.since), []
+        text, deferred = [], []
+        for item in gloss.items:
+            if isinstance(item, (App, Leaf)):
+                deferred += self.deferred(item)
+                text.append(rf"\zhuat{{{len(deferred)}}}{self.plain(item)}")
+            else:
+                text.append(self.plain(item))
+        held = "".join(rf"\zhudefer{{{n}}}{{{tex}}}" for n, tex in enumerate(deferred, 1))
+        self.since = []  # what the deferred entries and leaves kept: no text of the 經
+        return rf"\zhu{{{before}}}{{{''.join(text)}}}{{{held}}}"
+
+    def paragraph(self) -> str:
+        """Where a paragraph starts: the notes of the 注 measure their lines from its indent."""
+        self.since = []
+        return r"\zhupar{}"
 
 
 def paragraph(section, notes: Notes) -> str:
     """A section's text with its apparatus and the citation of each sentence in the margin; no
     line may start with closing punctuation after a lemma, so the lemma and the punctuation are
     tied."""
-    out = []
+    out = [notes.paragraph()]
     for item in section.items:
         if isinstance(item, str):
             if out and out[-1].endswith("}") and item[:1] in CLOSING:
-                out.append(r"\nobreak{}")
-            out.append(escape(item))
+                out.append(notes.text(r"\nobreak{}"))
+            out.append(notes.part(item))
         elif isinstance(item, Cite):
-            out.append(rf"\ledrightnote{{\sentenceno{{{escape(item.n)}}}}}")
+            out.append(notes.text(rf"\ledrightnote{{\sentenceno{{{escape(item.n)}}}}}", EDGE))
         elif isinstance(item, Paragraph):
             if not item.first:
-                out.append("\\pend\n\\pstart% a paragraph of the section\n")
+                out.append("\\pend\n\\pstart% a paragraph of the section\n" + notes.paragraph())
         elif isinstance(item, LayerMark):
             if item.unit == "tradition":
-                out.append(r"\chuan{}")
-        elif isinstance(item, Leaf):
-            out.append(notes.leaf(item))
+                out.append(notes.text(r"\chuan{}"))
         else:
             out.append(notes.part(item))
     return "".join(out)
