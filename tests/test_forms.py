@@ -327,6 +327,30 @@ def test_kuer_yi_is_emended_on_the_sense_with_an_entry(sangfu, sangfu_view):
     assert "一哭而已旣練" in regex.sub(r"\p{P}", "", text)
 
 
+def test_a_character_in_the_wrong_one_of_two_quotations_is_set_back_on_the_shiwu(sangfu, sangfu_view):
+    """喪服 注: SBCK 卷十一 l. 318 「治其縷如小功而成布尊四升半…升數少者以服至也」, WYG l. 1417–1419 and the 疏
+    「成布四升半…以服至尊也」. 張淳 (識誤 卷二 l. 69): 尊　注曰治其縷如小功而成布尊四升半又曰以服至也按疏上句多一
+    尊字下句少一尊字後記繶衰之注云…服至尊也…並從疏: 尊 stands in the wrong one of his two quotations,
+    and goes between 至 and 也, where his own words have it. The entry attests WYG's reading over
+    both, the base is emended on it, and the print says the 尊 moved (乙正)."""
+    lemmata = ((a, "".join(a.xpath("t:lem//text()", namespaces=NS))) for a in sangfu.document.iter(f"{{{TEI_NS}}}app"))
+    app = next(a for a, lemma in lemmata if "以服至尊" in lemma)
+    lem, rdg = app.find("t:lem", NS), app.find("t:rdg", NS)
+    # the lemma carries the base's punctuation where it reads the base's characters
+    assert (lem.get("wit"), lem.get("resp"), "".join(lem.itertext())) == (
+        "#wWYG",
+        "#edition-auto",
+        "四升半，細其縷者以恩輕也。升數少者以服至尊",
+    )
+    assert (rdg.get("wit"), "".join(rdg.itertext())) == ("#wSBCK", "尊四升半細其縷者以恩輕也升數少者以服至")
+    shiwu = app.find("t:witDetail[@subtype='collation-notes']", NS)
+    assert shiwu is not None and shiwu.get("target") == f"#{lem.get(XML_ID)}"
+    edition, entries = sangfu_view
+    said = ["".join(p.text for p in c.parts) for c in entries[app.get(XML_ID)].clauses]
+    assert said[0] == "「尊」原在「四升」上，據四庫本移於「服至」下"
+    assert said[1].startswith("識誤云「尊：按疏上句多一尊字下句少一尊字")
+
+
 def test_ci_ji_is_emended_on_the_sense_though_no_witness_reads_it(sangfu, sangfu_view):
     """喪服 經: SBCK 「君子子爲庶母慈巳者」, WYG 「慈已者」, two lines before the 傳's 「以慈己加也」: the words
     慈_ call for 己, which neither reads. The lemma is the editor's (no @wit), and both witnesses'

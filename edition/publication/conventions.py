@@ -200,6 +200,35 @@ class Conventions:
                     clause.series = COMMENTARY_SERIES
         return out
 
+    def emendation(self, edition: EditionView, app: App, base_reading: ReadingView, lemma: str) -> Clause:
+        """The emendation of an entry: the lemma and the base's reading it replaces, on what."""
+        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
+        base = edition.base
+        supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
+        values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
+        kind = (
+            "emendation"
+            if supporting and app.basis in ("", "對校")
+            else EMENDATION_BY_BASIS.get(app.basis, "emendation_by_editor")
+        )
+        if kind == "emendation" and not base_reading.text:
+            kind = "supplied"  # the base has lost the text
+        elif kind == "emendation" and (moved := displaced(words_of(base_reading.text), words_of(app.lemma.text))):
+            # the base's words set back in their place (乙正): said by the words moved
+            kind, values["moved"], values["anchor"] = moved
+            kind, own, k = kind.replace("displaced", "transposed"), words_of(base_reading.text), len(moved[1])
+            values["start"] = own[k:][:ANCHOR] if kind == "transposed_after" else own[:-k][-ANCHOR:]
+        if not app.lemma.text:  # the base's words taken out: said by their place
+            kind = kind.replace("emendation", "deletion")
+            values["place"] = self.place(app)
+        phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
+        if app.same_as:
+            other = next((a for a in edition.apps if a.id == app.same_as), None)
+            phrased += self.phrase(
+                "same_error", where=EntryPart("where", self.where([other]) if other else "?", app.same_as)
+            )
+        return Clause(kind, "substantive", "A", phrased)
+
     def statements(self, edition: EditionView, app: App) -> list[Clause]:
         names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         lemma = occurrence_mark(app)
@@ -212,25 +241,7 @@ class Conventions:
             )
             out.append(Clause("lost_leaf", "lacuna", "A", phrased))
         if app.emended and base_reading is not None:
-            supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
-            values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
-            kind = (
-                "emendation"
-                if supporting and app.basis in ("", "對校")
-                else EMENDATION_BY_BASIS.get(app.basis, "emendation_by_editor")
-            )
-            if kind == "emendation" and not base_reading.text:
-                kind = "supplied"  # the base has lost the text
-            if not app.lemma.text:  # the base's words taken out: said by their place
-                kind = kind.replace("emendation", "deletion")
-                values["place"] = self.place(app)
-            phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
-            if app.same_as:
-                other = next((a for a in edition.apps if a.id == app.same_as), None)
-                phrased += self.phrase(
-                    "same_error", where=EntryPart("where", self.where([other]) if other else "?", app.same_as)
-                )
-            out.append(Clause(kind, "substantive", "A", phrased))
+            out.append(self.emendation(edition, app, base_reading, lemma))
         for r in app.readings:
             if r is base_reading or r.type == "fragment" or app.lost_leaf and r.type == "lacuna":
                 continue

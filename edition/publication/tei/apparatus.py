@@ -10,6 +10,7 @@ from functools import partial
 
 import regex
 from lxml import etree
+from rapidfuzz.distance import Levenshtein
 
 from ...collation.apparatus import AUTO_RESP, GRAPHIC_RESP, SUPPLIED_RESP
 from ...collation.punctuation_model import PROPOSED_RESP
@@ -183,17 +184,26 @@ class EditionWriter:
         return [kind for kind in self.apparatus.kinds if kind in self.kinds]
 
     def append_tokens(
-        self, parent, raw, tokens, markers_before=None, markers_after=None, base_from: int | None = None
+        self,
+        parent,
+        raw,
+        tokens,
+        markers_before=None,
+        markers_after=None,
+        base_from: int | None = None,
+        marks: dict[int, int] | None = None,
     ) -> None:
         """Tokens as the witness writes them: gaps as gap, stand-ins as g. Base tokens from base
         token `base_from` on have the base's own punctuation between them, and the punctuation
-        carried over to the base."""
+        carried over to the base; other tokens the punctuation of the base gaps `marks` names."""
         for index, token in enumerate(tokens):
             for name, siglum in (markers_before or {}).get(index, ()):
                 el(name, {"wit": self.wit([siglum])}, parent=parent)
             if base_from is not None and index:
                 append_text(parent, self.base.classic_between(tokens[index - 1].end, token.start))
                 parent.extend(self.carried(base_from + index) + self.inserted_at(base_from + index))
+            elif marks and index in marks:
+                parent.extend(self.carried(marks[index]))
             source = token.source(raw)
             if token.kind == "gap":
                 gap = el("gap", {"reason": "lost", "quantity": str(len(source)), "unit": "marks"}, parent=parent)
@@ -305,11 +315,25 @@ class EditionWriter:
         elif not reading.tokens and reading.display:  # the editor's own reading
             append_text(node, reading.display)
         elif not (tag == "lem" and id(unit) in self.places):  # a place: body() fills its lemma
-            self.append_tokens(node, raw, reading.tokens, before, after, base_from)
+            marks = self.carried_into(unit, reading) if tag == "lem" and base_from is None else {}
+            self.append_tokens(node, raw, reading.tokens, before, after, base_from, marks)
         if not reading.tokens and (before or after):
             for name, siglum in [*before.get(0, []), *after.get(0, [])]:
                 el(name, {"wit": self.wit([siglum])}, parent=node)
         return node
+
+    def carried_into(self, unit, reading) -> dict[int, int]:
+        """A lemma not the base's (an emendation): the base gaps inside the unit whose punctuation
+        it carries, by its token each stands before, through the characters both read."""
+        base = "".join(t.char for t in self.base.classic.tokens[unit.t0 : unit.t1])
+        own = "".join(t.char for t in reading.tokens)
+        return {
+            b0 + k: unit.t0 + a0 + k
+            for tag, a0, a1, b0, _ in Levenshtein.opcodes(base, own)
+            if tag == "equal"
+            for k in range(1, a1 - a0 + 1)
+            if a0 + k < len(base) and b0 + k < len(own)
+        }
 
     def marker_index(self, unit, siglum: str, name: str) -> int:
         wmap = self.apparatus.maps.get(siglum)

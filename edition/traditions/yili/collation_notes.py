@@ -62,6 +62,7 @@ class NoteFormulas:
     omission: regex.Pattern
     addition: regex.Pattern
     superfluous: regex.Pattern
+    wanting: regex.Pattern
     authority: int
     named: regex.Pattern
     approximation: Approximation
@@ -87,6 +88,7 @@ def note_formulas(path: Path = DATA) -> NoteFormulas:
         regex.compile(judgement["omission"]),
         regex.compile(judgement["addition"]),
         regex.compile(judgement["superfluous"]),
+        regex.compile(judgement["wanting"]),
         judgement["authority"],
         regex.compile(judgement["named"]),
         Approximation(placing["shortest"], placing["similarity"]),
@@ -357,7 +359,8 @@ class PlacedShiwuEntry:
     base tokens the heading is about, the base's reading there (`base_reading`, its own
     characters) and the reading the entry supports (`supports`: the heading; "" an omission;
     for an addition, the heading after `target`, an empty span); `how` says how the target was
-    found, `reason` why and which of several."""
+    found, `reason` why and which of several. A transposition's heading goes from `target` to
+    base token `moved_to` of the same layer, in the other quotation."""
 
     entry: ShiwuEntry
     quote: ShiwuQuote
@@ -366,9 +369,10 @@ class PlacedShiwuEntry:
     target: tuple[int, int]
     base_reading: str
     supports: str
-    kind: str  # reading, omission or addition
+    kind: str  # reading, omission, addition or transposition
     how: str  # heading, base, named, neighbour
     reason: str
+    moved_to: BaseSpan | None = None  # a transposition's other quotation, `t0` where the heading goes
 
     @property
     def layer(self) -> str:
@@ -516,6 +520,10 @@ class ShiwuPlacer:
         quoted = span.t1 - span.t0
         if kind == "addition":
             base_span = (base_span[1], base_span[1])
+        moved_to = self.moved_to(entry, on_place, span) if kind == "omission" and how == "heading" else None
+        if moved_to is not None:
+            kind, supports = "transposition", entry.heading
+            reason = f"{reason}; it goes to the other quotation, between the characters the judgement has about it"
         return PlacedShiwuEntry(
             entry,
             quote,
@@ -527,7 +535,30 @@ class ShiwuPlacer:
             kind,
             how,
             reason,
+            moved_to,
         )
+
+    def moved_to(self, entry: ShiwuEntry, on_place: list[tuple[ShiwuQuote, Candidate]], own: BaseSpan):
+        """Of an entry that finds the heading once too many in one quotation and wanting in the
+        other (上句多一X字下句少一X字): the other quotation's place, its `t0` where the heading goes,
+        between the two characters the judgement's own words have about it (服至尊也); or None."""
+        superfluous = {m.group("which") for m in self.data.superfluous.finditer(entry.judgement)}
+        for m in self.data.wanting.finditer(entry.judgement):
+            which = m.group("which")
+            if m.group("char") != entry.heading or which in superfluous or len(on_place) < 2:
+                continue
+            quote, candidate = on_place[-1] if which == "下" else on_place[0]
+            span = candidate.spans[0]
+            if span == own or span.layer != own.layer or not span.exact or (span.t0 < own.t0) != (which == "上"):
+                continue
+            words = quote.norm[: span.t1 - span.t0]
+            heading = entry.heading_norm
+            for around in regex.finditer(regex.escape(entry.heading), entry.judgement):
+                left, right = entry.judgement[around.start() - 1 : around.start()], entry.judgement[around.end() :][:1]
+                for k in range(1, len(words)):
+                    if left and right and words[k - 1] == left and words[k] == right and heading not in words:
+                        return BaseSpan(span.layer, span.t0 + k, span.t1, span.similarity)
+        return None
 
     def kind(self, entry: ShiwuEntry) -> tuple[str, str, bool]:
         """reading (the heading for the characters quoted), omission or addition, by the judgement;
@@ -670,6 +701,7 @@ def report(placement: ShiwuPlacement) -> dict:
                 "how": p.how,
                 "reason": p.reason,
             }
+            | ({"moved_to": p.moved_to.t0} if p.moved_to else {})
             for p in placement.placed
         ],
         "unplaced": [entry(u.entry) | {"reason": u.reason} for u in placement.unplaced],
@@ -708,4 +740,12 @@ def note_reading(source: EvidenceMeta, p, layers: BaseLayers) -> Placed:
     quotation = Quotation(
         source.siglum, "collation-notes", p.kind, said, heading, entry.start, entry.end, entry.line, t0, 0, 0
     )
-    return Placed(span.layer, span.t0, span.t1, words, quotation, about=p.target)
+    if p.moved_to is None:
+        return Placed(span.layer, span.t0, span.t1, words, quotation, about=p.target)
+    # a transposition: over both quotations and what stands between, the heading at its other place
+    to, first, last = p.moved_to.t0, min(span.t0, p.moved_to.t0), max(span.t1, p.moved_to.t1)
+    if to >= t1:
+        words = base[first:t0] + base[t1:to] + heading + base[to:last]
+    else:
+        words = base[first:to] + heading + base[to:t0] + base[t1:last]
+    return Placed(span.layer, first, last, words, quotation, about=(min(t0, to), max(t1, to)))
