@@ -200,12 +200,15 @@ class Conventions:
                     clause.series = COMMENTARY_SERIES
         return out
 
+    def names(self, edition: EditionView, wit: list[str]) -> str:
+        """Witnesses by their names, joined as the style joins them."""
+        return edition.sigla(wit, self.templates["name_joiner"])
+
     def emendation(self, edition: EditionView, app: App, base_reading: ReadingView, lemma: str) -> Clause:
         """The emendation of an entry: the lemma and the base's reading it replaces, on what."""
-        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         base = edition.base
         supporting = [w for w in app.lemma.wit if base is None or w.lstrip("#") != base.id]
-        values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": names(base_reading.wit)}
+        values = {"lemma": lemma, "base": cited(base_reading.text), "base_sigla": self.names(edition, base_reading.wit)}
         kind = (
             "emendation"
             if supporting and app.basis in ("", "對校")
@@ -221,7 +224,7 @@ class Conventions:
         if not app.lemma.text:  # the base's words taken out: said by their place
             kind = kind.replace("emendation", "deletion")
             values["place"] = self.place(app)
-        phrased = self.phrase(kind, sigla=names(supporting), source=app.basis_source, **values)
+        phrased = self.phrase(kind, sigla=self.names(edition, supporting), source=app.basis_source, **values)
         if app.same_as:
             other = next((a for a in edition.apps if a.id == app.same_as), None)
             phrased += self.phrase(
@@ -230,14 +233,16 @@ class Conventions:
         return Clause(kind, "substantive", "A", phrased)
 
     def statements(self, edition: EditionView, app: App) -> list[Clause]:
-        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         lemma = occurrence_mark(app)
         out: list[Clause] = []
         base = edition.base
         base_reading = next((r for r in app.readings if base and f"#{base.id}" in r.wit), None) if app.emended else None
         if app.lost_leaf:
             phrased = self.phrase(
-                "lost_leaf", lemma=lemma, sigla=names(app.lost_leaf), base_sigla=names([base.id] if base else [])
+                "lost_leaf",
+                lemma=lemma,
+                sigla=self.names(edition, app.lost_leaf),
+                base_sigla=self.names(edition, [base.id] if base else []),
             )
             out.append(Clause("lost_leaf", "lacuna", "A", phrased))
         if app.emended and base_reading is not None:
@@ -261,7 +266,7 @@ class Conventions:
                 continue
             if base and wit == base.id:  # where the base's text stops, its lost leaf's entry says why
                 continue
-            out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=names([wit]))))
+            out.append(Clause(name, "fragment", "A", self.phrase(name, sigla=self.names(edition, [wit]))))
         for quotation in dict.fromkeys(app.evidence):  # each once: a commentary may quote the same words twice
             book = edition.witnesses.get(quotation.wit.split()[0].lstrip("#"))
             kind = (
@@ -276,10 +281,10 @@ class Conventions:
             layer = self.templates["layers"].get(quotation.layer, quotation.layer)
             phrased = self.phrase(
                 kind,
-                sigla=names(quotation.wit.split()),
+                sigla=self.names(edition, quotation.wit.split()),
                 layer="" if book is not None and book.evidence else layer,
                 words=in_edition_script(edition, quotation.wit.split(), quotation.words),
-                base_sigla=names([base.id] if base else []),
+                base_sigla=self.names(edition, [base.id] if base else []),
             )
             out.append(Clause(kind, "substantive", "A", phrased))
         for note in app.textual:
@@ -299,7 +304,6 @@ class Conventions:
         it stands for: none where that is the witness's character, a variant form (異體) where
         it is another form of it, said only where variant forms are, and a stand-in for no known
         character said with what it is."""
-        names = lambda wit: edition.sigla(wit, self.templates["name_joiner"])
         kind = reading_kind(app, r)
         forms = own_forms(r, edition)
         if kind == "gaiji" and not (r.unmapped or app.lemma.unmapped):
@@ -308,7 +312,13 @@ class Conventions:
                 return None
             kind = "orthographic"
         (text, wit), *others = forms
-        values = {"lemma": lemma, "reading": cited(text), "sigla": names(wit), "before": app.before, "after": app.after}
+        values = {
+            "lemma": lemma,
+            "reading": cited(text),
+            "sigla": self.names(edition, wit),
+            "before": app.before,
+            "after": app.after,
+        }
         said = app.lemma.text  # what makes it the same variant as another, with the reading (下同)
         # Where the clause cites its lemma (no lemma heads the entry), a reading that lacks or adds
         # words at the lemma's edge is said as the omission or addition of those words.
@@ -328,7 +338,7 @@ class Conventions:
             values["relation"] = self.templates["relations"].get(r.subtype, r.subtype)
         parts = self.phrase(kind, **values)
         for other, others_wit in others:
-            parts += self.phrase("own_form", reading=cited(other), sigla=names(others_wit))
+            parts += self.phrase("own_form", reading=cited(other), sigla=self.names(edition, others_wit))
         parts += [part for inner in r.inner for part in self.within_moved(edition, inner)]
         series = "C" if r.type in SERIES_C else "A"
         return Clause(kind, r.type, series, parts, (kind, said, tuple((t, tuple(w)) for t, w in forms)))

@@ -552,11 +552,12 @@ class ShiwuPlacer:
             if span == own or span.layer != own.layer or not span.exact or (span.t0 < own.t0) != (which == "上"):
                 continue
             words = quote.norm[: span.t1 - span.t0]
-            heading = entry.heading_norm
+            if entry.heading_norm in words:
+                continue
             for around in regex.finditer(regex.escape(entry.heading), entry.judgement):
                 left, right = entry.judgement[around.start() - 1 : around.start()], entry.judgement[around.end() :][:1]
                 for k in range(1, len(words)):
-                    if left and right and words[k - 1] == left and words[k] == right and heading not in words:
+                    if left and right and words[k - 1] == left and words[k] == right:
                         return BaseSpan(span.layer, span.t0 + k, span.t1, span.similarity)
         return None
 
